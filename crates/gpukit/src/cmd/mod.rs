@@ -1,0 +1,2 @@
+//! One module per command family, one file per subcommand.
+pub mod visa;

@@ -1,0 +1,37 @@
+//! The `gpukit` command. Each subcommand lives in its own file under `cmd/`;
+//! this file only parses arguments and maps outcomes to exit codes.
+#![forbid(unsafe_code)]
+
+mod cmd;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gpukit", version, about = "Read, write and check GPU compiler/runtime formats")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Intel vISA objects (.isa) and text (.visaasm)
+    #[command(subcommand)]
+    Visa(cmd::visa::VisaCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Visa(c) => c.run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -1,0 +1,2 @@
+//! Intel vISA object files.
+#![forbid(unsafe_code)]
