@@ -20,12 +20,20 @@ enum Command {
     /// Intel vISA objects (.isa) and text (.visaasm)
     #[command(subcommand)]
     Visa(cmd::visa::VisaCommand),
+    /// IGA JSON listings (iga64 -Xprint-json)
+    #[command(subcommand)]
+    Iga(cmd::iga::IgaCommand),
+    /// AMD Catalyst OpenCL binaries, metadata and runtime ABI
+    #[command(subcommand)]
+    Amd(cmd::amd::AmdCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Visa(c) => c.run(),
+        Command::Iga(c) => c.run(),
+        Command::Amd(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

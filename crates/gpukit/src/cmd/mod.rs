@@ -1,2 +1,4 @@
 //! One module per command family, one file per subcommand.
+pub mod amd;
+pub mod iga;
 pub mod visa;
