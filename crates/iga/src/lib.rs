@@ -1,0 +1,21 @@
+//! IGA JSON listings: what `iga64 -Xprint-json` prints, in both format
+//! versions (1.0, `IGAJSONv1.md`; 2.0, `IGAJSONv2.md`).
+//!
+//! Data flows one way per direction: bytes -> [`read`] -> [`model`] ->
+//! ([`write`] | [`convert`] | [`render`] | [`cfg`] | [`analysis`]). The reader
+//! and writers reproduce iga64's exact bytes, so `write(parse(x)) == x` for
+//! every listing iga64 wrote; iga64's known syntax defect (send operands
+//! printed without braces) is an error in strict mode and repaired, with a
+//! note, in lenient mode.
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod limits;
+pub mod model;
+pub mod read;
+pub mod write;
+
+pub use error::{Error, ErrorKind, Repair};
+pub use model::{Listing, Version};
+pub use read::{parse, Mode, Parsed};
+pub use write::write;

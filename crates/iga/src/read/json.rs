@@ -1,0 +1,588 @@
+//! A small JSON reader that keeps what serde_json's `Value` drops: member
+//! order, each value's byte offset and exact text, and the JSON path of every
+//! failure. Lenient mode also repairs iga64's known syntax defects and says
+//! where. Recursion is bounded by `limits::MAX_DEPTH`.
+
+use crate::error::{Error, ErrorKind, Repair};
+use crate::limits;
+use std::borrow::Cow;
+
+#[derive(Debug)]
+pub struct Node<'a> {
+    /// Byte offset of the value's first character.
+    pub start: usize,
+    /// Byte offset just past the value.
+    pub end: usize,
+    pub val: Val<'a>,
+}
+
+#[derive(Debug)]
+pub enum Val<'a> {
+    Null,
+    Bool(bool),
+    /// The number exactly as written.
+    Num(&'a str),
+    Str(Cow<'a, str>),
+    Arr(Vec<Node<'a>>),
+    Obj(Vec<Member<'a>>),
+}
+
+#[derive(Debug)]
+pub struct Member<'a> {
+    pub key: Cow<'a, str>,
+    pub key_start: usize,
+    pub value: Node<'a>,
+}
+
+impl Val<'_> {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Val::Null => "null",
+            Val::Bool(_) => "a boolean",
+            Val::Num(_) => "a number",
+            Val::Str(_) => "a string",
+            Val::Arr(_) => "an array",
+            Val::Obj(_) => "an object",
+        }
+    }
+}
+
+/// One step of a JSON path.
+#[derive(Clone, Debug)]
+pub enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+pub fn render_path(segs: &[Seg<'_>]) -> String {
+    let mut s = String::new();
+    for seg in segs {
+        match seg {
+            Seg::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            Seg::Index(i) => {
+                s.push('[');
+                s.push_str(&i.to_string());
+                s.push(']');
+            }
+        }
+    }
+    if s.is_empty() {
+        s.push('$');
+    }
+    s
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = src
+        .get(line_start..offset)
+        .map_or(offset - line_start, |s| s.chars().count())
+        + 1;
+    (line, col)
+}
+
+pub struct Document<'a> {
+    pub root: Node<'a>,
+    pub repairs: Vec<Repair>,
+}
+
+pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
+    let mut p = Parser {
+        src,
+        b: src.as_bytes(),
+        pos: 0,
+        lenient,
+        repairs: Vec::new(),
+        path: Vec::new(),
+    };
+    p.ws();
+    let root = p.value(0)?;
+    p.ws();
+    if p.pos < p.b.len() {
+        return Err(p.err(
+            p.pos,
+            format!(
+                "unexpected {} after the end of the document",
+                p.describe(p.pos)
+            ),
+        ));
+    }
+    Ok(Document {
+        root,
+        repairs: p.repairs,
+    })
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    lenient: bool,
+    repairs: Vec<Repair>,
+    path: Vec<Seg<'a>>,
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, offset: usize, message: String) -> Error {
+        Error::at(
+            ErrorKind::Syntax,
+            self.src,
+            offset,
+            render_path(&self.path),
+            message,
+        )
+    }
+
+    fn repair(&mut self, offset: usize, what: String) -> Result<(), Error> {
+        if self.repairs.len() >= limits::MAX_REPAIRS {
+            return Err(self.err(
+                offset,
+                "too many repairs; this is not an iga64 listing".into(),
+            ));
+        }
+        let (line, column) = line_col(self.src, offset);
+        self.repairs.push(Repair {
+            offset,
+            line,
+            column,
+            path: render_path(&self.path),
+            what,
+        });
+        Ok(())
+    }
+
+    fn describe(&self, at: usize) -> String {
+        match self.src.get(at..).and_then(|s| s.chars().next()) {
+            None => "end of input".into(),
+            Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
+            Some(c) => format!("'{c}'"),
+        }
+    }
+
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.pos) {
+            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node<'a>, Error> {
+        let start = self.pos;
+        let val = match self.peek() {
+            Some(b'{') => {
+                if depth >= limits::MAX_DEPTH {
+                    return Err(self.err(
+                        start,
+                        format!("nesting deeper than {} levels", limits::MAX_DEPTH),
+                    ));
+                }
+                self.object(depth + 1)?
+            }
+            Some(b'[') => {
+                if depth >= limits::MAX_DEPTH {
+                    return Err(self.err(
+                        start,
+                        format!("nesting deeper than {} levels", limits::MAX_DEPTH),
+                    ));
+                }
+                self.array(depth + 1)?
+            }
+            Some(b'"') => Val::Str(self.string()?),
+            Some(b't') => self.literal("true", Val::Bool(true))?,
+            Some(b'f') => self.literal("false", Val::Bool(false))?,
+            Some(b'n') => self.literal("null", Val::Null)?,
+            Some(b'-' | b'0'..=b'9') => Val::Num(self.number()?),
+            _ => {
+                return Err(self.err(
+                    start,
+                    format!("expected a JSON value, found {}", self.describe(start)),
+                ))
+            }
+        };
+        Ok(Node {
+            start,
+            end: self.pos,
+            val,
+        })
+    }
+
+    fn literal(&mut self, word: &'static str, val: Val<'a>) -> Result<Val<'a>, Error> {
+        if self.b[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(val)
+        } else {
+            Err(self.err(
+                self.pos,
+                format!("expected a JSON value, found {}", self.describe(self.pos)),
+            ))
+        }
+    }
+
+    fn number(&mut self) -> Result<&'a str, Error> {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let s = p.pos;
+            while p.peek().is_some_and(|c| c.is_ascii_digit()) {
+                p.pos += 1;
+            }
+            p.pos > s
+        };
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        if self.peek() == Some(b'0') {
+            self.pos += 1;
+        } else if !digits(self) {
+            return Err(self.err(
+                self.pos,
+                format!("expected a digit, found {}", self.describe(self.pos)),
+            ));
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !digits(self) {
+                return Err(self.err(
+                    self.pos,
+                    format!(
+                        "expected a digit after '.', found {}",
+                        self.describe(self.pos)
+                    ),
+                ));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if !digits(self) {
+                return Err(self.err(
+                    self.pos,
+                    format!(
+                        "expected an exponent digit, found {}",
+                        self.describe(self.pos)
+                    ),
+                ));
+            }
+        }
+        Ok(&self.src[start..self.pos])
+    }
+
+    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        let start = self.pos;
+        // Fast path: no escapes, borrow the text.
+        loop {
+            match self.peek() {
+                None => return Err(self.err(open, "unterminated string".into())),
+                Some(b'"') => {
+                    let s = &self.src[start..self.pos];
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(s));
+                }
+                Some(b'\\') => break,
+                Some(c) if c < 0x20 => break,
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::from(&self.src[start..self.pos]);
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.err(open, "unterminated string".into()));
+            };
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                b'\\' => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    let e = self.peek();
+                    self.pos += 1;
+                    match e {
+                        Some(b'"') => out.push('"'),
+                        Some(b'\\') => out.push('\\'),
+                        Some(b'/') => out.push('/'),
+                        Some(b'b') => out.push('\u{8}'),
+                        Some(b'f') => out.push('\u{c}'),
+                        Some(b'n') => out.push('\n'),
+                        Some(b'r') => out.push('\r'),
+                        Some(b't') => out.push('\t'),
+                        Some(b'u') => out.push(self.unicode_escape(at)?),
+                        // iga64 escapes these two C-style, which JSON does not allow.
+                        Some(b'v') | Some(b'a') if self.lenient => {
+                            out.push(if e == Some(b'v') { '\u{b}' } else { '\u{7}' });
+                            self.repair(
+                                at,
+                                "read the C escape (not JSON) iga64 writes for a control character"
+                                    .into(),
+                            )?;
+                        }
+                        _ => {
+                            return Err(self.err(
+                                at,
+                                format!("invalid escape in string: {}", self.describe(at + 1)),
+                            ));
+                        }
+                    }
+                }
+                c if c < 0x20 => {
+                    if !self.lenient {
+                        return Err(self.err(
+                            self.pos,
+                            format!("unescaped {} in string", self.describe(self.pos)),
+                        ));
+                    }
+                    self.repair(
+                        self.pos,
+                        format!("kept unescaped {} in string", self.describe(self.pos)),
+                    )?;
+                    out.push(c as char);
+                    self.pos += 1;
+                }
+                _ => {
+                    // Copy a run of ordinary characters at once; the run ends on ASCII,
+                    // so the slice stays on character boundaries.
+                    let s = self.pos;
+                    while self
+                        .peek()
+                        .is_some_and(|c| c != b'"' && c != b'\\' && c >= 0x20)
+                    {
+                        self.pos += 1;
+                    }
+                    out.push_str(&self.src[s..self.pos]);
+                }
+            }
+        }
+    }
+
+    fn unicode_escape(&mut self, at: usize) -> Result<char, Error> {
+        let hex4 = |p: &mut Self| -> Option<u32> {
+            let s = p.src.get(p.pos..p.pos + 4)?;
+            let v = u32::from_str_radix(s, 16).ok()?;
+            if !s.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            p.pos += 4;
+            Some(v)
+        };
+        let bad = |p: &Self| p.err(at, "invalid \\u escape".into());
+        let hi = hex4(self).ok_or_else(|| bad(self))?;
+        if (0xD800..0xDC00).contains(&hi) {
+            if self.b.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                return Err(bad(self));
+            }
+            self.pos += 2;
+            let lo = hex4(self).ok_or_else(|| bad(self))?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err(bad(self));
+            }
+            return char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                .ok_or_else(|| bad(self));
+        }
+        char::from_u32(hi).ok_or_else(|| bad(self))
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Val<'a>, Error> {
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Val::Obj(members));
+        }
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err(
+                    self.pos,
+                    format!("expected a key string, found {}", self.describe(self.pos)),
+                ));
+            }
+            let key_start = self.pos;
+            let key = self.string()?;
+            self.member_rest(key, key_start, depth, &mut members)?;
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Val::Obj(members));
+                }
+                _ => {
+                    return Err(self.err(
+                        self.pos,
+                        format!(
+                            "expected ',' or '}}' after a member, found {}",
+                            self.describe(self.pos)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Reads `: value` after a key and appends the member.
+    fn member_rest(
+        &mut self,
+        key: Cow<'a, str>,
+        key_start: usize,
+        depth: usize,
+        members: &mut Vec<Member<'a>>,
+    ) -> Result<(), Error> {
+        self.ws();
+        if self.peek() != Some(b':') {
+            return Err(self.err(
+                self.pos,
+                format!(
+                    "expected ':' after key \"{key}\", found {}",
+                    self.describe(self.pos)
+                ),
+            ));
+        }
+        self.pos += 1;
+        self.ws();
+        // Keys of a borrowed source slice can live in the path; owned (escaped) keys are rare,
+        // so the path shows their raw source text instead.
+        let raw_key =
+            &self.src[key_start + 1..key_start + 1 + raw_string_len(&self.b[key_start + 1..])];
+        self.path.push(Seg::Key(raw_key));
+        let value = self.value(depth)?;
+        self.path.pop();
+        members.push(Member {
+            key,
+            key_start,
+            value,
+        });
+        Ok(())
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Val<'a>, Error> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Val::Arr(items));
+        }
+        loop {
+            self.ws();
+            self.path.push(Seg::Index(items.len()));
+            let item = self.element(depth)?;
+            self.path.pop();
+            items.push(item);
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Val::Arr(items));
+                }
+                _ => {
+                    let mut msg = format!(
+                        "expected ',' or ']' after an array element, found {}",
+                        self.describe(self.pos)
+                    );
+                    if self.peek() == Some(b':') {
+                        msg.push_str(
+                            " (an object's members without its braces: iga64 prints some send operands this way; \
+                             lenient mode repairs it)",
+                        );
+                    }
+                    return Err(self.err(self.pos, msg));
+                }
+            }
+        }
+    }
+
+    /// An array element. In lenient mode a string followed by ':' starts an
+    /// object whose braces iga64 forgot (the defect of its 1.0 writer for
+    /// send operands it cannot decode): its members run until a ',' that is
+    /// not followed by another key, or the closing ']'.
+    fn element(&mut self, depth: usize) -> Result<Node<'a>, Error> {
+        if !self.lenient || self.peek() != Some(b'"') {
+            return self.value(depth);
+        }
+        let start = self.pos;
+        let key = self.string()?;
+        let after_key = self.pos;
+        self.ws();
+        if self.peek() != Some(b':') {
+            return Ok(Node {
+                start,
+                end: after_key,
+                val: Val::Str(key),
+            });
+        }
+        if depth >= limits::MAX_DEPTH {
+            return Err(self.err(
+                start,
+                format!("nesting deeper than {} levels", limits::MAX_DEPTH),
+            ));
+        }
+        let mut members = Vec::new();
+        self.member_rest(key, start, depth + 1, &mut members)?;
+        loop {
+            let end = self.pos;
+            self.ws();
+            if self.peek() == Some(b',') {
+                let comma = self.pos;
+                self.pos += 1;
+                self.ws();
+                if self.peek() == Some(b'"') {
+                    let key_start = self.pos;
+                    let key = self.string()?;
+                    self.member_rest(key, key_start, depth + 1, &mut members)?;
+                    continue;
+                }
+                self.pos = comma;
+            }
+            self.repair(
+                start,
+                format!(
+                    "inserted the braces iga64 omitted around this operand (bytes {start}..{end})"
+                ),
+            )?;
+            self.pos = end;
+            return Ok(Node {
+                start,
+                end,
+                val: Val::Obj(members),
+            });
+        }
+    }
+}
+
+/// Length of a string's raw text up to (not including) its closing quote.
+fn raw_string_len(b: &[u8]) -> usize {
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return i,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    b.len()
+}
