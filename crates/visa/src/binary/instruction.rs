@@ -1,0 +1,309 @@
+//! Instruction records, decoded and encoded by walking the layout tables of
+//! [`crate::isa`]. Nothing here knows any particular opcode.
+
+use super::cursor::{Cursor, Sink};
+use crate::error::{ReadError, WriteError};
+use crate::isa::{Field, FieldKind, Opcode, Shape, Type};
+use crate::model::*;
+use crate::version::Version;
+
+/// Smallest encoding of a raw operand (2-byte id before 3.4).
+fn raw_size(version: Version) -> usize {
+    if version.wide_ids() {
+        6
+    } else {
+        4
+    }
+}
+
+pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, ReadError> {
+    let at = cur.pos();
+    let opcode = Opcode(cur.u8("opcode")?);
+    let info = opcode
+        .info()
+        .ok_or_else(|| cur.invalid("opcode", at, format!("reserved opcode {:#04x}", opcode.0)))?;
+    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+        return Err(cur.invalid(
+            "opcode",
+            at,
+            format!("opcode {:#04x} ({}) does not exist in vISA {version} binaries", opcode.0, info.mnemonic),
+        ));
+    }
+    let subop = if opcode.has_subop() {
+        let s_at = cur.pos();
+        let s = cur.u8("subopcode")?;
+        if opcode.layout(Some(s)).is_none() {
+            return Err(cur.invalid("subopcode", s_at, format!("no {} sub-opcode {s:#04x}", info.mnemonic)));
+        }
+        Some(s)
+    } else {
+        None
+    };
+    let layout = opcode.layout(subop).expect("checked above");
+    let mut operands = Vec::with_capacity(layout.fields.len());
+    for field in layout.fields {
+        if field.cond.version_allows(version) && field.cond.field_allows(&operands) {
+            let value = decode_field(cur, version, field, &operands)?;
+            operands.push(value);
+        } else {
+            operands.push(Operand::Absent);
+        }
+    }
+    Ok(Instruction { opcode, subop, operands })
+}
+
+fn count_of(operands: &[Operand], index: usize) -> usize {
+    match operands.get(index) {
+        Some(Operand::Int(n)) => *n as usize,
+        _ => 0,
+    }
+}
+
+fn decode_field(cur: &mut Cursor, version: Version, field: &Field, earlier: &[Operand]) -> Result<Operand, ReadError> {
+    let name = field.name;
+    Ok(match field.kind {
+        FieldKind::Exec => Operand::Exec(ExecCtrl(cur.u8(name)?)),
+        FieldKind::Pred => Operand::Pred(Pred(cur.u16(name)?)),
+        FieldKind::Vector => Operand::Vector(decode_vector(cur, version, name)?),
+        FieldKind::Raw => Operand::Raw(decode_raw(cur, version, name)?),
+        FieldKind::Label => Operand::Label(cur.u16(name)?),
+        FieldKind::U8 => Operand::Int(cur.u8(name)?.into()),
+        FieldKind::U16 => Operand::Int(cur.u16(name)?.into()),
+        FieldKind::U32 => Operand::Int(cur.u32(name)?),
+        FieldKind::I32 => Operand::Int(cur.i32(name)? as u32),
+        FieldKind::SamplerOp => {
+            if version.major >= 4 {
+                Operand::Int(cur.u16(name)?.into())
+            } else {
+                Operand::Int(cur.u8(name)?.into())
+            }
+        }
+        FieldKind::Aoffimmi => {
+            if version.wide_ids() {
+                Operand::Vector(decode_vector(cur, version, name)?)
+            } else {
+                Operand::Int(cur.u16(name)?.into())
+            }
+        }
+        FieldKind::WideId => Operand::Int(cur.id(version, name)?),
+        FieldKind::RawList(count_field) => {
+            let n = count_of(earlier, count_field);
+            cur.check_count(n, raw_size(version), usize::MAX, name, cur.pos())?;
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push(decode_raw(cur, version, name)?);
+            }
+            Operand::RawList(v)
+        }
+        FieldKind::LabelList(count_field) => {
+            let n = count_of(earlier, count_field);
+            cur.check_count(n, 2, usize::MAX, name, cur.pos())?;
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push(cur.u16(name)?);
+            }
+            Operand::LabelList(v)
+        }
+    })
+}
+
+fn decode_raw(cur: &mut Cursor, version: Version, name: &'static str) -> Result<Raw, ReadError> {
+    Ok(Raw { id: cur.id(version, name)?, offset: cur.u16(name)? })
+}
+
+fn decode_vector(cur: &mut Cursor, version: Version, name: &'static str) -> Result<Vector, ReadError> {
+    let at = cur.pos();
+    let tag = cur.u8(name)?;
+    if tag & 0xC0 != 0 {
+        return Err(cur.invalid(name, at, format!("operand tag {tag:#04x} has reserved bits 6-7 set")));
+    }
+    let modifier = Modifier((tag >> 3) & 0x7);
+    let kind = match tag & 0x7 {
+        0 => VectorKind::General {
+            id: cur.id(version, name)?,
+            row: cur.u8(name)?,
+            col: cur.u8(name)?,
+            region: Region(cur.u16(name)?),
+        },
+        1 => VectorKind::Address { id: cur.u16(name)?, offset: cur.u8(name)?, width: cur.u8(name)? },
+        2 => VectorKind::Predicate(Pred(cur.u16(name)?)),
+        3 => VectorKind::Indirect {
+            addr: cur.u16(name)?,
+            addr_offset: cur.u8(name)?,
+            offset: cur.i16(name)?,
+            ty: cur.u8(name)?,
+            region: Region(cur.u16(name)?),
+        },
+        5 => {
+            let ty = cur.u8(name)?;
+            let bits = if Type(ty & 0xF).is_wide_immediate() { cur.u64(name)? } else { cur.u32(name)?.into() };
+            VectorKind::Immediate { ty, bits }
+        }
+        6 => VectorKind::State { class: cur.u8(name)?, index: cur.u16(name)?, offset: cur.u8(name)? },
+        c => {
+            return Err(cur.invalid(
+                name,
+                at,
+                format!("operand class {c} cannot be stored (tag {tag:#04x}; 4 is address-of, in memory only)"),
+            ))
+        }
+    };
+    Ok(Vector { modifier, kind })
+}
+
+// ---------------------------------------------------------------- encoding
+
+pub(crate) fn encode(sink: &mut Sink, version: Version, inst: &Instruction, context: &dyn Fn() -> String) -> Result<(), WriteError> {
+    let err = |reason: String| WriteError { context: context(), reason };
+    let info = inst.opcode.info().ok_or_else(|| err(format!("reserved opcode {:#04x}", inst.opcode.0)))?;
+    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+        return Err(err(format!("{} has no binary encoding in vISA {version}", info.mnemonic)));
+    }
+    let layout = inst
+        .opcode
+        .layout(inst.subop)
+        .ok_or_else(|| err(format!("{}: invalid or missing sub-opcode {:?}", info.mnemonic, inst.subop)))?;
+    if inst.operands.len() != layout.fields.len() {
+        return Err(err(format!(
+            "{}: {} operands given, the layout has {} fields",
+            layout.mnemonic,
+            inst.operands.len(),
+            layout.fields.len()
+        )));
+    }
+    sink.u8(inst.opcode.0);
+    if let Some(s) = inst.subop {
+        sink.u8(s);
+    }
+    for (i, (field, value)) in layout.fields.iter().zip(&inst.operands).enumerate() {
+        let present = field.cond.version_allows(version) && field.cond.field_allows(&inst.operands[..i]);
+        match (present, value) {
+            (false, Operand::Absent) => {}
+            (false, _) => {
+                return Err(err(format!("{}: field `{}` must be absent here", layout.mnemonic, field.name)))
+            }
+            (true, Operand::Absent) => {
+                return Err(err(format!("{}: field `{}` is missing", layout.mnemonic, field.name)))
+            }
+            (true, v) => encode_field(sink, version, field, v, &inst.operands[..i])
+                .map_err(|r| err(format!("{}: field `{}`: {r}", layout.mnemonic, field.name)))?,
+        }
+    }
+    Ok(())
+}
+
+fn put_id(sink: &mut Sink, version: Version, id: u32) -> Result<(), String> {
+    if version.wide_ids() {
+        sink.u32(id);
+    } else {
+        sink.u16(u16::try_from(id).map_err(|_| format!("id {id} does not fit the 2-byte ids of vISA {version}"))?);
+    }
+    Ok(())
+}
+
+fn int_fits(v: u32, bytes: u32) -> Result<u32, String> {
+    if bytes < 4 && v >> (8 * bytes) != 0 {
+        return Err(format!("value {v} does not fit {bytes} byte(s)"));
+    }
+    Ok(v)
+}
+
+fn encode_field(sink: &mut Sink, version: Version, field: &Field, value: &Operand, earlier: &[Operand]) -> Result<(), String> {
+    let mismatch = || format!("expected a {:?} value, got {value:?}", field.kind);
+    match (field.kind, value) {
+        (FieldKind::Exec, Operand::Exec(e)) => sink.u8(e.0),
+        (FieldKind::Pred, Operand::Pred(p)) => sink.u16(p.0),
+        (FieldKind::Vector, Operand::Vector(v)) => encode_vector(sink, version, v)?,
+        (FieldKind::Raw, Operand::Raw(r)) => encode_raw(sink, version, r)?,
+        (FieldKind::Label, Operand::Label(l)) => sink.u16(*l),
+        (FieldKind::U8, Operand::Int(v)) => sink.u8(int_fits(*v, 1)? as u8),
+        (FieldKind::U16, Operand::Int(v)) => sink.u16(int_fits(*v, 2)? as u16),
+        (FieldKind::U32 | FieldKind::I32, Operand::Int(v)) => sink.u32(*v),
+        (FieldKind::SamplerOp, Operand::Int(v)) => {
+            if version.major >= 4 {
+                sink.u16(int_fits(*v, 2)? as u16)
+            } else {
+                sink.u8(int_fits(*v, 1)? as u8)
+            }
+        }
+        (FieldKind::Aoffimmi, Operand::Vector(v)) if version.wide_ids() => encode_vector(sink, version, v)?,
+        (FieldKind::Aoffimmi, Operand::Int(v)) if !version.wide_ids() => sink.u16(int_fits(*v, 2)? as u16),
+        (FieldKind::WideId, Operand::Int(v)) => put_id(sink, version, *v)?,
+        (FieldKind::RawList(c), Operand::RawList(list)) => {
+            if list.len() != count_of(earlier, c) {
+                return Err(format!("{} operands listed, the count field says {}", list.len(), count_of(earlier, c)));
+            }
+            for r in list {
+                encode_raw(sink, version, r)?;
+            }
+        }
+        (FieldKind::LabelList(c), Operand::LabelList(list)) => {
+            if list.len() != count_of(earlier, c) {
+                return Err(format!("{} labels listed, the count field says {}", list.len(), count_of(earlier, c)));
+            }
+            for l in list {
+                sink.u16(*l);
+            }
+        }
+        _ => return Err(mismatch()),
+    }
+    Ok(())
+}
+
+fn encode_raw(sink: &mut Sink, version: Version, r: &Raw) -> Result<(), String> {
+    put_id(sink, version, r.id)?;
+    sink.u16(r.offset);
+    Ok(())
+}
+
+fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), String> {
+    if v.modifier.0 > 7 {
+        return Err(format!("modifier {} does not fit 3 bits", v.modifier.0));
+    }
+    sink.u8(v.kind.class_code() | (v.modifier.0 << 3));
+    match v.kind {
+        VectorKind::General { id, row, col, region } => {
+            put_id(sink, version, id)?;
+            sink.u8(row);
+            sink.u8(col);
+            sink.u16(region.0);
+        }
+        VectorKind::Address { id, offset, width } => {
+            sink.u16(id);
+            sink.u8(offset);
+            sink.u8(width);
+        }
+        VectorKind::Predicate(p) => sink.u16(p.0),
+        VectorKind::Indirect { addr, addr_offset, offset, ty, region } => {
+            sink.u16(addr);
+            sink.u8(addr_offset);
+            sink.i16(offset);
+            sink.u8(ty);
+            sink.u16(region.0);
+        }
+        VectorKind::Immediate { ty, bits } => {
+            sink.u8(ty);
+            if Type(ty & 0xF).is_wide_immediate() {
+                sink.u64(bits);
+            } else {
+                sink.u32(u32::try_from(bits).map_err(|_| format!("immediate {bits:#x} does not fit 4 bytes"))?);
+            }
+        }
+        VectorKind::State { class, index, offset } => {
+            sink.u8(class);
+            sink.u16(index);
+            sink.u8(offset);
+        }
+    }
+    Ok(())
+}
+
+/// Field decoding for the defect model in `defects.rs`.
+pub(crate) fn decode_field_pub(
+    cur: &mut Cursor,
+    version: Version,
+    field: &Field,
+    earlier: &[Operand],
+) -> Result<Operand, ReadError> {
+    decode_field(cur, version, field, earlier)
+}

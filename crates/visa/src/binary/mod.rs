@@ -1,0 +1,11 @@
+//! The binary form: bytes -> cursor -> model, and model -> bytes.
+
+mod cursor;
+mod defects;
+mod instruction;
+mod reader;
+mod writer;
+
+pub use defects::{DefectDiagnosis, StreamError, TRUNCATION_DEFECT};
+pub use reader::{read, ReadOptions, MAGIC};
+pub use writer::write;

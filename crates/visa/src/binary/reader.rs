@@ -1,0 +1,411 @@
+//! Reads a `.isa` file into an [`Object`] (spec `4_visa_header.md`, facts §2).
+
+use super::cursor::Cursor;
+use super::defects::{self, StreamError};
+use super::instruction;
+use crate::error::{ReadError, ReadErrorKind};
+use crate::isa::{attribute_kind, AttributeKind};
+use crate::limits;
+use crate::model::*;
+use crate::version::Version;
+
+pub const MAGIC: u32 = 0x4153_4943;
+
+/// How to treat an instruction stream that does not decode.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// Keep such a stream as [`Code::Undecoded`] instead of failing the whole read.
+    pub keep_undecodable_streams: bool,
+}
+
+/// Where each routine sits in the file, as the header says.
+struct Placement {
+    offset: u32,
+    size: u32,
+    input_offset: Option<u32>,
+}
+
+pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
+    let mut cur = Cursor::new(data);
+    cur.enter("header", None);
+    let at = cur.pos();
+    let magic = cur.u32("magic")?;
+    if magic != MAGIC {
+        return Err(cur.invalid("magic", at, format!("{magic:#010x} is not \"CISA\" (0x41534943)")));
+    }
+    let at = cur.pos();
+    let version = Version::new(cur.u8("major_version")?, cur.u8("minor_version")?);
+    if !version.has_binary_form() {
+        return Err(cur.invalid(
+            "major_version",
+            at,
+            format!("version {version} has no binary form (supported: 3.0 to {})", Version::LATEST_BINARY),
+        ));
+    }
+    let at = cur.pos();
+    let n = cur.u16("num_kernels")? as usize;
+    cur.check_count(n, 18, limits::MAX_KERNELS, "num_kernels", at)?;
+    let mut kernel_heads = Vec::with_capacity(n);
+    for i in 0..n {
+        cur.enter("kernel_info", Some(i));
+        let name = read_name(&mut cur, version)?;
+        let placement = Placement {
+            offset: cur.u32("offset")?,
+            size: cur.u32("size")?,
+            input_offset: Some(cur.u32("input_offset")?),
+        };
+        let relocations = read_relocations(&mut cur)?;
+        let at = cur.pos();
+        let ng = cur.u8("num_gen_binaries")? as usize;
+        cur.check_count(ng, 9, usize::MAX, "num_gen_binaries", at)?;
+        let mut gens = Vec::with_capacity(ng);
+        for g in 0..ng {
+            cur.enter("gen_binary_info", Some(g));
+            let platform = cur.u8("gen_platform")?;
+            let at = cur.pos();
+            let offset = cur.u32("binary_offset")? as usize;
+            let size = cur.u32("binary_size")? as usize;
+            let code = offset
+                .checked_add(size)
+                .and_then(|end| data.get(offset..end))
+                .ok_or_else(|| {
+                    cur.invalid(
+                        "binary_offset",
+                        at,
+                        format!("Gen binary [{offset:#x}, +{size:#x}) lies outside the file ({:#x} bytes)", data.len()),
+                    )
+                })?;
+            gens.push(GenBinary { platform, code: code.to_vec() });
+            cur.leave();
+        }
+        kernel_heads.push((name, placement, relocations, gens));
+        cur.leave();
+    }
+    let at = cur.pos();
+    let nf = cur.u16("num_filescope_variables")? as usize;
+    cur.check_count(nf, 7, usize::MAX, "num_filescope_variables", at)?;
+    let mut filescope_vars = Vec::with_capacity(nf);
+    for i in 0..nf {
+        cur.enter("file_scope_var_info", Some(i));
+        let linkage = cur.u8("linkage")?;
+        let at = cur.pos();
+        let len = cur.u16("name_len")? as usize;
+        let name = cur.bytes(len, "name").map_err(|_| cur.invalid("name_len", at, "name runs past the end"))?.to_vec();
+        let bit_properties = cur.u8("bit_properties")?;
+        let num_elements = cur.u16("num_elements")?;
+        let at = cur.pos();
+        let na = cur.u8("attribute_count")? as usize;
+        cur.check_count(na, 5, usize::MAX, "attribute_count", at)?;
+        let mut attributes = Vec::with_capacity(na);
+        for a in 0..na {
+            cur.enter("attribute_info", Some(a));
+            let name_index = cur.id(version, "name")?;
+            let size = cur.u8("size")? as usize;
+            attributes.push(RawAttribute { name_index, value: cur.bytes(size, "value")?.to_vec() });
+            cur.leave();
+        }
+        filescope_vars.push(FileScopeVar { linkage, name, bit_properties, num_elements, attributes });
+        cur.leave();
+    }
+    let at = cur.pos();
+    let nfun = cur.u16("num_functions")? as usize;
+    cur.check_count(nfun, 17, usize::MAX, "num_functions", at)?;
+    let mut function_heads = Vec::with_capacity(nfun);
+    for i in 0..nfun {
+        cur.enter("function_info", Some(i));
+        let linkage = cur.u8("linkage")?;
+        let name = read_name(&mut cur, version)?;
+        let placement = Placement { offset: cur.u32("offset")?, size: cur.u32("size")?, input_offset: None };
+        let relocations = read_relocations(&mut cur)?;
+        function_heads.push((linkage, name, placement, relocations));
+        cur.leave();
+    }
+    cur.leave();
+
+    let mut kernels = Vec::with_capacity(kernel_heads.len());
+    for (i, (name, placement, relocations, gen_binaries)) in kernel_heads.into_iter().enumerate() {
+        cur.enter("kernel", Some(i));
+        let body = read_routine(&mut cur, version, &placement, options)?;
+        kernels.push(Kernel { name, relocations, gen_binaries, body });
+        cur.leave();
+    }
+    let mut functions = Vec::with_capacity(function_heads.len());
+    for (i, (linkage, name, placement, relocations)) in function_heads.into_iter().enumerate() {
+        cur.enter("function", Some(i));
+        let body = read_routine(&mut cur, version, &placement, options)?;
+        functions.push(Function { linkage, name, relocations, body });
+        cur.leave();
+    }
+    Ok(Object { version, kernels, filescope_vars, functions })
+}
+
+fn read_name(cur: &mut Cursor, version: Version) -> Result<Vec<u8>, ReadError> {
+    let len = if version.wide_name_len() { cur.u16("name_len")? as usize } else { cur.u8("name_len")? as usize };
+    Ok(cur.bytes(len, "name")?.to_vec())
+}
+
+fn read_relocations(cur: &mut Cursor) -> Result<Relocations, ReadError> {
+    let mut tables = [Vec::new(), Vec::new()];
+    for (t, field) in tables.iter_mut().zip(["num_syms_variable", "num_syms_function"]) {
+        let at = cur.pos();
+        let n = cur.u16(field)? as usize;
+        cur.check_count(n, 4, usize::MAX, field, at)?;
+        t.reserve(n);
+        for _ in 0..n {
+            t.push(Relocation { symbolic_index: cur.u16("symbolic_index")?, resolved_index: cur.u16("resolved_index")? });
+        }
+    }
+    let [variables, functions] = tables;
+    Ok(Relocations { variables, functions })
+}
+
+fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: ReadOptions) -> Result<Routine, ReadError> {
+    let start = place.offset as usize;
+    cur.seek(start, "offset")?;
+    let id_size = if version.wide_ids() { 4 } else { 2 };
+
+    let at = cur.pos();
+    let ns = cur.id(version, "string_count")? as usize;
+    cur.check_count(ns, 1, limits::MAX_STRINGS, "string_count", at)?;
+    let mut strings = Vec::with_capacity(ns);
+    for i in 0..ns {
+        cur.enter("string", Some(i));
+        strings.push(cur.cstr(limits::MAX_STRING_LEN, "string")?.to_vec());
+        cur.leave();
+    }
+    let name_index = cur.id(version, "name_index")?;
+
+    let at = cur.pos();
+    let nv = cur.id(version, "variable_count")? as usize;
+    cur.check_count(nv, 2 * id_size + 7, usize::MAX, "variable_count", at)?;
+    let mut variables = Vec::with_capacity(nv);
+    for i in 0..nv {
+        cur.enter("var_info", Some(i));
+        let name_index = cur.id(version, "name_index")?;
+        let bit_properties = cur.u8("bit_properties")?;
+        let num_elements = cur.u16("num_elements")?;
+        let alias_index = cur.id(version, "alias_index")?;
+        let alias_offset = cur.u16("alias_offset")?;
+        let alias_scope = cur.u8("alias_scope_specifier")?;
+        let attributes = read_attributes_u8(cur, version, &strings)?;
+        variables.push(Variable {
+            name_index,
+            bit_properties,
+            num_elements,
+            alias_index,
+            alias_offset,
+            alias_scope,
+            attributes,
+        });
+        cur.leave();
+    }
+
+    let at = cur.pos();
+    let na = cur.u16("address_count")? as usize;
+    cur.check_count(na, id_size + 3, usize::MAX, "address_count", at)?;
+    let mut addresses = Vec::with_capacity(na);
+    for i in 0..na {
+        cur.enter("address_info", Some(i));
+        let name_index = cur.id(version, "name_index")?;
+        let num_elements = cur.u16("num_elements")?;
+        addresses.push(AddressVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, &strings)? });
+        cur.leave();
+    }
+
+    let at = cur.pos();
+    let np = cur.u16("predicate_count")? as usize;
+    cur.check_count(np, id_size + 3, usize::MAX, "predicate_count", at)?;
+    let mut predicates = Vec::with_capacity(np);
+    for i in 0..np {
+        cur.enter("predicate_info", Some(i));
+        let name_index = cur.id(version, "name_index")?;
+        let num_elements = cur.u16("num_elements")?;
+        predicates.push(PredicateVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, &strings)? });
+        cur.leave();
+    }
+
+    let at = cur.pos();
+    let nl = cur.u16("label_count")? as usize;
+    cur.check_count(nl, id_size + 2, usize::MAX, "label_count", at)?;
+    let mut labels = Vec::with_capacity(nl);
+    for i in 0..nl {
+        cur.enter("label_info", Some(i));
+        let name_index = cur.id(version, "name_index")?;
+        let kind = cur.u8("kind")?;
+        labels.push(Label { name_index, kind, attributes: read_attributes_u8(cur, version, &strings)? });
+        cur.leave();
+    }
+
+    let samplers = read_states(cur, version, &strings, "sampler_count", "sampler_info")?;
+    let surfaces = read_states(cur, version, &strings, "surface_count", "surface_info")?;
+    let vmes = read_states(cur, version, &strings, "vme_count", "vme_info")?;
+
+    let mut inputs = None;
+    if let Some(input_offset) = place.input_offset {
+        let at = cur.pos();
+        if input_offset as usize != at {
+            return Err(cur.invalid(
+                "input_offset",
+                at,
+                format!("kernel_info.input_offset is {input_offset:#x} but num_inputs is at {at:#x}"),
+            ));
+        }
+        let n = if version.wide_input_count() { cur.u32("num_inputs")? as usize } else { cur.u8("num_inputs")? as usize };
+        cur.check_count(n, id_size + 5, usize::MAX, "num_inputs", at)?;
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            cur.enter("input_info", Some(i));
+            v.push(Input {
+                kind: cur.u8("kind")?,
+                index: cur.id(version, "id")?,
+                offset: cur.i16("offset")?,
+                size: cur.u16("size")?,
+            });
+            cur.leave();
+        }
+        inputs = Some(v);
+    }
+    let size_at = cur.pos();
+    let size = cur.u32("size")? as usize;
+    let entry_at = cur.pos();
+    let entry = cur.u32("entry")? as usize;
+    let interface = match inputs {
+        Some(inputs) => Interface::Kernel { inputs },
+        None => Interface::Function {
+            input_size: cur.u8("input_size")?,
+            return_value_size: cur.u8("return_value_size")?,
+        },
+    };
+    let at = cur.pos();
+    let nattr = cur.u16("attribute_count")? as usize;
+    cur.check_count(nattr, id_size + 1, usize::MAX, "attribute_count", at)?;
+    let attributes = read_attributes(cur, version, &strings, nattr)?;
+
+    let here = cur.pos() - start;
+    if entry != here {
+        return Err(cur.invalid(
+            "entry",
+            entry_at,
+            format!("entry is {entry:#x} but the attribute table ends at {here:#x} (relative to the routine)"),
+        ));
+    }
+    let object_size = entry.checked_add(size).filter(|&s| s == place.size as usize).ok_or_else(|| {
+        cur.invalid(
+            "size",
+            size_at,
+            format!("entry {entry:#x} + instruction bytes {size:#x} != object size {:#x} in the header", place.size),
+        )
+    })?;
+    let stream = cur.bytes(size, "instructions").map_err(|_| {
+        cur.error_at(
+            "size",
+            size_at,
+            ReadErrorKind::Truncated { needed: size, available: cur.remaining() },
+        )
+    })?;
+    debug_assert_eq!(object_size, entry + size);
+    let code = match decode_stream(version, stream, start + entry) {
+        Ok(list) => Code::Instructions(list),
+        Err(e) if options.keep_undecodable_streams => Code::Undecoded { bytes: stream.to_vec(), error: e },
+        Err(e) => {
+            return Err(ReadError {
+                structure: format!("{}.instructions", cur.structure()),
+                field: "instruction",
+                offset: e.offset,
+                reason: ReadErrorKind::Invalid(e.to_string()),
+            })
+        }
+    };
+    Ok(Routine {
+        strings,
+        name_index,
+        variables,
+        addresses,
+        predicates,
+        labels,
+        samplers,
+        surfaces,
+        vmes,
+        interface,
+        attributes,
+        code,
+    })
+}
+
+/// Decodes a whole instruction stream; `base` is its absolute file offset.
+pub(crate) fn decode_stream(version: Version, stream: &[u8], base: usize) -> Result<Vec<Instruction>, StreamError> {
+    let mut cur = Cursor::new(stream);
+    // Every instruction takes at least one byte; the estimate only avoids regrowth.
+    let mut list = Vec::with_capacity(stream.len() / 12);
+    while cur.remaining() > 0 {
+        let at = cur.pos();
+        match instruction::decode(&mut cur, version) {
+            Ok(inst) => list.push(inst),
+            Err(mut e) => {
+                e.offset += base;
+                return Err(defects::diagnose(version, stream, base, list.len(), at + base, e));
+            }
+        }
+    }
+    Ok(list)
+}
+
+fn read_states(
+    cur: &mut Cursor,
+    version: Version,
+    strings: &[Vec<u8>],
+    count_field: &'static str,
+    what: &'static str,
+) -> Result<Vec<StateVar>, ReadError> {
+    let at = cur.pos();
+    let n = cur.u8(count_field)? as usize;
+    cur.check_count(n, 7, usize::MAX, count_field, at)?;
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        cur.enter(what, Some(i));
+        let name_index = cur.id(version, "name_index")?;
+        let num_elements = cur.u16("num_elements")?;
+        v.push(StateVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, strings)? });
+        cur.leave();
+    }
+    Ok(v)
+}
+
+fn read_attributes_u8(cur: &mut Cursor, version: Version, strings: &[Vec<u8>]) -> Result<Vec<Attribute>, ReadError> {
+    let at = cur.pos();
+    let n = cur.u8("attribute_count")? as usize;
+    cur.check_count(n, 3, usize::MAX, "attribute_count", at)?;
+    read_attributes(cur, version, strings, n)
+}
+
+fn read_attributes(cur: &mut Cursor, version: Version, strings: &[Vec<u8>], n: usize) -> Result<Vec<Attribute>, ReadError> {
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        cur.enter("attribute_info", Some(i));
+        let name_index = cur.id(version, "name")?;
+        let size = cur.u8("size")? as usize;
+        let bytes = cur.bytes(size, "value")?;
+        let kind = strings.get(name_index as usize).and_then(|s| attribute_kind(s));
+        v.push(Attribute { name_index, value: decode_attribute_value(kind, bytes) });
+        cur.leave();
+    }
+    Ok(v)
+}
+
+/// Integer values narrower than 4 bytes are sign-extended, as IGC's reader does.
+fn decode_attribute_value(kind: Option<AttributeKind>, bytes: &[u8]) -> AttributeValue {
+    match kind {
+        Some(AttributeKind::Bool | AttributeKind::Int32) => match bytes.len() {
+            0 => AttributeValue::Int { value: 1, width: 0 },
+            1 => AttributeValue::Int { value: bytes[0] as i8 as i32, width: 1 },
+            2 => AttributeValue::Int { value: i16::from_le_bytes([bytes[0], bytes[1]]) as i32, width: 2 },
+            4 => AttributeValue::Int {
+                value: i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+                width: 4,
+            },
+            _ => AttributeValue::Raw(bytes.to_vec()),
+        },
+        Some(AttributeKind::CStr) => AttributeValue::Str(bytes.to_vec()),
+        None => AttributeValue::Raw(bytes.to_vec()),
+    }
+}

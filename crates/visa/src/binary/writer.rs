@@ -1,0 +1,264 @@
+//! Writes an [`Object`] as a `.isa` file: the exact inverse of `reader.rs`.
+//!
+//! Layout on disk, as IGC writes it: header | for each kernel: kernel object, then its
+//! Gen binaries | for each function: function object.
+
+use super::cursor::Sink;
+use super::instruction;
+use super::reader::MAGIC;
+use crate::error::WriteError;
+use crate::model::*;
+use crate::version::Version;
+
+pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
+    let v = obj.version;
+    let err = |context: &str, reason: String| WriteError { context: context.to_owned(), reason };
+    if !v.has_binary_form() {
+        return Err(err("header", format!("vISA {v} has no binary form (3.0 to {})", Version::LATEST_BINARY)));
+    }
+    // Routine objects first: the header needs their sizes.
+    let mut kernel_objs = Vec::with_capacity(obj.kernels.len());
+    for (i, k) in obj.kernels.iter().enumerate() {
+        let ctx = format!("kernel[{i}]");
+        kernel_objs.push(write_routine(&k.body, v, &ctx)?);
+    }
+    let mut function_objs = Vec::with_capacity(obj.functions.len());
+    for (i, f) in obj.functions.iter().enumerate() {
+        let ctx = format!("function[{i}]");
+        function_objs.push(write_routine(&f.body, v, &ctx)?);
+    }
+
+    let mut h = Sink::default();
+    h.u32(MAGIC);
+    h.u8(v.major);
+    h.u8(v.minor);
+    h.u16(count16(obj.kernels.len(), "num_kernels")?);
+    // Offsets are patched once the header's length is known.
+    let mut kernel_patches = Vec::with_capacity(obj.kernels.len());
+    for (i, k) in obj.kernels.iter().enumerate() {
+        write_name(&mut h, v, &k.name, &format!("kernel_info[{i}]"))?;
+        let at = h.pos();
+        h.u32(0); // offset
+        h.u32(0); // size
+        h.u32(0); // input_offset
+        write_relocations(&mut h, &k.relocations, &format!("kernel_info[{i}]"))?;
+        let ng = u8::try_from(k.gen_binaries.len())
+            .map_err(|_| err(&format!("kernel_info[{i}]"), "more than 255 Gen binaries".into()))?;
+        h.u8(ng);
+        let mut gen_at = Vec::with_capacity(k.gen_binaries.len());
+        for g in &k.gen_binaries {
+            h.u8(g.platform);
+            gen_at.push(h.pos());
+            h.u32(0);
+            h.u32(0);
+        }
+        kernel_patches.push((at, gen_at));
+    }
+    h.u16(count16(obj.filescope_vars.len(), "num_filescope_variables")?);
+    for (i, fv) in obj.filescope_vars.iter().enumerate() {
+        let ctx = format!("file_scope_var_info[{i}]");
+        h.u8(fv.linkage);
+        h.u16(count16(fv.name.len(), &ctx)?);
+        h.bytes(&fv.name);
+        h.u8(fv.bit_properties);
+        h.u16(fv.num_elements);
+        h.u8(count8(fv.attributes.len(), &ctx)?);
+        for a in &fv.attributes {
+            put_id(&mut h, v, a.name_index, &ctx)?;
+            h.u8(count8(a.value.len(), &ctx)?);
+            h.bytes(&a.value);
+        }
+    }
+    h.u16(count16(obj.functions.len(), "num_functions")?);
+    let mut function_patches = Vec::with_capacity(obj.functions.len());
+    for (i, f) in obj.functions.iter().enumerate() {
+        h.u8(f.linkage);
+        write_name(&mut h, v, &f.name, &format!("function_info[{i}]"))?;
+        function_patches.push(h.pos());
+        h.u32(0);
+        h.u32(0);
+        write_relocations(&mut h, &f.relocations, &format!("function_info[{i}]"))?;
+    }
+
+    // Place the objects and patch the header.
+    let mut out = h;
+    for ((k, (obj_bytes, input_rel)), (at, gen_at)) in obj.kernels.iter().zip(&kernel_objs).zip(&kernel_patches) {
+        let offset = offset32(out.pos())?;
+        out.patch_u32(*at, offset);
+        out.patch_u32(at + 4, offset32(obj_bytes.len())?);
+        out.patch_u32(at + 8, offset32(out.pos() + input_rel.unwrap_or(0))?);
+        out.bytes(obj_bytes);
+        for (g, gat) in k.gen_binaries.iter().zip(gen_at) {
+            let goff = offset32(out.pos())?;
+            out.patch_u32(*gat, goff);
+            out.patch_u32(gat + 4, offset32(g.code.len())?);
+            out.bytes(&g.code);
+        }
+    }
+    for ((obj_bytes, _), at) in function_objs.iter().zip(&function_patches) {
+        let offset = offset32(out.pos())?;
+        out.patch_u32(*at, offset);
+        out.patch_u32(at + 4, offset32(obj_bytes.len())?);
+        out.bytes(obj_bytes);
+    }
+    Ok(out.buf)
+}
+
+fn offset32(n: usize) -> Result<u32, WriteError> {
+    u32::try_from(n).map_err(|_| WriteError { context: "file".into(), reason: "object larger than 4 GiB".into() })
+}
+fn count16(n: usize, ctx: &str) -> Result<u16, WriteError> {
+    u16::try_from(n).map_err(|_| WriteError { context: ctx.into(), reason: format!("count {n} exceeds 65535") })
+}
+fn count8(n: usize, ctx: &str) -> Result<u8, WriteError> {
+    u8::try_from(n).map_err(|_| WriteError { context: ctx.into(), reason: format!("count {n} exceeds 255") })
+}
+fn put_id(s: &mut Sink, v: Version, id: u32, ctx: &str) -> Result<(), WriteError> {
+    if v.wide_ids() {
+        s.u32(id);
+    } else {
+        s.u16(u16::try_from(id).map_err(|_| WriteError {
+            context: ctx.into(),
+            reason: format!("id {id} does not fit the 2-byte ids of vISA {v}"),
+        })?);
+    }
+    Ok(())
+}
+
+fn write_name(s: &mut Sink, v: Version, name: &[u8], ctx: &str) -> Result<(), WriteError> {
+    if v.wide_name_len() {
+        s.u16(count16(name.len(), ctx)?);
+    } else {
+        s.u8(count8(name.len(), ctx)?);
+    }
+    s.bytes(name);
+    Ok(())
+}
+
+fn write_relocations(s: &mut Sink, r: &Relocations, ctx: &str) -> Result<(), WriteError> {
+    for table in [&r.variables, &r.functions] {
+        s.u16(count16(table.len(), ctx)?);
+        for e in table {
+            s.u16(e.symbolic_index);
+            s.u16(e.resolved_index);
+        }
+    }
+    Ok(())
+}
+
+/// Returns the routine object and, for a kernel, the offset of `num_inputs` in it.
+fn write_routine(r: &Routine, v: Version, ctx: &str) -> Result<(Vec<u8>, Option<usize>), WriteError> {
+    let mut s = Sink::default();
+    let count_id = |s: &mut Sink, n: usize, what: &str| -> Result<(), WriteError> {
+        let n = u32::try_from(n).map_err(|_| WriteError { context: format!("{ctx}.{what}"), reason: "too many".into() })?;
+        put_id(s, v, n, &format!("{ctx}.{what}"))
+    };
+    count_id(&mut s, r.strings.len(), "string_count")?;
+    for (i, st) in r.strings.iter().enumerate() {
+        if st.contains(&0) {
+            return Err(WriteError { context: format!("{ctx}.string[{i}]"), reason: "string contains a NUL byte".into() });
+        }
+        s.bytes(st);
+        s.u8(0);
+    }
+    put_id(&mut s, v, r.name_index, ctx)?;
+    count_id(&mut s, r.variables.len(), "variable_count")?;
+    for (i, var) in r.variables.iter().enumerate() {
+        let c = format!("{ctx}.var_info[{i}]");
+        put_id(&mut s, v, var.name_index, &c)?;
+        s.u8(var.bit_properties);
+        s.u16(var.num_elements);
+        put_id(&mut s, v, var.alias_index, &c)?;
+        s.u16(var.alias_offset);
+        s.u8(var.alias_scope);
+        write_attributes_u8(&mut s, v, &var.attributes, &c)?;
+    }
+    s.u16(count16(r.addresses.len(), ctx)?);
+    for (i, a) in r.addresses.iter().enumerate() {
+        let c = format!("{ctx}.address_info[{i}]");
+        put_id(&mut s, v, a.name_index, &c)?;
+        s.u16(a.num_elements);
+        write_attributes_u8(&mut s, v, &a.attributes, &c)?;
+    }
+    s.u16(count16(r.predicates.len(), ctx)?);
+    for (i, p) in r.predicates.iter().enumerate() {
+        let c = format!("{ctx}.predicate_info[{i}]");
+        put_id(&mut s, v, p.name_index, &c)?;
+        s.u16(p.num_elements);
+        write_attributes_u8(&mut s, v, &p.attributes, &c)?;
+    }
+    s.u16(count16(r.labels.len(), ctx)?);
+    for (i, l) in r.labels.iter().enumerate() {
+        let c = format!("{ctx}.label_info[{i}]");
+        put_id(&mut s, v, l.name_index, &c)?;
+        s.u8(l.kind);
+        write_attributes_u8(&mut s, v, &l.attributes, &c)?;
+    }
+    for (table, what) in [(&r.samplers, "sampler_info"), (&r.surfaces, "surface_info"), (&r.vmes, "vme_info")] {
+        s.u8(count8(table.len(), &format!("{ctx}.{what}"))?);
+        for (i, st) in table.iter().enumerate() {
+            let c = format!("{ctx}.{what}[{i}]");
+            put_id(&mut s, v, st.name_index, &c)?;
+            s.u16(st.num_elements);
+            write_attributes_u8(&mut s, v, &st.attributes, &c)?;
+        }
+    }
+    let mut input_at = None;
+    if let Interface::Kernel { inputs } = &r.interface {
+        input_at = Some(s.pos());
+        if v.wide_input_count() {
+            s.u32(inputs.len() as u32);
+        } else {
+            s.u8(count8(inputs.len(), &format!("{ctx}.num_inputs"))?);
+        }
+        for (i, inp) in inputs.iter().enumerate() {
+            s.u8(inp.kind);
+            put_id(&mut s, v, inp.index, &format!("{ctx}.input_info[{i}]"))?;
+            s.i16(inp.offset);
+            s.u16(inp.size);
+        }
+    }
+    let size_at = s.pos();
+    s.u32(0); // size
+    s.u32(0); // entry
+    if let Interface::Function { input_size, return_value_size } = r.interface {
+        s.u8(input_size);
+        s.u8(return_value_size);
+    }
+    s.u16(count16(r.attributes.len(), &format!("{ctx}.attribute_count"))?);
+    write_attributes(&mut s, v, &r.attributes, ctx)?;
+    let entry = s.pos();
+    match &r.code {
+        Code::Instructions(list) => {
+            for (i, inst) in list.iter().enumerate() {
+                instruction::encode(&mut s, v, inst, &|| format!("{ctx}.instruction[{i}]"))?;
+            }
+        }
+        Code::Undecoded { bytes, .. } => s.bytes(bytes),
+    }
+    let size = s.pos() - entry;
+    s.patch_u32(size_at, offset32(size)?);
+    s.patch_u32(size_at + 4, offset32(entry)?);
+    Ok((s.buf, input_at))
+}
+
+fn write_attributes_u8(s: &mut Sink, v: Version, attrs: &[Attribute], ctx: &str) -> Result<(), WriteError> {
+    s.u8(count8(attrs.len(), ctx)?);
+    write_attributes(s, v, attrs, ctx)
+}
+
+fn write_attributes(s: &mut Sink, v: Version, attrs: &[Attribute], ctx: &str) -> Result<(), WriteError> {
+    for (i, a) in attrs.iter().enumerate() {
+        let c = format!("{ctx}.attribute_info[{i}]");
+        put_id(s, v, a.name_index, &c)?;
+        if let AttributeValue::Int { width, .. } = a.value {
+            if !matches!(width, 0 | 1 | 2 | 4) {
+                return Err(WriteError { context: c, reason: format!("integer width {width} is not 0, 1, 2 or 4") });
+            }
+        }
+        let bytes = a.value.encoded();
+        s.u8(count8(bytes.len(), &c)?);
+        s.bytes(&bytes);
+    }
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! The instruction-set description: types, opcodes and operand layouts.
+
+mod layout;
+mod table;
+mod types;
+
+pub use layout::{Class, Cond, Field, FieldKind, Layout};
+pub use table::{OpInfo, Opcode, Shape, LSC_OP_NAMES, OPCODES};
+pub use types::{attribute_kind, Align, AttributeKind, Type};

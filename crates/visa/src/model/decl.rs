@@ -1,0 +1,158 @@
+//! Declarations: variables, addresses, predicates, labels, states, inputs, attributes.
+
+use crate::isa::{Align, Type};
+
+/// `var_info`: a general variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name_index: u32,
+    /// Bits 0-3 type, bits 4-7 alignment, as stored.
+    pub bit_properties: u8,
+    pub num_elements: u16,
+    /// Variable id this one aliases (0 = no alias; ids below 32 are predefined).
+    pub alias_index: u32,
+    /// Byte offset into the alias target.
+    pub alias_offset: u16,
+    /// Must be 0 (local); 1 (global) is reserved.
+    pub alias_scope: u8,
+    pub attributes: Vec<Attribute>,
+}
+
+impl Variable {
+    pub fn ty(&self) -> Type {
+        Type(self.bit_properties & 0xF)
+    }
+    pub fn align(&self) -> Align {
+        Align(self.bit_properties >> 4)
+    }
+    pub fn set_type_align(&mut self, ty: Type, align: Align) {
+        self.bit_properties = (ty.0 & 0xF) | (align.0 << 4);
+    }
+    /// Size in bytes (element size times count); `None` for a type without a size.
+    pub fn byte_size(&self) -> Option<usize> {
+        self.ty().size().map(|s| s * self.num_elements as usize)
+    }
+}
+
+/// `address_info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressVar {
+    pub name_index: u32,
+    pub num_elements: u16,
+    pub attributes: Vec<Attribute>,
+}
+
+/// `predicate_info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredicateVar {
+    pub name_index: u32,
+    pub num_elements: u16,
+    pub attributes: Vec<Attribute>,
+}
+
+/// `label_info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub name_index: u32,
+    /// 0 block, 1 subroutine, 2 fc, 3 function.
+    pub kind: u8,
+    pub attributes: Vec<Attribute>,
+}
+
+impl Label {
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            0 => "block",
+            1 => "subroutine",
+            2 => "fc",
+            3 => "function",
+            4 => "divergent_resource_loop",
+            _ => "unknown",
+        }
+    }
+}
+
+/// `sampler_info`, `surface_info`, `vme_info` (all `state_info`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateVar {
+    pub name_index: u32,
+    pub num_elements: u16,
+    pub attributes: Vec<Attribute>,
+}
+
+/// `input_info`: one kernel input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// Bits 0-2 class (0 general, 1 sampler, 2 surface), bits 3-7 implicit kind.
+    pub kind: u8,
+    /// Variable id (general), sampler index or surface id.
+    pub index: u32,
+    /// Byte offset in the GRF payload.
+    pub offset: i16,
+    pub size: u16,
+}
+
+/// What a kernel input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputClass {
+    General,
+    Sampler,
+    Surface,
+    Other(u8),
+}
+
+impl Input {
+    pub fn class(&self) -> InputClass {
+        match self.kind & 0x7 {
+            0 => InputClass::General,
+            1 => InputClass::Sampler,
+            2 => InputClass::Surface,
+            c => InputClass::Other(c),
+        }
+    }
+    /// The implicit-argument kind (0 = an explicit, user argument).
+    pub fn implicit_kind(&self) -> u8 {
+        self.kind >> 3
+    }
+    /// The name IGC prints for the implicit kind (`.implicit_<NAME>`), or `None` for an explicit input.
+    pub fn implicit_name(&self) -> Option<String> {
+        match self.implicit_kind() {
+            0 => None,
+            1 => Some("LOCAL_SIZE".into()),
+            2 => Some("GROUP_COUNT".into()),
+            3 => Some("LOCAL_ID".into()),
+            0x10 => Some("PSEUDO_INPUT".into()),
+            k => Some(format!("UNDEFINED_{k}")),
+        }
+    }
+}
+
+/// `attribute_info`, with its value decoded by the attribute's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    pub name_index: u32,
+    pub value: AttributeValue,
+}
+
+/// The value of an attribute. The binary does not store the type; it follows from the
+/// name ([`crate::isa::attribute_kind`]). Encoded widths are kept for a lossless round trip.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttributeValue {
+    /// An integer or boolean attribute: `width` is the encoded size in bytes (0, 1, 2
+    /// or 4; 0 means a flag with no value, read as 1). Narrow values are sign-extended.
+    Int { value: i32, width: u8 },
+    /// A string attribute (no terminator in the binary).
+    Str(Vec<u8>),
+    /// An attribute whose name gpukit does not know, or whose size does not fit its
+    /// kind: the bytes as stored.
+    Raw(Vec<u8>),
+}
+
+impl AttributeValue {
+    pub fn encoded(&self) -> Vec<u8> {
+        match self {
+            AttributeValue::Int { value, width } => value.to_le_bytes()[..(*width as usize).min(4)].to_vec(),
+            AttributeValue::Str(b) | AttributeValue::Raw(b) => b.clone(),
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The object model: what a vISA object contains, independent of bytes or text.
+//!
+//! Fields keep the encoded values (type codes, flag bytes) so that a read followed by
+//! a write is byte-identical; accessors give the meaning.
+
+mod decl;
+mod instruction;
+mod operand;
+
+pub use decl::*;
+pub use instruction::*;
+pub use operand::*;
+
+use crate::version::Version;
+
+/// A whole `.isa` file: header plus kernels and functions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    pub version: Version,
+    pub kernels: Vec<Kernel>,
+    /// File-scope variables. The format has them; IGC always writes none and its
+    /// reader rejects any.
+    pub filescope_vars: Vec<FileScopeVar>,
+    pub functions: Vec<Function>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: Vec<u8>,
+    pub relocations: Relocations,
+    /// Gen machine code compiled from this kernel, one per platform.
+    pub gen_binaries: Vec<GenBinary>,
+    pub body: Routine,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Deprecated linkage byte (0 extern, 1 static, 2 global); IGC writes 0.
+    pub linkage: u8,
+    pub name: Vec<u8>,
+    pub relocations: Relocations,
+    pub body: Routine,
+}
+
+/// The relocation tables of a kernel or function (spec 4.5: `variable_reloc_symtab`,
+/// `function_reloc_symtab`). IGC always writes them empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Relocations {
+    pub variables: Vec<Relocation>,
+    pub functions: Vec<Relocation>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Relocation {
+    pub symbolic_index: u16,
+    pub resolved_index: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenBinary {
+    /// Platform code as IGC's `PlatformInfo` encodes it (5 SKL, 10 ICLLP, 12 TGLLP, ...).
+    pub platform: u8,
+    pub code: Vec<u8>,
+}
+
+/// `file_scope_var_info` (spec 4.5.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileScopeVar {
+    pub linkage: u8,
+    pub name: Vec<u8>,
+    pub bit_properties: u8,
+    pub num_elements: u16,
+    pub attributes: Vec<RawAttribute>,
+}
+
+/// An attribute whose name index refers to no string pool (file scope): kept as bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawAttribute {
+    pub name_index: u32,
+    pub value: Vec<u8>,
+}
+
+/// The body of a kernel or function: its symbol tables and instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routine {
+    /// The string pool, without terminators. Index 0 is the routine's own name.
+    pub strings: Vec<Vec<u8>>,
+    pub name_index: u32,
+    /// User variables; variable id = [`crate::limits::PREDEFINED_VARS`] + index.
+    pub variables: Vec<Variable>,
+    pub addresses: Vec<AddressVar>,
+    /// User predicates; predicate id = 1 + index (P0 means "no predicate").
+    pub predicates: Vec<PredicateVar>,
+    pub labels: Vec<Label>,
+    pub samplers: Vec<StateVar>,
+    /// User surfaces; surface id = [`crate::limits::PREDEFINED_SURFACES`] + index.
+    pub surfaces: Vec<StateVar>,
+    pub vmes: Vec<StateVar>,
+    pub interface: Interface,
+    pub attributes: Vec<Attribute>,
+    pub code: Code,
+}
+
+/// What differs between a kernel body and a function body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Interface {
+    Kernel { inputs: Vec<Input> },
+    /// `input_size` and `return_value_size` are in GRFs.
+    Function { input_size: u8, return_value_size: u8 },
+}
+
+/// The instruction stream of a routine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Code {
+    Instructions(Vec<Instruction>),
+    /// The stream did not decode; its bytes are kept unchanged so the object can
+    /// still be inspected and written back. Only produced by lenient reading.
+    Undecoded { bytes: Vec<u8>, error: crate::binary::StreamError },
+}
+
+impl Code {
+    pub fn instructions(&self) -> Option<&[Instruction]> {
+        match self {
+            Code::Instructions(v) => Some(v),
+            Code::Undecoded { .. } => None,
+        }
+    }
+}
+
+impl Routine {
+    /// The string at `index` of the pool, if present.
+    pub fn string(&self, index: u32) -> Option<&[u8]> {
+        self.strings.get(index as usize).map(Vec::as_slice)
+    }
+    /// The string at `index`, lossily decoded, or `"<string #N?>"` when out of range.
+    pub fn string_lossy(&self, index: u32) -> String {
+        match self.string(index) {
+            Some(s) => String::from_utf8_lossy(s).into_owned(),
+            None => format!("<string #{index}?>"),
+        }
+    }
+    pub fn inputs(&self) -> &[Input] {
+        match &self.interface {
+            Interface::Kernel { inputs } => inputs,
+            Interface::Function { .. } => &[],
+        }
+    }
+    /// Looks up a routine attribute by name.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| self.string(a.name_index) == Some(name.as_bytes()))
+    }
+}

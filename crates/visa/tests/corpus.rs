@@ -1,0 +1,66 @@
+//! The vISA corpus: every legacy (3.6) binary round-trips byte for byte and decodes
+//! to as many instructions as IGC's text dump shows; every defective 4.1 binary gets
+//! its header and tables read and a diagnosis of its instruction stream.
+
+mod common;
+
+#[test]
+fn legacy_binaries_round_trip_and_match_dump_counts() {
+    let Some(dir) = common::corpus("intel-legacy") else { return };
+    let files = common::files(&dir, ".isa");
+    assert!(files.len() >= 200, "expected the 212 legacy binaries, found {}", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let obj = match gpukit_visa::read(&bytes) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{}: read: {e}", path.display()));
+                continue;
+            }
+        };
+        match gpukit_visa::write(&obj) {
+            Ok(out) if out == bytes => {}
+            Ok(out) => {
+                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+                failures.push(format!("{}: write differs at byte {at:#x} ({} vs {} bytes)", path.display(), out.len(), bytes.len()));
+            }
+            Err(e) => failures.push(format!("{}: write: {e}", path.display())),
+        }
+        let text = std::fs::read_to_string(path.with_extension("visaasm")).unwrap();
+        let want = common::visaasm_instruction_count(&text);
+        let got: usize = obj.kernels.iter().map(|k| k.body.code.instructions().map_or(0, |i| i.len())).sum();
+        if want != got {
+            failures.push(format!("{}: {got} instructions decoded, the dump has {want}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
+
+#[test]
+fn defective_binaries_read_with_diagnosis() {
+    let Some(dir) = common::corpus("intel") else { return };
+    let files: Vec<_> = common::files(&dir, ".isa").into_iter().filter(|p| !p.to_string_lossy().ends_with(".genxir.isa")).collect();
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let obj = match gpukit_visa::read_lenient(&bytes) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        for k in &obj.kernels {
+            match &k.body.code {
+                gpukit_visa::Code::Undecoded { error, .. } if error.defect.is_some() => {}
+                gpukit_visa::Code::Undecoded { error, .. } => failures.push(format!("{}: undiagnosed: {error}", path.display())),
+                gpukit_visa::Code::Instructions(_) => failures.push(format!("{}: decoded although defective", path.display())),
+            }
+        }
+        assert!(gpukit_visa::read(&bytes).is_err());
+        assert_eq!(gpukit_visa::write(&obj).unwrap(), bytes, "{}: lenient round trip", path.display());
+    }
+    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
