@@ -1,0 +1,313 @@
+//! A flat view of an ELF file (32- or 64-bit, little endian), shared by the
+//! CL1 and CL2 container readers. Built on the `object` crate's low-level ELF
+//! types so every table is bounds-checked against the input; this module only
+//! adds names, limits and errors that say which table of which ELF failed.
+
+use crate::limits;
+use object::elf;
+use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
+use object::{Endianness, FileKind};
+
+/// Which ELF of a container an error is about (outer file, or one kernel's inner ELF).
+pub type ElfWhat = String;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}: {structure}: {message}")]
+pub struct ElfError {
+    /// "outer ELF" or "inner ELF of kernel `k`".
+    pub what: ElfWhat,
+    /// The table or field that could not be read, e.g. "section headers".
+    pub structure: &'static str,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum ElfClass {
+    Elf32,
+    Elf64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Section<'a> {
+    pub index: usize,
+    pub name: String,
+    pub kind: u32,
+    /// File offset of the section's bytes.
+    pub offset: u64,
+    pub data: &'a [u8],
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub name: String,
+    /// Section index (`st_shndx`); 0 for undefined.
+    pub section: usize,
+    pub value: u64,
+    pub size: u64,
+    pub kind: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct Segment<'a> {
+    pub kind: u32,
+    pub offset: u64,
+    pub data: &'a [u8],
+}
+
+/// Everything gpukit needs from one ELF image.
+#[derive(Debug, Clone)]
+pub struct ElfView<'a> {
+    pub class: ElfClass,
+    pub os_abi: u8,
+    pub abi_version: u8,
+    pub file_type: u16,
+    pub machine: u16,
+    pub flags: u32,
+    pub sections: Vec<Section<'a>>,
+    pub symbols: Vec<Symbol>,
+    pub segments: Vec<Segment<'a>>,
+}
+
+impl<'a> ElfView<'a> {
+    /// Reads `data` as a little-endian ELF32 or ELF64 image.
+    pub fn parse(data: &'a [u8], what: &str) -> Result<Self, ElfError> {
+        let err = |structure: &'static str, message: String| ElfError {
+            what: what.to_owned(),
+            structure,
+            message,
+        };
+        // `object` reads headers in place and needs them aligned; an inner ELF
+        // sits at any offset of `.text`, so parse an aligned copy and slice
+        // the results out of the caller's bytes (same offsets).
+        let copy;
+        let aligned: &[u8] = if data.as_ptr().align_offset(8) == 0 {
+            data
+        } else {
+            copy = AlignedCopy::new(data);
+            copy.bytes()
+        };
+        match FileKind::parse(data) {
+            Ok(FileKind::Elf32) => {
+                parse_as::<elf::FileHeader32<Endianness>>(aligned, data, what, ElfClass::Elf32)
+            }
+            Ok(FileKind::Elf64) => {
+                parse_as::<elf::FileHeader64<Endianness>>(aligned, data, what, ElfClass::Elf64)
+            }
+            Ok(other) => Err(err(
+                "file header",
+                format!("not an ELF file (looks like {other:?})"),
+            )),
+            Err(_) => Err(err(
+                "file header",
+                format!(
+                    "not an ELF file: expected magic 7f 45 4c 46 at byte 0 ({} bytes read)",
+                    data.len()
+                ),
+            )),
+        }
+    }
+
+    pub fn section(&self, index: usize) -> Option<&Section<'a>> {
+        self.sections.iter().find(|s| s.index == index)
+    }
+
+    pub fn section_by_name(&self, name: &str) -> Option<&Section<'a>> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+
+    /// The bytes a symbol covers, read from its section (symbol values are
+    /// section-relative in these relocatable-style containers).
+    pub fn symbol_data(&self, sym: &Symbol, what: &str) -> Result<&'a [u8], ElfError> {
+        let section = self.section(sym.section).ok_or_else(|| ElfError {
+            what: what.to_owned(),
+            structure: "symbol table",
+            message: format!(
+                "symbol `{}` refers to section {} which does not exist",
+                sym.name, sym.section
+            ),
+        })?;
+        let start = sym.value;
+        let end = sym.value.checked_add(sym.size);
+        match end {
+            Some(end) if end <= section.data.len() as u64 => Ok(&section.data[start as usize..end as usize]),
+            _ => Err(ElfError {
+                what: what.to_owned(),
+                structure: "symbol table",
+                message: format!(
+                    "symbol `{}` covers bytes {}..{} of section `{}` (file offset {:#x}), but the section has {} bytes",
+                    sym.name,
+                    start,
+                    start.saturating_add(sym.size),
+                    section.name,
+                    section.offset.saturating_add(start),
+                    section.data.len()
+                ),
+            }),
+        }
+    }
+}
+
+/// A copy of some bytes starting at an 8-byte aligned address.
+struct AlignedCopy {
+    buf: Vec<u8>,
+    start: usize,
+}
+
+impl AlignedCopy {
+    fn new(data: &[u8]) -> Self {
+        let mut buf = vec![0u8; data.len() + 8];
+        let start = buf.as_ptr().align_offset(8).min(8);
+        buf[start..start + data.len()].copy_from_slice(data);
+        AlignedCopy { buf, start }
+    }
+    fn bytes(&self) -> &[u8] {
+        &self.buf[self.start..self.buf.len() - (8 - self.start)]
+    }
+}
+
+/// `data` is what `object` parses (aligned); `orig` has the same bytes and is
+/// what the returned slices point into.
+fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
+    data: &[u8],
+    orig: &'a [u8],
+    what: &str,
+    class: ElfClass,
+) -> Result<ElfView<'a>, ElfError> {
+    let err = |structure: &'static str, message: String| ElfError {
+        what: what.to_owned(),
+        structure,
+        message,
+    };
+    let header = H::parse(data).map_err(|e| err("file header", e.to_string()))?;
+    let endian = header
+        .endian()
+        .map_err(|e| err("file header", e.to_string()))?;
+    if endian != Endianness::Little {
+        return Err(err(
+            "file header",
+            "big-endian ELF; AMD binaries are little endian".into(),
+        ));
+    }
+    let ident = header.e_ident();
+    let table = header
+        .sections(endian, data)
+        .map_err(|e| err("section headers", e.to_string()))?;
+    if table.len() > limits::MAX_SECTIONS {
+        return Err(err(
+            "section headers",
+            format!(
+                "{} sections, more than the limit of {}",
+                table.len(),
+                limits::MAX_SECTIONS
+            ),
+        ));
+    }
+    let mut sections = Vec::with_capacity(table.len());
+    for (index, sh) in table.iter().enumerate() {
+        let name = table
+            .section_name(endian, sh)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .map_err(|e| err("section name", format!("section {index}: {e}")))?;
+        let kind = sh.sh_type(endian);
+        let offset: u64 = sh.sh_offset(endian).into();
+        let data = if kind == elf::SHT_NOBITS {
+            &[][..]
+        } else {
+            let d = sh.data(endian, data).map_err(|_| {
+                let size: u64 = sh.sh_size(endian).into();
+                err(
+                    "section headers",
+                    format!(
+                        "section {index} `{name}` claims bytes {offset:#x}..{:#x}, beyond the end of the file ({:#x})",
+                        offset.saturating_add(size),
+                        data.len()
+                    ),
+                )
+            })?;
+            &orig[offset as usize..offset as usize + d.len()]
+        };
+        sections.push(Section {
+            index,
+            name,
+            kind,
+            offset,
+            data,
+        });
+    }
+    let mut symbols = Vec::new();
+    if let Ok(symtab) = table.symbols(endian, data, elf::SHT_SYMTAB) {
+        if symtab.len() > limits::MAX_SYMBOLS {
+            return Err(err(
+                "symbol table",
+                format!(
+                    "{} symbols, more than the limit of {}",
+                    symtab.len(),
+                    limits::MAX_SYMBOLS
+                ),
+            ));
+        }
+        for sym in symtab.iter() {
+            let name = sym
+                .name(endian, symtab.strings())
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .map_err(|e| err("symbol table", e.to_string()))?;
+            symbols.push(Symbol {
+                name,
+                section: sym.st_shndx(endian) as usize,
+                value: sym.st_value(endian).into(),
+                size: sym.st_size(endian).into(),
+                kind: sym.st_type(),
+            });
+        }
+    } else {
+        return Err(err(
+            "symbol table",
+            "cannot read the symbol table or its string table".into(),
+        ));
+    }
+    let mut segments = Vec::new();
+    let phdrs = header
+        .program_headers(endian, data)
+        .map_err(|e| err("program headers", e.to_string()))?;
+    if phdrs.len() > limits::MAX_SEGMENTS {
+        return Err(err(
+            "program headers",
+            format!(
+                "{} program headers, more than the limit of {}",
+                phdrs.len(),
+                limits::MAX_SEGMENTS
+            ),
+        ));
+    }
+    for (i, ph) in phdrs.iter().enumerate() {
+        let offset: u64 = ph.p_offset(endian).into();
+        let seg = ph.data(endian, data).map_err(|_| {
+            let size: u64 = ph.p_filesz(endian).into();
+            err(
+                "program headers",
+                format!(
+                    "program header {i} claims bytes {offset:#x}..{:#x}, beyond the end of the file ({:#x})",
+                    offset.saturating_add(size),
+                    data.len()
+                ),
+            )
+        })?;
+        let seg = &orig[offset as usize..offset as usize + seg.len()];
+        segments.push(Segment {
+            kind: ph.p_type(endian),
+            offset,
+            data: seg,
+        });
+    }
+    Ok(ElfView {
+        class,
+        os_abi: ident.os_abi,
+        abi_version: ident.abi_version,
+        file_type: header.e_type(endian),
+        machine: header.e_machine(endian),
+        flags: header.e_flags(endian),
+        sections,
+        symbols,
+        segments,
+    })
+}

@@ -1,0 +1,24 @@
+//! AMD GPU formats between the OpenCL compiler and the Catalyst runtime.
+//!
+//! * [`metadata`] — AMD IL kernel metadata text (`;ARGSTART`..`;ARGEND`):
+//!   typed model, parser with line/column diagnostics, byte-exact emitter.
+//! * [`datasegment`], [`printf`], [`link`] — the rest of the IL text the
+//!   runtime consumes: constant data segments, printf format strings, and the
+//!   multi-kernel link step (including `;DEBUGSTART`/`;DEBUGEND` stripping).
+//! * [`abi`] — the runtime side: cb0 reserved area, argument placement,
+//!   32-byte image metadata.
+//! * [`cl1`] — Catalyst OpenCL 1.x program binaries (`.clo`); [`elf`] is the
+//!   ELF view shared with the CL2 reader to come.
+//! * [`clc`] — kernel signatures from OpenCL C source, for argument placement.
+//! * [`limits`] — every bound the readers enforce.
+#![forbid(unsafe_code)]
+
+pub mod abi;
+pub mod cl1;
+pub mod clc;
+pub mod datasegment;
+pub mod elf;
+pub mod limits;
+pub mod link;
+pub mod metadata;
+pub mod printf;

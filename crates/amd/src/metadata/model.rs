@@ -1,0 +1,558 @@
+//! The typed model of one AMD IL metadata block (`;ARGSTART:f` .. `;ARGEND:f`).
+//!
+//! A block is a list of lines in their original order. Each line is parsed
+//! into an [`Entry`]; lines whose key gpukit does not know are kept as
+//! [`Entry::Unknown`], and lines whose typed form would print differently
+//! (e.g. a number written `007`) keep their original text in [`Line::raw`],
+//! so emitting a parsed block always reproduces its bytes.
+
+use serde::Serialize;
+
+/// One metadata block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Metadata {
+    /// The symbol after `;ARGSTART:`, e.g. `__OpenCL_add_kernel`.
+    pub name: String,
+    pub lines: Vec<Line>,
+    /// The symbol after `;ARGEND:` (normally equal to `name`).
+    pub end_name: String,
+    /// Line terminators of the `;ARGSTART` and `;ARGEND` lines.
+    pub start_eol: Eol,
+    pub end_eol: Eol,
+}
+
+/// How a line ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Eol {
+    Lf,
+    CrLf,
+    /// Last line of the input, with no terminator.
+    None,
+}
+
+impl Eol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+            Eol::None => "",
+        }
+    }
+}
+
+/// One line between `;ARGSTART` and `;ARGEND`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Line {
+    pub entry: Entry,
+    /// The original text (without terminator) when it differs from how
+    /// `entry` prints; `None` for canonical lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+    pub eol: Eol,
+}
+
+impl Line {
+    pub fn new(entry: Entry) -> Self {
+        Line {
+            entry,
+            raw: None,
+            eol: Eol::Lf,
+        }
+    }
+}
+
+/// Scalar element types of `;value`, `;pointer` and data segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum DataType {
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    Float,
+    Double,
+    Struct,
+    Union,
+    Event,
+    Opaque,
+}
+
+impl DataType {
+    pub const ALL: [DataType; 15] = [
+        DataType::I1,
+        DataType::I8,
+        DataType::I16,
+        DataType::I32,
+        DataType::I64,
+        DataType::U8,
+        DataType::U16,
+        DataType::U32,
+        DataType::U64,
+        DataType::Float,
+        DataType::Double,
+        DataType::Struct,
+        DataType::Union,
+        DataType::Event,
+        DataType::Opaque,
+    ];
+    pub const EXPECTED: &'static str =
+        "one of i1 i8 i16 i32 i64 u8 u16 u32 u64 float double struct union event opaque";
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataType::I1 => "i1",
+            DataType::I8 => "i8",
+            DataType::I16 => "i16",
+            DataType::I32 => "i32",
+            DataType::I64 => "i64",
+            DataType::U8 => "u8",
+            DataType::U16 => "u16",
+            DataType::U32 => "u32",
+            DataType::U64 => "u64",
+            DataType::Float => "float",
+            DataType::Double => "double",
+            DataType::Struct => "struct",
+            DataType::Union => "union",
+            DataType::Event => "event",
+            DataType::Opaque => "opaque",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        DataType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// Bytes of one element; `None` for aggregates whose size is given separately.
+    pub fn element_size(self) -> Option<u32> {
+        Some(match self {
+            DataType::I1 | DataType::I32 | DataType::U32 | DataType::Float => 4,
+            DataType::I8 | DataType::U8 => 1,
+            DataType::I16 | DataType::U16 => 2,
+            DataType::I64 | DataType::U64 | DataType::Double => 8,
+            DataType::Event | DataType::Opaque => 4,
+            DataType::Struct | DataType::Union => return None,
+        })
+    }
+
+    pub fn is_aggregate(self) -> bool {
+        matches!(self, DataType::Struct | DataType::Union)
+    }
+}
+
+/// `;memory:` address spaces and flags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum MemoryKind {
+    UavPrivate,
+    HwLocal,
+    HwRegion,
+    HwPrivate,
+    Private,
+    Local,
+    /// `64bitABI`: arguments use the 64-bit pointer ABI.
+    Abi64Bit,
+    /// `datareqd`: the kernel reads the program's data segment.
+    DataRequired,
+    /// `compilerwrite`: the compiler inserted a dummy write (reserved memory write).
+    CompilerWrite,
+    /// Any other name; kept as written.
+    Other(String),
+}
+
+impl MemoryKind {
+    pub fn name(&self) -> &str {
+        match self {
+            MemoryKind::UavPrivate => "uavprivate",
+            MemoryKind::HwLocal => "hwlocal",
+            MemoryKind::HwRegion => "hwregion",
+            MemoryKind::HwPrivate => "hwprivate",
+            MemoryKind::Private => "private",
+            MemoryKind::Local => "local",
+            MemoryKind::Abi64Bit => "64bitABI",
+            MemoryKind::DataRequired => "datareqd",
+            MemoryKind::CompilerWrite => "compilerwrite",
+            MemoryKind::Other(s) => s,
+        }
+    }
+
+    pub fn from_name(s: &str) -> Self {
+        match s {
+            "uavprivate" => MemoryKind::UavPrivate,
+            "hwlocal" => MemoryKind::HwLocal,
+            "hwregion" => MemoryKind::HwRegion,
+            "hwprivate" => MemoryKind::HwPrivate,
+            "private" => MemoryKind::Private,
+            "local" => MemoryKind::Local,
+            "64bitABI" => MemoryKind::Abi64Bit,
+            "datareqd" => MemoryKind::DataRequired,
+            "compilerwrite" => MemoryKind::CompilerWrite,
+            other => MemoryKind::Other(other.to_owned()),
+        }
+    }
+
+    /// Spaces carry a size; flags do not.
+    pub fn is_flag(&self) -> bool {
+        matches!(
+            self,
+            MemoryKind::Abi64Bit | MemoryKind::DataRequired | MemoryKind::CompilerWrite
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Memory {
+    pub kind: MemoryKind,
+    /// Bytes added to the space; `None` for flags.
+    pub size: Option<u64>,
+}
+
+/// `;pointer` memory types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum MemType {
+    /// `g` global
+    Global,
+    /// `p` emulated private
+    Private,
+    /// `l` emulated local
+    Local,
+    /// `uav`
+    Uav,
+    /// `c` emulated constant
+    Constant,
+    /// `r` emulated region (GDS)
+    Region,
+    /// `hl` hardware local
+    HwLocal,
+    /// `hp` hardware private
+    HwPrivate,
+    /// `hc` hardware constant buffer
+    HwConstant,
+    /// `hr` hardware region (GDS)
+    HwRegion,
+    /// `up` UAV private
+    UavPrivate,
+    /// `flat`
+    Flat,
+}
+
+impl MemType {
+    pub const EXPECTED: &'static str = "one of g p l uav c r hl hp hc hr up flat";
+    const ALL: [MemType; 12] = [
+        MemType::Global,
+        MemType::Private,
+        MemType::Local,
+        MemType::Uav,
+        MemType::Constant,
+        MemType::Region,
+        MemType::HwLocal,
+        MemType::HwPrivate,
+        MemType::HwConstant,
+        MemType::HwRegion,
+        MemType::UavPrivate,
+        MemType::Flat,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemType::Global => "g",
+            MemType::Private => "p",
+            MemType::Local => "l",
+            MemType::Uav => "uav",
+            MemType::Constant => "c",
+            MemType::Region => "r",
+            MemType::HwLocal => "hl",
+            MemType::HwPrivate => "hp",
+            MemType::HwConstant => "hc",
+            MemType::HwRegion => "hr",
+            MemType::UavPrivate => "up",
+            MemType::Flat => "flat",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        MemType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// Access qualifier of pointers and images.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Access {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
+}
+
+impl Access {
+    pub const EXPECTED: &'static str = "one of RO WO RW";
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::ReadOnly => "RO",
+            Access::WriteOnly => "WO",
+            Access::ReadWrite => "RW",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "RO" => Some(Access::ReadOnly),
+            "WO" => Some(Access::WriteOnly),
+            "RW" => Some(Access::ReadWrite),
+            _ => None,
+        }
+    }
+}
+
+/// Image dimensionality of `;image`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ImageDim {
+    D1,
+    D2,
+    D3,
+    D1Array,
+    D1Buffer,
+    D2Array,
+}
+
+impl ImageDim {
+    pub const EXPECTED: &'static str = "one of 1D 2D 3D 1DA 1DB 2DA";
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImageDim::D1 => "1D",
+            ImageDim::D2 => "2D",
+            ImageDim::D3 => "3D",
+            ImageDim::D1Array => "1DA",
+            ImageDim::D1Buffer => "1DB",
+            ImageDim::D2Array => "2DA",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "1D" => ImageDim::D1,
+            "2D" => ImageDim::D2,
+            "3D" => ImageDim::D3,
+            "1DA" => ImageDim::D1Array,
+            "1DB" => ImageDim::D1Buffer,
+            "2DA" => ImageDim::D2Array,
+            _ => return None,
+        })
+    }
+}
+
+/// `;value:NAME:TYPE:COUNT:CB:OFFSET` — for `struct`/`union`, COUNT is the size in bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValueArg {
+    pub name: String,
+    pub data_type: DataType,
+    pub count: u32,
+    pub cb: u32,
+    pub offset: u32,
+}
+
+/// The three trailing fields real drivers add to `;pointer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PointerQualifiers {
+    pub access: Access,
+    pub volatile: bool,
+    pub restrict: bool,
+}
+
+/// `;pointer:NAME:TYPE:COUNT:CB:OFFSET:MEMTYPE:ID:ALIGN[:ACCESS:VOLATILE:RESTRICT]`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PointerArg {
+    pub name: String,
+    pub data_type: DataType,
+    pub count: u32,
+    pub cb: u32,
+    pub offset: u32,
+    pub mem_type: MemType,
+    /// UAV id, constant buffer id or buffer number depending on `mem_type`.
+    pub buffer: u32,
+    pub align: u32,
+    /// Present in every real driver output (11-field form); absent in the 2009 spec's 8-field form.
+    pub qualifiers: Option<PointerQualifiers>,
+}
+
+/// `;image:NAME:DIM:ACCESS:ID:CB:OFFSET`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImageArg {
+    pub name: String,
+    pub dim: ImageDim,
+    pub access: Access,
+    pub id: u32,
+    pub cb: u32,
+    pub offset: u32,
+}
+
+/// `;sampler:NAME:ID:LOCATION:VALUE` — LOCATION 1 = defined in the kernel, 0 = argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SamplerEntry {
+    pub name: String,
+    pub id: u32,
+    pub location: u32,
+    pub value: u32,
+}
+
+/// `;counter:NAME:BITS:ID:CB:OFFSET`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CounterArg {
+    pub name: String,
+    pub bits: u32,
+    pub id: u32,
+    pub cb: u32,
+    pub offset: u32,
+}
+
+/// `;printf_fmt:ID:N:SIZE1..SIZEN:LEN:FORMAT;`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PrintfFmt {
+    pub id: u32,
+    pub arg_sizes: Vec<u32>,
+    /// The format string with escapes decoded (LEN counts these bytes).
+    pub format: Vec<u8>,
+    /// Whether the closing `;` was present (the runtime requires it).
+    pub terminated: bool,
+}
+
+/// One metadata line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Entry {
+    /// `;version:MAJOR:MINOR:REVISION`
+    Version {
+        major: u32,
+        minor: u32,
+        revision: u32,
+    },
+    /// `;device:NAME`
+    Device(String),
+    /// `;uniqueid:ID`
+    UniqueId(u32),
+    /// `;memory:SPACE:SIZE` or `;memory:FLAG`
+    Memory(Memory),
+    Value(ValueArg),
+    Pointer(PointerArg),
+    Image(ImageArg),
+    Sampler(SamplerEntry),
+    Counter(CounterArg),
+    PrintfFmt(PrintfFmt),
+    /// `;function:N:ID...` — IL functions this one calls.
+    Function(Vec<u32>),
+    /// `;intrinsic:N:ID...` — library macros this one needs.
+    Intrinsic(Vec<u32>),
+    /// `;cws:X:Y:Z` — required work-group size.
+    Cws([u32; 3]),
+    /// `;lws:SIZE`
+    Lws(u32),
+    /// `;limitgroupsize`
+    LimitGroupSize,
+    /// `;uavid:ID` — raw UAV id.
+    UavId(u32),
+    /// `;printfid:ID` — UAV id of the printf buffer.
+    PrintfId(u32),
+    /// `;cbid:ID` — UAV id of the global constant buffer.
+    CbId(u32),
+    /// `;privateid:ID` — UAV id of private memory.
+    PrivateId(u32),
+    /// `;error:MESSAGE`
+    Error(String),
+    /// `;warning:MESSAGE`
+    Warning(String),
+    /// `;reflection:INDEX:TYPENAME` — source type of argument INDEX.
+    Reflection {
+        index: u32,
+        type_name: String,
+    },
+    /// `;constarg:INDEX:NAME` — argument INDEX is `const`.
+    ConstArg {
+        index: u32,
+        name: String,
+    },
+    /// Any other key, kept as written: `;KEY` or `;KEY:REST`.
+    Unknown {
+        key: String,
+        rest: Option<String>,
+    },
+}
+
+impl Entry {
+    /// The key as written after `;`.
+    pub fn key(&self) -> &str {
+        match self {
+            Entry::Version { .. } => "version",
+            Entry::Device(_) => "device",
+            Entry::UniqueId(_) => "uniqueid",
+            Entry::Memory(_) => "memory",
+            Entry::Value(_) => "value",
+            Entry::Pointer(_) => "pointer",
+            Entry::Image(_) => "image",
+            Entry::Sampler(_) => "sampler",
+            Entry::Counter(_) => "counter",
+            Entry::PrintfFmt(_) => "printf_fmt",
+            Entry::Function(_) => "function",
+            Entry::Intrinsic(_) => "intrinsic",
+            Entry::Cws(_) => "cws",
+            Entry::Lws(_) => "lws",
+            Entry::LimitGroupSize => "limitgroupsize",
+            Entry::UavId(_) => "uavid",
+            Entry::PrintfId(_) => "printfid",
+            Entry::CbId(_) => "cbid",
+            Entry::PrivateId(_) => "privateid",
+            Entry::Error(_) => "error",
+            Entry::Warning(_) => "warning",
+            Entry::Reflection { .. } => "reflection",
+            Entry::ConstArg { .. } => "constarg",
+            Entry::Unknown { key, .. } => key,
+        }
+    }
+}
+
+/// What kind of kernel argument a metadata line describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArgKind {
+    Value,
+    Struct,
+    Pointer,
+    Image,
+    Sampler,
+    Counter,
+}
+
+/// A kernel argument as the runtime sees it, gathered from the block's lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Argument {
+    pub index: usize,
+    pub name: String,
+    pub kind: ArgKind,
+    /// Element type as written (`u32`, `float`, `struct`, image dimension, counter width...).
+    pub type_name: String,
+    /// Vector width for values; 1 otherwise.
+    pub vector_width: u32,
+    pub cb: u32,
+    pub offset: u32,
+    /// Bytes the argument occupies in the constant buffer.
+    pub cb_size: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mem_type: Option<MemType>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access: Option<Access>,
+    pub volatile: bool,
+    pub restrict: bool,
+    pub is_const: bool,
+    /// Source type name from `;reflection`, when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<String>,
+}
+
+/// Sums of `;memory:` lines per space, plus the flags present.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MemoryTotals {
+    pub uav_private: u64,
+    pub hw_local: u64,
+    pub hw_region: u64,
+    pub hw_private: u64,
+    pub private: u64,
+    pub local: u64,
+    pub abi_64bit: bool,
+    pub data_required: bool,
+    pub compiler_write: bool,
+}

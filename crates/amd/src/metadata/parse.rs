@@ -1,0 +1,663 @@
+//! Parses AMD IL metadata text. Each line is `;KEY` or `;KEY:FIELD:FIELD...`;
+//! every field of a known key is checked, and a failure names the line,
+//! column, field, the offending token and the form that was expected.
+
+use super::emit::entry_text;
+use super::model::*;
+use crate::{limits, printf};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ParseError {
+    /// 1-based line number in the parsed text.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// The field being read, e.g. "pointer offset".
+    pub field: String,
+    /// The offending token ("end of line" when a field is missing).
+    pub found: String,
+    pub expected: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}: found {}, expected {}",
+            self.line, self.column, self.field, self.found, self.expected
+        )
+    }
+}
+
+fn quote(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.len() > MAX {
+        let mut end = MAX;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("`{}...`", &s[..end])
+    } else {
+        format!("`{s}`")
+    }
+}
+
+const END: &str = "end of line";
+
+/// Splits text into lines, remembering each terminator.
+pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, Eol)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(n) => {
+                let (line, eol) = if n > 0 && rest.as_bytes()[n - 1] == b'\r' {
+                    (&rest[..n - 1], Eol::CrLf)
+                } else {
+                    (&rest[..n], Eol::Lf)
+                };
+                rest = &rest[n + 1..];
+                Some((line, eol))
+            }
+            None => {
+                let line = rest;
+                rest = "";
+                Some((line, Eol::None))
+            }
+        }
+    })
+}
+
+/// Checks `bytes` is UTF-8, reporting the first bad byte by line and column.
+pub(crate) fn utf8(bytes: &[u8], first_line: usize) -> Result<&str, ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let before = &bytes[..at];
+        let line = first_line + memchr::memchr_iter(b'\n', before).count();
+        let col = at - memchr::memrchr(b'\n', before).map_or(0, |p| p + 1) + 1;
+        ParseError {
+            line,
+            column: col,
+            field: "text".into(),
+            found: format!("byte {:#04x}", bytes[at]),
+            expected: "UTF-8 text".into(),
+        }
+    })
+}
+
+/// Parses one block: `;ARGSTART:NAME` line, entries, `;ARGEND:NAME` line.
+pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata, ParseError> {
+    parse_metadata_at(bytes, 1)
+}
+
+/// As [`parse_metadata`], numbering lines from `first_line` (for blocks cut out of a larger text).
+pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, ParseError> {
+    let text = utf8(bytes, first_line)?;
+    let mut lines = split_lines(text)
+        .enumerate()
+        .map(|(i, (l, e))| (i + first_line, l, e));
+    let Some((n, first, start_eol)) = lines.next() else {
+        return Err(ParseError {
+            line: first_line,
+            column: 1,
+            field: "block start".into(),
+            found: "empty input".into(),
+            expected: "`;ARGSTART:<function>`".into(),
+        });
+    };
+    let Some(name) = first.strip_prefix(";ARGSTART:") else {
+        return Err(ParseError {
+            line: n,
+            column: 1,
+            field: "block start".into(),
+            found: quote(first),
+            expected: "`;ARGSTART:<function>`".into(),
+        });
+    };
+    let mut out = Vec::new();
+    for (n, line, eol) in lines.by_ref() {
+        if let Some(end_name) = line.strip_prefix(";ARGEND:") {
+            if let Some((n2, extra, _)) = lines.next() {
+                return Err(ParseError {
+                    line: n2,
+                    column: 1,
+                    field: "block end".into(),
+                    found: quote(extra),
+                    expected: "nothing after `;ARGEND:` (one block per input)".into(),
+                });
+            }
+            return Ok(Metadata {
+                name: name.to_owned(),
+                lines: out,
+                end_name: end_name.to_owned(),
+                start_eol,
+                end_eol: eol,
+            });
+        }
+        if out.len() >= limits::MAX_METADATA_LINES {
+            return Err(ParseError {
+                line: n,
+                column: 1,
+                field: "block".into(),
+                found: format!("more than {} lines", limits::MAX_METADATA_LINES),
+                expected: "a smaller block".into(),
+            });
+        }
+        out.push(parse_line(line, n, eol)?);
+    }
+    Err(ParseError {
+        line: first_line + text.lines().count().max(1) - 1,
+        column: 1,
+        field: "block end".into(),
+        found: "end of input".into(),
+        expected: format!("`;ARGEND:{name}`"),
+    })
+}
+
+/// Parses one entry line (without its terminator).
+pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
+    if line.len() > limits::MAX_LINE_LEN {
+        return Err(ParseError {
+            line: line_no,
+            column: 1,
+            field: "line".into(),
+            found: format!("{} bytes", line.len()),
+            expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
+        });
+    }
+    let entry = parse_entry(line, line_no)?;
+    let mut canonical = Vec::with_capacity(line.len());
+    entry_text(&entry, &mut canonical);
+    let raw = (canonical != line.as_bytes()).then(|| line.to_owned());
+    Ok(Line { entry, raw, eol })
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    /// Start of the next field.
+    pos: usize,
+    /// No more fields (the last one was not followed by `:`).
+    done: bool,
+    line: usize,
+    key: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    fn err(
+        &self,
+        at: usize,
+        field: &str,
+        found: String,
+        expected: impl Into<String>,
+    ) -> ParseError {
+        ParseError {
+            line: self.line,
+            column: at + 1,
+            field: format!("{} {field}", self.key),
+            found,
+            expected: expected.into(),
+        }
+    }
+
+    fn field(&mut self, name: &str, expected: &str) -> Result<(&'a str, usize), ParseError> {
+        if self.done {
+            return Err(self.err(
+                self.text.len(),
+                name,
+                END.into(),
+                format!("`:` and {expected}"),
+            ));
+        }
+        let start = self.pos;
+        match memchr::memchr(b':', &self.text.as_bytes()[start..]) {
+            Some(n) => {
+                self.pos = start + n + 1;
+                Ok((&self.text[start..start + n], start))
+            }
+            None => {
+                self.pos = self.text.len();
+                self.done = true;
+                Ok((&self.text[start..], start))
+            }
+        }
+    }
+
+    fn name(&mut self, name: &str) -> Result<String, ParseError> {
+        let (tok, at) = self.field(name, "a name")?;
+        if tok.is_empty() {
+            return Err(self.err(at, name, "an empty field".into(), "a name"));
+        }
+        Ok(tok.to_owned())
+    }
+
+    /// Everything to the end of the line (may contain `:`).
+    fn rest(&mut self, name: &str, expected: &str) -> Result<&'a str, ParseError> {
+        if self.done {
+            return Err(self.err(
+                self.text.len(),
+                name,
+                END.into(),
+                format!("`:` and {expected}"),
+            ));
+        }
+        let r = &self.text[self.pos..];
+        self.pos = self.text.len();
+        self.done = true;
+        Ok(r)
+    }
+
+    fn u64(&mut self, name: &str) -> Result<u64, ParseError> {
+        let (tok, at) = self.field(name, "a decimal integer")?;
+        parse_decimal(tok)
+            .ok_or_else(|| self.err(at, name, quote_or_empty(tok), "a decimal integer"))
+    }
+
+    fn u32(&mut self, name: &str) -> Result<u32, ParseError> {
+        let (tok, at) = self.field(name, "a decimal integer")?;
+        parse_decimal(tok)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| {
+                self.err(
+                    at,
+                    name,
+                    quote_or_empty(tok),
+                    "a decimal integer below 2^32",
+                )
+            })
+    }
+
+    fn flag(&mut self, name: &str) -> Result<bool, ParseError> {
+        let (tok, at) = self.field(name, "0 or 1")?;
+        match tok {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(self.err(at, name, quote_or_empty(tok), "0 or 1")),
+        }
+    }
+
+    fn choice<T>(
+        &mut self,
+        name: &str,
+        expected: &str,
+        f: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, ParseError> {
+        let (tok, at) = self.field(name, expected)?;
+        f(tok).ok_or_else(|| self.err(at, name, quote_or_empty(tok), expected))
+    }
+
+    fn end(&self) -> Result<(), ParseError> {
+        if self.done {
+            Ok(())
+        } else {
+            let at = self.pos.saturating_sub(1);
+            Err(self.err(at, "end", quote(&self.text[at..]), END))
+        }
+    }
+
+    fn remaining_fields(&self) -> usize {
+        if self.done {
+            0
+        } else {
+            1 + memchr::memchr_iter(b':', &self.text.as_bytes()[self.pos..]).count()
+        }
+    }
+}
+
+fn quote_or_empty(tok: &str) -> String {
+    if tok.is_empty() {
+        "an empty field".into()
+    } else {
+        quote(tok)
+    }
+}
+
+/// Decimal digits only; no sign, no spaces. Leading zeros are accepted (the
+/// line then keeps its raw text so it prints back unchanged).
+pub(crate) fn parse_decimal(tok: &str) -> Option<u64> {
+    if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    tok.parse().ok()
+}
+
+fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
+    let Some(body) = line.strip_prefix(';') else {
+        return Err(ParseError {
+            line: line_no,
+            column: 1,
+            field: "line".into(),
+            found: quote_or_empty(line),
+            expected: "`;` starting a metadata entry".into(),
+        });
+    };
+    let (key, has_fields) = match memchr::memchr(b':', body.as_bytes()) {
+        Some(n) => (&body[..n], true),
+        None => (body, false),
+    };
+    let mut c = Cursor {
+        text: line,
+        pos: 1 + key.len() + 1,
+        done: !has_fields,
+        line: line_no,
+        key,
+    };
+    if !has_fields {
+        c.pos = line.len();
+    }
+    let entry = match key {
+        "version" => {
+            let major = c.u32("major")?;
+            let minor = c.u32("minor")?;
+            let revision = c.u32("revision")?;
+            c.end()?;
+            Entry::Version {
+                major,
+                minor,
+                revision,
+            }
+        }
+        "device" => Entry::Device(c.rest("name", "a device name")?.to_owned()),
+        "uniqueid" => one(&mut c, "id", Entry::UniqueId)?,
+        "uavid" => one(&mut c, "id", Entry::UavId)?,
+        "printfid" => one(&mut c, "id", Entry::PrintfId)?,
+        "cbid" => one(&mut c, "id", Entry::CbId)?,
+        "privateid" => one(&mut c, "id", Entry::PrivateId)?,
+        "lws" => one(&mut c, "size", Entry::Lws)?,
+        "memory" => return parse_memory(c, line),
+        "value" => {
+            let name = c.name("name")?;
+            let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
+            let count = c.u32("count")?;
+            let cb = c.u32("cb")?;
+            let offset = c.u32("offset")?;
+            c.end()?;
+            Entry::Value(ValueArg {
+                name,
+                data_type,
+                count,
+                cb,
+                offset,
+            })
+        }
+        "pointer" => {
+            let name = c.name("name")?;
+            let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
+            let count = c.u32("count")?;
+            let cb = c.u32("cb")?;
+            let offset = c.u32("offset")?;
+            let mem_type = c.choice("memory type", MemType::EXPECTED, MemType::from_name)?;
+            let buffer = c.u32("buffer id")?;
+            let align = c.u32("alignment")?;
+            let qualifiers = if c.done {
+                None
+            } else {
+                let access = c.choice("access", Access::EXPECTED, Access::from_name)?;
+                let volatile = c.flag("volatile")?;
+                let restrict = c.flag("restrict")?;
+                Some(PointerQualifiers {
+                    access,
+                    volatile,
+                    restrict,
+                })
+            };
+            c.end()?;
+            Entry::Pointer(PointerArg {
+                name,
+                data_type,
+                count,
+                cb,
+                offset,
+                mem_type,
+                buffer,
+                align,
+                qualifiers,
+            })
+        }
+        "image" => {
+            let name = c.name("name")?;
+            let dim = c.choice("dimension", ImageDim::EXPECTED, ImageDim::from_name)?;
+            let access = c.choice("access", Access::EXPECTED, Access::from_name)?;
+            let id = c.u32("id")?;
+            let cb = c.u32("cb")?;
+            let offset = c.u32("offset")?;
+            c.end()?;
+            Entry::Image(ImageArg {
+                name,
+                dim,
+                access,
+                id,
+                cb,
+                offset,
+            })
+        }
+        "sampler" => {
+            let name = c.name("name")?;
+            let id = c.u32("id")?;
+            let location = c.u32("location")?;
+            let value = c.u32("value")?;
+            c.end()?;
+            Entry::Sampler(SamplerEntry {
+                name,
+                id,
+                location,
+                value,
+            })
+        }
+        "counter" => {
+            let name = c.name("name")?;
+            let bits = c.u32("element bits")?;
+            let id = c.u32("id")?;
+            let cb = c.u32("cb")?;
+            let offset = c.u32("offset")?;
+            c.end()?;
+            Entry::Counter(CounterArg {
+                name,
+                bits,
+                id,
+                cb,
+                offset,
+            })
+        }
+        "function" | "intrinsic" => {
+            let ids = id_list(&mut c)?;
+            if key == "function" {
+                Entry::Function(ids)
+            } else {
+                Entry::Intrinsic(ids)
+            }
+        }
+        "printf_fmt" => parse_printf(&mut c)?,
+        "cws" => {
+            let x = c.u32("x")?;
+            let y = c.u32("y")?;
+            let z = c.u32("z")?;
+            c.end()?;
+            Entry::Cws([x, y, z])
+        }
+        "limitgroupsize" => {
+            c.end()?;
+            Entry::LimitGroupSize
+        }
+        "error" => Entry::Error(c.rest("message", "a message")?.to_owned()),
+        "warning" => Entry::Warning(c.rest("message", "a message")?.to_owned()),
+        "reflection" => {
+            let index = c.u32("argument index")?;
+            let type_name = c.rest("type name", "a type name")?.to_owned();
+            Entry::Reflection { index, type_name }
+        }
+        "constarg" => {
+            let index = c.u32("argument index")?;
+            let name = c.rest("name", "an argument name")?.to_owned();
+            Entry::ConstArg { index, name }
+        }
+        _ => {
+            if key.is_empty() {
+                return Err(ParseError {
+                    line: line_no,
+                    column: 2,
+                    field: "key".into(),
+                    found: quote_or_empty(body),
+                    expected: "a key after `;`".into(),
+                });
+            }
+            Entry::Unknown {
+                key: key.to_owned(),
+                rest: has_fields.then(|| line[key.len() + 2..].to_owned()),
+            }
+        }
+    };
+    Ok(entry)
+}
+
+fn one(c: &mut Cursor, name: &str, f: impl Fn(u32) -> Entry) -> Result<Entry, ParseError> {
+    let v = c.u32(name)?;
+    c.end()?;
+    Ok(f(v))
+}
+
+fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
+    let (tok, at) = c.field("count", "a decimal integer")?;
+    let count = parse_decimal(tok)
+        .ok_or_else(|| c.err(at, "count", quote_or_empty(tok), "a decimal integer"))?;
+    let present = c.remaining_fields();
+    if count != present as u64 {
+        return Err(c.err(
+            at,
+            "count",
+            quote(tok),
+            format!("the number of ids that follow ({present})"),
+        ));
+    }
+    if present > limits::MAX_LIST_LEN {
+        return Err(c.err(
+            at,
+            "count",
+            quote(tok),
+            format!("at most {} ids", limits::MAX_LIST_LEN),
+        ));
+    }
+    let mut ids = Vec::with_capacity(present);
+    for _ in 0..present {
+        ids.push(c.u32("id")?);
+    }
+    c.end()?;
+    Ok(ids)
+}
+
+fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
+    let id = c.u32("id")?;
+    let (tok, at) = c.field("argument count", "a decimal integer")?;
+    let n = parse_decimal(tok).ok_or_else(|| {
+        c.err(
+            at,
+            "argument count",
+            quote_or_empty(tok),
+            "a decimal integer",
+        )
+    })?;
+    // Each size needs at least two bytes ("4:"), so a count the line cannot hold is rejected before allocating.
+    if n > limits::MAX_LIST_LEN as u64 || n as usize > c.remaining_fields() {
+        return Err(c.err(
+            at,
+            "argument count",
+            quote(tok),
+            format!(
+                "at most the {} fields that follow",
+                c.remaining_fields().saturating_sub(2)
+            ),
+        ));
+    }
+    let mut arg_sizes = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        arg_sizes.push(c.u32("argument size")?);
+    }
+    let len = c.u64("string length")?;
+    let start = c.pos;
+    let bytes = &c.text.as_bytes()[start.min(c.text.len())..];
+    if c.done || len > bytes.len() as u64 {
+        return Err(c.err(
+            start.min(c.text.len()),
+            "format string",
+            quote(&c.text[start.min(c.text.len())..]),
+            format!("a format string of {len} decoded bytes"),
+        ));
+    }
+    let Some((format, used)) = printf::decode(bytes, len as usize) else {
+        return Err(c.err(
+            start,
+            "format string",
+            quote(&c.text[start..]),
+            format!("a format string of {len} decoded bytes"),
+        ));
+    };
+    let after = &bytes[used..];
+    let terminated = match after {
+        [] => false,
+        [b';'] => true,
+        _ => {
+            return Err(c.err(
+                start + used,
+                "terminator",
+                quote(std::str::from_utf8(after).unwrap_or("?")),
+                "`;` ending the format string",
+            ))
+        }
+    };
+    if std::str::from_utf8(&format).is_err() {
+        return Err(c.err(
+            start,
+            "format string",
+            "a split UTF-8 character".into(),
+            "whole characters",
+        ));
+    }
+    Ok(Entry::PrintfFmt(PrintfFmt {
+        id,
+        arg_sizes,
+        format,
+        terminated,
+    }))
+}
+
+fn parse_memory(mut c: Cursor, line: &str) -> Result<Entry, ParseError> {
+    let (name, at) = c.field("space", "a memory space or flag")?;
+    if name.is_empty() {
+        return Err(c.err(
+            at,
+            "space",
+            "an empty field".into(),
+            "a memory space or flag",
+        ));
+    }
+    let kind = MemoryKind::from_name(name);
+    if kind.is_flag() {
+        c.end()?;
+        return Ok(Entry::Memory(Memory { kind, size: None }));
+    }
+    if let MemoryKind::Other(_) = kind {
+        // Unknown spaces keep whatever follows, typed only when it is a plain size.
+        if c.done {
+            return Ok(Entry::Memory(Memory { kind, size: None }));
+        }
+        let rest = &line[c.pos..];
+        if let Some(size) = parse_decimal(rest) {
+            return Ok(Entry::Memory(Memory {
+                kind,
+                size: Some(size),
+            }));
+        }
+        return Ok(Entry::Unknown {
+            key: "memory".into(),
+            rest: Some(line[8..].to_owned()),
+        });
+    }
+    let size = c.u64("size")?;
+    c.end()?;
+    Ok(Entry::Memory(Memory {
+        kind,
+        size: Some(size),
+    }))
+}
