@@ -29,7 +29,10 @@ impl fmt::Display for ReadErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadErrorKind::Truncated { needed, available } => {
-                write!(f, "file ends early: needs {needed} byte(s), {available} left")
+                write!(
+                    f,
+                    "file ends early: needs {needed} byte(s), {available} left"
+                )
             }
             ReadErrorKind::CountTooLarge { count, limit } => {
                 write!(f, "count {count} exceeds what the input can hold ({limit})")

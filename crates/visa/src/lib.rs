@@ -29,7 +29,12 @@ pub fn read(bytes: &[u8]) -> Result<Object, ReadError> {
 /// Reads a `.isa` file, keeping instruction streams that do not decode as
 /// [`Code::Undecoded`] (with the reason) instead of failing.
 pub fn read_lenient(bytes: &[u8]) -> Result<Object, ReadError> {
-    binary::read(bytes, ReadOptions { keep_undecodable_streams: true })
+    binary::read(
+        bytes,
+        ReadOptions {
+            keep_undecodable_streams: true,
+        },
+    )
 }
 
 /// Writes an object in the binary format of its `version`.

@@ -6,9 +6,15 @@ mod common;
 
 #[test]
 fn legacy_binaries_round_trip_and_match_dump_counts() {
-    let Some(dir) = common::corpus("intel-legacy") else { return };
+    let Some(dir) = common::corpus("intel-legacy") else {
+        return;
+    };
     let files = common::files(&dir, ".isa");
-    assert!(files.len() >= 200, "expected the 212 legacy binaries, found {}", files.len());
+    assert!(
+        files.len() >= 200,
+        "expected the 212 legacy binaries, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -22,27 +28,57 @@ fn legacy_binaries_round_trip_and_match_dump_counts() {
         match gpukit_visa::write(&obj) {
             Ok(out) if out == bytes => {}
             Ok(out) => {
-                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
-                failures.push(format!("{}: write differs at byte {at:#x} ({} vs {} bytes)", path.display(), out.len(), bytes.len()));
+                let at = out
+                    .iter()
+                    .zip(&bytes)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(bytes.len()));
+                failures.push(format!(
+                    "{}: write differs at byte {at:#x} ({} vs {} bytes)",
+                    path.display(),
+                    out.len(),
+                    bytes.len()
+                ));
             }
             Err(e) => failures.push(format!("{}: write: {e}", path.display())),
         }
         let text = std::fs::read_to_string(path.with_extension("visaasm")).unwrap();
         let want = common::visaasm_instruction_count(&text);
-        let got: usize = obj.kernels.iter().map(|k| k.body.code.instructions().map_or(0, |i| i.len())).sum();
+        let got: usize = obj
+            .kernels
+            .iter()
+            .map(|k| k.body.code.instructions().map_or(0, |i| i.len()))
+            .sum();
         if want != got {
-            failures.push(format!("{}: {got} instructions decoded, the dump has {want}", path.display()));
+            failures.push(format!(
+                "{}: {got} instructions decoded, the dump has {want}",
+                path.display()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn defective_binaries_read_with_diagnosis() {
-    let Some(dir) = common::corpus("intel") else { return };
-    let files: Vec<_> = common::files(&dir, ".isa").into_iter().filter(|p| !p.to_string_lossy().ends_with(".genxir.isa")).collect();
-    assert!(!files.is_empty());
+    let Some(dir) = common::corpus("intel") else {
+        return;
+    };
+    // IGC's own binaries and GenX_IR's (same release, same writer defect).
+    let files = common::files(&dir, ".isa");
+    assert!(
+        files.len() > 100,
+        "expected the set-A binaries, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
+    let (mut checked, mut exact) = (0, 0);
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let obj = match gpukit_visa::read_lenient(&bytes) {
@@ -54,13 +90,55 @@ fn defective_binaries_read_with_diagnosis() {
         };
         for k in &obj.kernels {
             match &k.body.code {
-                gpukit_visa::Code::Undecoded { error, .. } if error.defect.is_some() => {}
-                gpukit_visa::Code::Undecoded { error, .. } => failures.push(format!("{}: undiagnosed: {error}", path.display())),
-                gpukit_visa::Code::Instructions(_) => failures.push(format!("{}: decoded although defective", path.display())),
+                gpukit_visa::Code::Undecoded { error, .. } if error.defect.is_some() => {
+                    // The defect model must recover exactly the instructions IGC printed.
+                    let name = path.to_string_lossy().replace(".genxir.isa", ".isa");
+                    let text = std::fs::read_to_string(
+                        std::path::Path::new(&name).with_extension("visaasm"),
+                    );
+                    let recovered = error.defect.as_ref().unwrap().instructions_recovered;
+                    if let Ok(text) = text {
+                        let want = common::visaasm_instruction_count(&text);
+                        checked += 1;
+                        if want == recovered {
+                            exact += 1;
+                        } else {
+                            eprintln!(
+                                "{}: defect model recovers {recovered}, dump has {want}",
+                                path.display()
+                            );
+                        }
+                    }
+                }
+                gpukit_visa::Code::Undecoded { error, .. } => {
+                    failures.push(format!("{}: undiagnosed: {error}", path.display()))
+                }
+                gpukit_visa::Code::Instructions(_) => {
+                    failures.push(format!("{}: decoded although defective", path.display()))
+                }
             }
         }
         assert!(gpukit_visa::read(&bytes).is_err());
-        assert_eq!(gpukit_visa::write(&obj).unwrap(), bytes, "{}: lenient round trip", path.display());
+        assert_eq!(
+            gpukit_visa::write(&obj).unwrap(),
+            bytes,
+            "{}: lenient round trip",
+            path.display()
+        );
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+    // The model recovers exactly IGC's instruction count for most files; the rest
+    // over-run into uninitialised bytes that happen to decode, or meet 3D sampler
+    // records whose truncation the model does not reproduce.
+    eprintln!("defect model: exact instruction count for {exact} of {checked} files");
+    assert!(
+        exact * 10 >= checked * 9,
+        "defect model exact for only {exact} of {checked} files"
+    );
 }

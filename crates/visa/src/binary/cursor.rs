@@ -13,7 +13,11 @@ pub struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        Cursor { data, pos: 0, scope: Vec::new() }
+        Cursor {
+            data,
+            pos: 0,
+            scope: Vec::new(),
+        }
     }
 
     pub fn pos(&self) -> usize {
@@ -64,7 +68,12 @@ impl<'a> Cursor<'a> {
     }
 
     pub fn error_at(&self, field: &'static str, offset: usize, reason: ReadErrorKind) -> ReadError {
-        ReadError { structure: self.structure(), field, offset, reason }
+        ReadError {
+            structure: self.structure(),
+            field,
+            offset,
+            reason,
+        }
     }
     pub fn invalid(&self, field: &'static str, offset: usize, msg: impl Into<String>) -> ReadError {
         self.error_at(field, offset, ReadErrorKind::Invalid(msg.into()))
@@ -75,7 +84,10 @@ impl<'a> Cursor<'a> {
             return Err(self.error_at(
                 field,
                 self.pos,
-                ReadErrorKind::Truncated { needed: n, available: self.remaining() },
+                ReadErrorKind::Truncated {
+                    needed: n,
+                    available: self.remaining(),
+                },
             ));
         }
         let s = &self.data[self.pos..self.pos + n];
@@ -130,9 +142,16 @@ impl<'a> Cursor<'a> {
             Some(n) => Err(self.error_at(
                 field,
                 self.pos,
-                ReadErrorKind::CountTooLarge { count: n, limit: max_len },
+                ReadErrorKind::CountTooLarge {
+                    count: n,
+                    limit: max_len,
+                },
             )),
-            None => Err(self.invalid(field, self.pos, "string has no NUL terminator before the end of the file")),
+            None => Err(self.invalid(
+                field,
+                self.pos,
+                "string has no NUL terminator before the end of the file",
+            )),
         }
     }
 
@@ -150,7 +169,11 @@ impl<'a> Cursor<'a> {
         let fits = self.remaining() / min_size.max(1);
         let cap = fits.min(limit);
         if count > cap {
-            return Err(self.error_at(field, offset, ReadErrorKind::CountTooLarge { count, limit: cap }));
+            return Err(self.error_at(
+                field,
+                offset,
+                ReadErrorKind::CountTooLarge { count, limit: cap },
+            ));
         }
         Ok(count)
     }

@@ -40,12 +40,17 @@ pub struct DefectDiagnosis {
     pub opcode_histogram: BTreeMap<&'static str, usize>,
 }
 
-pub const TRUNCATION_DEFECT: &str = "IGC 1.0.12198-1.0.13063 vISA 4.1 writer defect: instructions lost their \
+pub const TRUNCATION_DEFECT: &str =
+    "IGC 1.0.12198-1.0.13063 vISA 4.1 writer defect: instructions lost their \
      trailing operands (as many as their exec-size and predicate fields)";
 
 impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "instruction #{} at byte offset {:#x}: {}", self.index, self.offset, self.cause)?;
+        write!(
+            f,
+            "instruction #{} at byte offset {:#x}: {}",
+            self.index, self.offset, self.cause
+        )?;
         if let Some(d) = &self.defect {
             write!(
                 f,
@@ -63,31 +68,35 @@ impl std::error::Error for StreamError {}
 pub(crate) fn diagnose(
     version: Version,
     stream: &[u8],
-    base: usize,
     index: usize,
     offset: usize,
     cause: ReadError,
+    bounds: &Bounds,
 ) -> StreamError {
     let defect = if version == Version::new(4, 1) {
-        let d = decode_truncated(version, stream);
+        let d = decode_truncated(version, stream, bounds);
         // The model must explain the stream better than the intact layout does.
         (d.instructions_recovered > index).then_some(d)
     } else {
         None
     };
-    let _ = base;
-    StreamError { index, offset, cause, defect }
+    StreamError {
+        index,
+        offset,
+        cause,
+        defect,
+    }
 }
 
 /// Decodes under the truncation model: of each instruction's fields only the first
 /// (number of fields - number of exec/predicate fields) were written.
-fn decode_truncated(version: Version, stream: &[u8]) -> DefectDiagnosis {
+fn decode_truncated(version: Version, stream: &[u8], bounds: &Bounds) -> DefectDiagnosis {
     let mut cur = Cursor::new(stream);
     let mut hist = BTreeMap::new();
     let mut count = 0;
     let mut end = 0;
     while cur.remaining() > 0 {
-        match decode_one_truncated(&mut cur, version) {
+        match decode_one_truncated(&mut cur, version, bounds) {
             Some(m) => {
                 *hist.entry(m).or_insert(0) += 1;
                 count += 1;
@@ -96,29 +105,127 @@ fn decode_truncated(version: Version, stream: &[u8]) -> DefectDiagnosis {
             None => break,
         }
     }
-    DefectDiagnosis { instructions_recovered: count, bytes_recovered: end, opcode_histogram: hist }
+    DefectDiagnosis {
+        instructions_recovered: count,
+        bytes_recovered: end,
+        opcode_histogram: hist,
+    }
 }
 
-fn decode_one_truncated(cur: &mut Cursor, version: Version) -> Option<&'static str> {
+fn decode_one_truncated(
+    cur: &mut Cursor,
+    version: Version,
+    bounds: &Bounds,
+) -> Option<&'static str> {
     let opcode = Opcode(cur.u8("opcode").ok()?);
     let info = opcode.info()?;
     if matches!(info.shape, Shape::TextOnly) || info.since > version {
         return None;
     }
-    let subop = if opcode.has_subop() { Some(cur.u8("subopcode").ok()?) } else { None };
+    let subop = if opcode.has_subop() {
+        Some(cur.u8("subopcode").ok()?)
+    } else {
+        None
+    };
     let layout = opcode.layout(subop)?;
-    let fields: Vec<_> = layout.fields.iter().filter(|f| f.cond.version_allows(version)).collect();
-    let ep = fields.iter().filter(|f| matches!(f.kind, FieldKind::Exec | FieldKind::Pred)).count();
-    let kept = fields.len() - ep;
-    // Decode the kept prefix with the intact decoder's field rules, by re-encoding a
-    // shortened layout walk.
+    // Operand slots as IGC counts them: a list contributes one slot per element.
+    let fields: Vec<_> = layout
+        .fields
+        .iter()
+        .filter(|f| f.cond.version_allows(version))
+        .collect();
+    let ep = fields
+        .iter()
+        .filter(|f| matches!(f.kind, FieldKind::Exec | FieldKind::Pred))
+        .count();
+    let fixed = fields
+        .iter()
+        .filter(|f| !matches!(f.kind, FieldKind::RawList(_) | FieldKind::LabelList(_)))
+        .count();
     let mut operands: Vec<Operand> = Vec::new();
-    for f in fields.iter().take(kept) {
+    let mut slots = 0usize;
+    for f in &fields {
         if !f.cond.field_allows(&operands) {
             operands.push(Operand::Absent);
             continue;
         }
-        operands.push(super::instruction::decode_field_pub(cur, version, f, &operands).ok()?);
+        let list_len = match f.kind {
+            FieldKind::RawList(c) | FieldKind::LabelList(c) => match operands.get(c) {
+                Some(Operand::Int(n)) => *n as usize,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        let kept = (fixed + list_len).saturating_sub(ep);
+        if slots >= kept {
+            break;
+        }
+        match f.kind {
+            FieldKind::RawList(_) => {
+                let take = list_len.min(kept - slots);
+                for _ in 0..take {
+                    let id = cur.id(version, "raw").ok()?;
+                    cur.u16("raw").ok()?;
+                    bounds.check_var(id)?;
+                }
+                slots += take;
+                operands.push(Operand::Absent);
+            }
+            FieldKind::LabelList(_) => {
+                let take = list_len.min(kept - slots);
+                for _ in 0..take {
+                    bounds.check_label(cur.u16("label").ok()?)?;
+                }
+                slots += take;
+                operands.push(Operand::Absent);
+            }
+            _ => {
+                let v = super::instruction::decode_field_pub(cur, version, f, &operands).ok()?;
+                bounds.check(&v)?;
+                operands.push(v);
+                slots += 1;
+            }
+        }
     }
     Some(layout.mnemonic)
+}
+
+/// Table sizes of the routine: junk past the real instructions soon names a variable,
+/// label or predicate that does not exist, which ends the defect model's walk.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bounds {
+    pub vars: u32,
+    pub addresses: u32,
+    pub predicates: u32,
+    pub labels: u32,
+}
+
+impl Bounds {
+    fn check_var(&self, id: u32) -> Option<()> {
+        (id < crate::limits::PREDEFINED_VARS + self.vars).then_some(())
+    }
+    fn check_label(&self, id: u16) -> Option<()> {
+        (u32::from(id) < self.labels).then_some(())
+    }
+    fn check_pred(&self, p: crate::model::Pred) -> Option<()> {
+        (u32::from(p.id()) <= self.predicates).then_some(())
+    }
+    fn check(&self, op: &Operand) -> Option<()> {
+        use crate::model::VectorKind as K;
+        match op {
+            Operand::Raw(r) => self.check_var(r.id),
+            Operand::Label(l) => self.check_label(*l),
+            Operand::Pred(p) => self.check_pred(*p),
+            Operand::Exec(e) => e.exec_size().map(|_| ()),
+            Operand::Vector(v) => match v.kind {
+                K::General { id, .. } => self.check_var(id),
+                K::Address { id, .. } | K::Indirect { addr: id, .. } => {
+                    (u32::from(id) < self.addresses).then_some(())
+                }
+                K::Predicate(p) => self.check_pred(p),
+                _ => Some(()),
+            },
+            _ => Some(()),
+        }
+    }
 }

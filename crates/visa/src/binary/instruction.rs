@@ -26,14 +26,21 @@ pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, 
         return Err(cur.invalid(
             "opcode",
             at,
-            format!("opcode {:#04x} ({}) does not exist in vISA {version} binaries", opcode.0, info.mnemonic),
+            format!(
+                "opcode {:#04x} ({}) does not exist in vISA {version} binaries",
+                opcode.0, info.mnemonic
+            ),
         ));
     }
     let subop = if opcode.has_subop() {
         let s_at = cur.pos();
         let s = cur.u8("subopcode")?;
         if opcode.layout(Some(s)).is_none() {
-            return Err(cur.invalid("subopcode", s_at, format!("no {} sub-opcode {s:#04x}", info.mnemonic)));
+            return Err(cur.invalid(
+                "subopcode",
+                s_at,
+                format!("no {} sub-opcode {s:#04x}", info.mnemonic),
+            ));
         }
         Some(s)
     } else {
@@ -49,7 +56,11 @@ pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, 
             operands.push(Operand::Absent);
         }
     }
-    Ok(Instruction { opcode, subop, operands })
+    Ok(Instruction {
+        opcode,
+        subop,
+        operands,
+    })
 }
 
 fn count_of(operands: &[Operand], index: usize) -> usize {
@@ -59,7 +70,12 @@ fn count_of(operands: &[Operand], index: usize) -> usize {
     }
 }
 
-fn decode_field(cur: &mut Cursor, version: Version, field: &Field, earlier: &[Operand]) -> Result<Operand, ReadError> {
+fn decode_field(
+    cur: &mut Cursor,
+    version: Version,
+    field: &Field,
+    earlier: &[Operand],
+) -> Result<Operand, ReadError> {
     let name = field.name;
     Ok(match field.kind {
         FieldKind::Exec => Operand::Exec(ExecCtrl(cur.u8(name)?)),
@@ -108,14 +124,25 @@ fn decode_field(cur: &mut Cursor, version: Version, field: &Field, earlier: &[Op
 }
 
 fn decode_raw(cur: &mut Cursor, version: Version, name: &'static str) -> Result<Raw, ReadError> {
-    Ok(Raw { id: cur.id(version, name)?, offset: cur.u16(name)? })
+    Ok(Raw {
+        id: cur.id(version, name)?,
+        offset: cur.u16(name)?,
+    })
 }
 
-fn decode_vector(cur: &mut Cursor, version: Version, name: &'static str) -> Result<Vector, ReadError> {
+fn decode_vector(
+    cur: &mut Cursor,
+    version: Version,
+    name: &'static str,
+) -> Result<Vector, ReadError> {
     let at = cur.pos();
     let tag = cur.u8(name)?;
     if tag & 0xC0 != 0 {
-        return Err(cur.invalid(name, at, format!("operand tag {tag:#04x} has reserved bits 6-7 set")));
+        return Err(cur.invalid(
+            name,
+            at,
+            format!("operand tag {tag:#04x} has reserved bits 6-7 set"),
+        ));
     }
     let modifier = Modifier((tag >> 3) & 0x7);
     let kind = match tag & 0x7 {
@@ -153,16 +180,32 @@ fn decode_vector(cur: &mut Cursor, version: Version, name: &'static str) -> Resu
 
 // ---------------------------------------------------------------- encoding
 
-pub(crate) fn encode(sink: &mut Sink, version: Version, inst: &Instruction, context: &dyn Fn() -> String) -> Result<(), WriteError> {
-    let err = |reason: String| WriteError { context: context(), reason };
-    let info = inst.opcode.info().ok_or_else(|| err(format!("reserved opcode {:#04x}", inst.opcode.0)))?;
-    if matches!(info.shape, Shape::TextOnly) || info.since > version {
-        return Err(err(format!("{} has no binary encoding in vISA {version}", info.mnemonic)));
-    }
-    let layout = inst
+pub(crate) fn encode(
+    sink: &mut Sink,
+    version: Version,
+    inst: &Instruction,
+    context: &dyn Fn() -> String,
+) -> Result<(), WriteError> {
+    let err = |reason: String| WriteError {
+        context: context(),
+        reason,
+    };
+    let info = inst
         .opcode
-        .layout(inst.subop)
-        .ok_or_else(|| err(format!("{}: invalid or missing sub-opcode {:?}", info.mnemonic, inst.subop)))?;
+        .info()
+        .ok_or_else(|| err(format!("reserved opcode {:#04x}", inst.opcode.0)))?;
+    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+        return Err(err(format!(
+            "{} has no binary encoding in vISA {version}",
+            info.mnemonic
+        )));
+    }
+    let layout = inst.opcode.layout(inst.subop).ok_or_else(|| {
+        err(format!(
+            "{}: invalid or missing sub-opcode {:?}",
+            info.mnemonic, inst.subop
+        ))
+    })?;
     if inst.operands.len() != layout.fields.len() {
         return Err(err(format!(
             "{}: {} operands given, the layout has {} fields",
@@ -176,14 +219,21 @@ pub(crate) fn encode(sink: &mut Sink, version: Version, inst: &Instruction, cont
         sink.u8(s);
     }
     for (i, (field, value)) in layout.fields.iter().zip(&inst.operands).enumerate() {
-        let present = field.cond.version_allows(version) && field.cond.field_allows(&inst.operands[..i]);
+        let present =
+            field.cond.version_allows(version) && field.cond.field_allows(&inst.operands[..i]);
         match (present, value) {
             (false, Operand::Absent) => {}
             (false, _) => {
-                return Err(err(format!("{}: field `{}` must be absent here", layout.mnemonic, field.name)))
+                return Err(err(format!(
+                    "{}: field `{}` must be absent here",
+                    layout.mnemonic, field.name
+                )))
             }
             (true, Operand::Absent) => {
-                return Err(err(format!("{}: field `{}` is missing", layout.mnemonic, field.name)))
+                return Err(err(format!(
+                    "{}: field `{}` is missing",
+                    layout.mnemonic, field.name
+                )))
             }
             (true, v) => encode_field(sink, version, field, v, &inst.operands[..i])
                 .map_err(|r| err(format!("{}: field `{}`: {r}", layout.mnemonic, field.name)))?,
@@ -196,7 +246,10 @@ fn put_id(sink: &mut Sink, version: Version, id: u32) -> Result<(), String> {
     if version.wide_ids() {
         sink.u32(id);
     } else {
-        sink.u16(u16::try_from(id).map_err(|_| format!("id {id} does not fit the 2-byte ids of vISA {version}"))?);
+        sink.u16(
+            u16::try_from(id)
+                .map_err(|_| format!("id {id} does not fit the 2-byte ids of vISA {version}"))?,
+        );
     }
     Ok(())
 }
@@ -208,7 +261,13 @@ fn int_fits(v: u32, bytes: u32) -> Result<u32, String> {
     Ok(v)
 }
 
-fn encode_field(sink: &mut Sink, version: Version, field: &Field, value: &Operand, earlier: &[Operand]) -> Result<(), String> {
+fn encode_field(
+    sink: &mut Sink,
+    version: Version,
+    field: &Field,
+    value: &Operand,
+    earlier: &[Operand],
+) -> Result<(), String> {
     let mismatch = || format!("expected a {:?} value, got {value:?}", field.kind);
     match (field.kind, value) {
         (FieldKind::Exec, Operand::Exec(e)) => sink.u8(e.0),
@@ -226,12 +285,20 @@ fn encode_field(sink: &mut Sink, version: Version, field: &Field, value: &Operan
                 sink.u8(int_fits(*v, 1)? as u8)
             }
         }
-        (FieldKind::Aoffimmi, Operand::Vector(v)) if version.wide_ids() => encode_vector(sink, version, v)?,
-        (FieldKind::Aoffimmi, Operand::Int(v)) if !version.wide_ids() => sink.u16(int_fits(*v, 2)? as u16),
+        (FieldKind::Aoffimmi, Operand::Vector(v)) if version.wide_ids() => {
+            encode_vector(sink, version, v)?
+        }
+        (FieldKind::Aoffimmi, Operand::Int(v)) if !version.wide_ids() => {
+            sink.u16(int_fits(*v, 2)? as u16)
+        }
         (FieldKind::WideId, Operand::Int(v)) => put_id(sink, version, *v)?,
         (FieldKind::RawList(c), Operand::RawList(list)) => {
             if list.len() != count_of(earlier, c) {
-                return Err(format!("{} operands listed, the count field says {}", list.len(), count_of(earlier, c)));
+                return Err(format!(
+                    "{} operands listed, the count field says {}",
+                    list.len(),
+                    count_of(earlier, c)
+                ));
             }
             for r in list {
                 encode_raw(sink, version, r)?;
@@ -239,7 +306,11 @@ fn encode_field(sink: &mut Sink, version: Version, field: &Field, value: &Operan
         }
         (FieldKind::LabelList(c), Operand::LabelList(list)) => {
             if list.len() != count_of(earlier, c) {
-                return Err(format!("{} labels listed, the count field says {}", list.len(), count_of(earlier, c)));
+                return Err(format!(
+                    "{} labels listed, the count field says {}",
+                    list.len(),
+                    count_of(earlier, c)
+                ));
             }
             for l in list {
                 sink.u16(*l);
@@ -262,7 +333,12 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
     }
     sink.u8(v.kind.class_code() | (v.modifier.0 << 3));
     match v.kind {
-        VectorKind::General { id, row, col, region } => {
+        VectorKind::General {
+            id,
+            row,
+            col,
+            region,
+        } => {
             put_id(sink, version, id)?;
             sink.u8(row);
             sink.u8(col);
@@ -274,7 +350,13 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
             sink.u8(width);
         }
         VectorKind::Predicate(p) => sink.u16(p.0),
-        VectorKind::Indirect { addr, addr_offset, offset, ty, region } => {
+        VectorKind::Indirect {
+            addr,
+            addr_offset,
+            offset,
+            ty,
+            region,
+        } => {
             sink.u16(addr);
             sink.u8(addr_offset);
             sink.i16(offset);
@@ -286,10 +368,17 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
             if Type(ty & 0xF).is_wide_immediate() {
                 sink.u64(bits);
             } else {
-                sink.u32(u32::try_from(bits).map_err(|_| format!("immediate {bits:#x} does not fit 4 bytes"))?);
+                sink.u32(
+                    u32::try_from(bits)
+                        .map_err(|_| format!("immediate {bits:#x} does not fit 4 bytes"))?,
+                );
             }
         }
-        VectorKind::State { class, index, offset } => {
+        VectorKind::State {
+            class,
+            index,
+            offset,
+        } => {
             sink.u8(class);
             sink.u16(index);
             sink.u8(offset);

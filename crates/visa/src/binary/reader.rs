@@ -1,7 +1,7 @@
 //! Reads a `.isa` file into an [`Object`] (spec `4_visa_header.md`, facts §2).
 
 use super::cursor::Cursor;
-use super::defects::{self, StreamError};
+use super::defects::{self, Bounds, StreamError};
 use super::instruction;
 use crate::error::{ReadError, ReadErrorKind};
 use crate::isa::{attribute_kind, AttributeKind};
@@ -31,7 +31,11 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
     let at = cur.pos();
     let magic = cur.u32("magic")?;
     if magic != MAGIC {
-        return Err(cur.invalid("magic", at, format!("{magic:#010x} is not \"CISA\" (0x41534943)")));
+        return Err(cur.invalid(
+            "magic",
+            at,
+            format!("{magic:#010x} is not \"CISA\" (0x41534943)"),
+        ));
     }
     let at = cur.pos();
     let version = Version::new(cur.u8("major_version")?, cur.u8("minor_version")?);
@@ -39,7 +43,10 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
         return Err(cur.invalid(
             "major_version",
             at,
-            format!("version {version} has no binary form (supported: 3.0 to {})", Version::LATEST_BINARY),
+            format!(
+                "version {version} has no binary form (supported: 3.0 to {})",
+                Version::LATEST_BINARY
+            ),
         ));
     }
     let at = cur.pos();
@@ -75,7 +82,10 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
                         format!("Gen binary [{offset:#x}, +{size:#x}) lies outside the file ({:#x} bytes)", data.len()),
                     )
                 })?;
-            gens.push(GenBinary { platform, code: code.to_vec() });
+            gens.push(GenBinary {
+                platform,
+                code: code.to_vec(),
+            });
             cur.leave();
         }
         kernel_heads.push((name, placement, relocations, gens));
@@ -90,7 +100,10 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
         let linkage = cur.u8("linkage")?;
         let at = cur.pos();
         let len = cur.u16("name_len")? as usize;
-        let name = cur.bytes(len, "name").map_err(|_| cur.invalid("name_len", at, "name runs past the end"))?.to_vec();
+        let name = cur
+            .bytes(len, "name")
+            .map_err(|_| cur.invalid("name_len", at, "name runs past the end"))?
+            .to_vec();
         let bit_properties = cur.u8("bit_properties")?;
         let num_elements = cur.u16("num_elements")?;
         let at = cur.pos();
@@ -101,10 +114,19 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
             cur.enter("attribute_info", Some(a));
             let name_index = cur.id(version, "name")?;
             let size = cur.u8("size")? as usize;
-            attributes.push(RawAttribute { name_index, value: cur.bytes(size, "value")?.to_vec() });
+            attributes.push(RawAttribute {
+                name_index,
+                value: cur.bytes(size, "value")?.to_vec(),
+            });
             cur.leave();
         }
-        filescope_vars.push(FileScopeVar { linkage, name, bit_properties, num_elements, attributes });
+        filescope_vars.push(FileScopeVar {
+            linkage,
+            name,
+            bit_properties,
+            num_elements,
+            attributes,
+        });
         cur.leave();
     }
     let at = cur.pos();
@@ -115,7 +137,11 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
         cur.enter("function_info", Some(i));
         let linkage = cur.u8("linkage")?;
         let name = read_name(&mut cur, version)?;
-        let placement = Placement { offset: cur.u32("offset")?, size: cur.u32("size")?, input_offset: None };
+        let placement = Placement {
+            offset: cur.u32("offset")?,
+            size: cur.u32("size")?,
+            input_offset: None,
+        };
         let relocations = read_relocations(&mut cur)?;
         function_heads.push((linkage, name, placement, relocations));
         cur.leave();
@@ -126,40 +152,73 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
     for (i, (name, placement, relocations, gen_binaries)) in kernel_heads.into_iter().enumerate() {
         cur.enter("kernel", Some(i));
         let body = read_routine(&mut cur, version, &placement, options)?;
-        kernels.push(Kernel { name, relocations, gen_binaries, body });
+        kernels.push(Kernel {
+            name,
+            relocations,
+            gen_binaries,
+            body,
+        });
         cur.leave();
     }
     let mut functions = Vec::with_capacity(function_heads.len());
     for (i, (linkage, name, placement, relocations)) in function_heads.into_iter().enumerate() {
         cur.enter("function", Some(i));
         let body = read_routine(&mut cur, version, &placement, options)?;
-        functions.push(Function { linkage, name, relocations, body });
+        functions.push(Function {
+            linkage,
+            name,
+            relocations,
+            body,
+        });
         cur.leave();
     }
-    Ok(Object { version, kernels, filescope_vars, functions })
+    Ok(Object {
+        version,
+        kernels,
+        filescope_vars,
+        functions,
+    })
 }
 
 fn read_name(cur: &mut Cursor, version: Version) -> Result<Vec<u8>, ReadError> {
-    let len = if version.wide_name_len() { cur.u16("name_len")? as usize } else { cur.u8("name_len")? as usize };
+    let len = if version.wide_name_len() {
+        cur.u16("name_len")? as usize
+    } else {
+        cur.u8("name_len")? as usize
+    };
     Ok(cur.bytes(len, "name")?.to_vec())
 }
 
 fn read_relocations(cur: &mut Cursor) -> Result<Relocations, ReadError> {
     let mut tables = [Vec::new(), Vec::new()];
-    for (t, field) in tables.iter_mut().zip(["num_syms_variable", "num_syms_function"]) {
+    for (t, field) in tables
+        .iter_mut()
+        .zip(["num_syms_variable", "num_syms_function"])
+    {
         let at = cur.pos();
         let n = cur.u16(field)? as usize;
         cur.check_count(n, 4, usize::MAX, field, at)?;
         t.reserve(n);
         for _ in 0..n {
-            t.push(Relocation { symbolic_index: cur.u16("symbolic_index")?, resolved_index: cur.u16("resolved_index")? });
+            t.push(Relocation {
+                symbolic_index: cur.u16("symbolic_index")?,
+                resolved_index: cur.u16("resolved_index")?,
+            });
         }
     }
     let [variables, functions] = tables;
-    Ok(Relocations { variables, functions })
+    Ok(Relocations {
+        variables,
+        functions,
+    })
 }
 
-fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: ReadOptions) -> Result<Routine, ReadError> {
+fn read_routine(
+    cur: &mut Cursor,
+    version: Version,
+    place: &Placement,
+    options: ReadOptions,
+) -> Result<Routine, ReadError> {
     let start = place.offset as usize;
     cur.seek(start, "offset")?;
     let id_size = if version.wide_ids() { 4 } else { 2 };
@@ -208,7 +267,11 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
         cur.enter("address_info", Some(i));
         let name_index = cur.id(version, "name_index")?;
         let num_elements = cur.u16("num_elements")?;
-        addresses.push(AddressVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, &strings)? });
+        addresses.push(AddressVar {
+            name_index,
+            num_elements,
+            attributes: read_attributes_u8(cur, version, &strings)?,
+        });
         cur.leave();
     }
 
@@ -220,7 +283,11 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
         cur.enter("predicate_info", Some(i));
         let name_index = cur.id(version, "name_index")?;
         let num_elements = cur.u16("num_elements")?;
-        predicates.push(PredicateVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, &strings)? });
+        predicates.push(PredicateVar {
+            name_index,
+            num_elements,
+            attributes: read_attributes_u8(cur, version, &strings)?,
+        });
         cur.leave();
     }
 
@@ -232,7 +299,11 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
         cur.enter("label_info", Some(i));
         let name_index = cur.id(version, "name_index")?;
         let kind = cur.u8("kind")?;
-        labels.push(Label { name_index, kind, attributes: read_attributes_u8(cur, version, &strings)? });
+        labels.push(Label {
+            name_index,
+            kind,
+            attributes: read_attributes_u8(cur, version, &strings)?,
+        });
         cur.leave();
     }
 
@@ -247,10 +318,16 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
             return Err(cur.invalid(
                 "input_offset",
                 at,
-                format!("kernel_info.input_offset is {input_offset:#x} but num_inputs is at {at:#x}"),
+                format!(
+                    "kernel_info.input_offset is {input_offset:#x} but num_inputs is at {at:#x}"
+                ),
             ));
         }
-        let n = if version.wide_input_count() { cur.u32("num_inputs")? as usize } else { cur.u8("num_inputs")? as usize };
+        let n = if version.wide_input_count() {
+            cur.u32("num_inputs")? as usize
+        } else {
+            cur.u8("num_inputs")? as usize
+        };
         cur.check_count(n, id_size + 5, usize::MAX, "num_inputs", at)?;
         let mut v = Vec::with_capacity(n);
         for i in 0..n {
@@ -300,13 +377,25 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
         cur.error_at(
             "size",
             size_at,
-            ReadErrorKind::Truncated { needed: size, available: cur.remaining() },
+            ReadErrorKind::Truncated {
+                needed: size,
+                available: cur.remaining(),
+            },
         )
     })?;
     debug_assert_eq!(object_size, entry + size);
-    let code = match decode_stream(version, stream, start + entry) {
+    let bounds = Bounds {
+        vars: variables.len() as u32,
+        addresses: addresses.len() as u32,
+        predicates: predicates.len() as u32,
+        labels: labels.len() as u32,
+    };
+    let code = match decode_stream(version, stream, start + entry, &bounds) {
         Ok(list) => Code::Instructions(list),
-        Err(e) if options.keep_undecodable_streams => Code::Undecoded { bytes: stream.to_vec(), error: e },
+        Err(e) if options.keep_undecodable_streams => Code::Undecoded {
+            bytes: stream.to_vec(),
+            error: e,
+        },
         Err(e) => {
             return Err(ReadError {
                 structure: format!("{}.instructions", cur.structure()),
@@ -333,17 +422,32 @@ fn read_routine(cur: &mut Cursor, version: Version, place: &Placement, options: 
 }
 
 /// Decodes a whole instruction stream; `base` is its absolute file offset.
-pub(crate) fn decode_stream(version: Version, stream: &[u8], base: usize) -> Result<Vec<Instruction>, StreamError> {
+pub(crate) fn decode_stream(
+    version: Version,
+    stream: &[u8],
+    base: usize,
+    bounds: &Bounds,
+) -> Result<Vec<Instruction>, StreamError> {
     let mut cur = Cursor::new(stream);
     // Every instruction takes at least one byte; the estimate only avoids regrowth.
     let mut list = Vec::with_capacity(stream.len() / 12);
     while cur.remaining() > 0 {
         let at = cur.pos();
-        match instruction::decode(&mut cur, version) {
+        cur.enter("instruction", Some(list.len()));
+        let result = instruction::decode(&mut cur, version);
+        cur.leave();
+        match result {
             Ok(inst) => list.push(inst),
             Err(mut e) => {
                 e.offset += base;
-                return Err(defects::diagnose(version, stream, base, list.len(), at + base, e));
+                return Err(defects::diagnose(
+                    version,
+                    stream,
+                    list.len(),
+                    at + base,
+                    e,
+                    bounds,
+                ));
             }
         }
     }
@@ -365,28 +469,46 @@ fn read_states(
         cur.enter(what, Some(i));
         let name_index = cur.id(version, "name_index")?;
         let num_elements = cur.u16("num_elements")?;
-        v.push(StateVar { name_index, num_elements, attributes: read_attributes_u8(cur, version, strings)? });
+        v.push(StateVar {
+            name_index,
+            num_elements,
+            attributes: read_attributes_u8(cur, version, strings)?,
+        });
         cur.leave();
     }
     Ok(v)
 }
 
-fn read_attributes_u8(cur: &mut Cursor, version: Version, strings: &[Vec<u8>]) -> Result<Vec<Attribute>, ReadError> {
+fn read_attributes_u8(
+    cur: &mut Cursor,
+    version: Version,
+    strings: &[Vec<u8>],
+) -> Result<Vec<Attribute>, ReadError> {
     let at = cur.pos();
     let n = cur.u8("attribute_count")? as usize;
     cur.check_count(n, 3, usize::MAX, "attribute_count", at)?;
     read_attributes(cur, version, strings, n)
 }
 
-fn read_attributes(cur: &mut Cursor, version: Version, strings: &[Vec<u8>], n: usize) -> Result<Vec<Attribute>, ReadError> {
+fn read_attributes(
+    cur: &mut Cursor,
+    version: Version,
+    strings: &[Vec<u8>],
+    n: usize,
+) -> Result<Vec<Attribute>, ReadError> {
     let mut v = Vec::with_capacity(n);
     for i in 0..n {
         cur.enter("attribute_info", Some(i));
         let name_index = cur.id(version, "name")?;
         let size = cur.u8("size")? as usize;
         let bytes = cur.bytes(size, "value")?;
-        let kind = strings.get(name_index as usize).and_then(|s| attribute_kind(s));
-        v.push(Attribute { name_index, value: decode_attribute_value(kind, bytes) });
+        let kind = strings
+            .get(name_index as usize)
+            .and_then(|s| attribute_kind(s));
+        v.push(Attribute {
+            name_index,
+            value: decode_attribute_value(kind, bytes),
+        });
         cur.leave();
     }
     Ok(v)
@@ -397,8 +519,14 @@ fn decode_attribute_value(kind: Option<AttributeKind>, bytes: &[u8]) -> Attribut
     match kind {
         Some(AttributeKind::Bool | AttributeKind::Int32) => match bytes.len() {
             0 => AttributeValue::Int { value: 1, width: 0 },
-            1 => AttributeValue::Int { value: bytes[0] as i8 as i32, width: 1 },
-            2 => AttributeValue::Int { value: i16::from_le_bytes([bytes[0], bytes[1]]) as i32, width: 2 },
+            1 => AttributeValue::Int {
+                value: bytes[0] as i8 as i32,
+                width: 1,
+            },
+            2 => AttributeValue::Int {
+                value: i16::from_le_bytes([bytes[0], bytes[1]]) as i32,
+                width: 2,
+            },
             4 => AttributeValue::Int {
                 value: i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
                 width: 4,

@@ -12,9 +12,18 @@ use crate::version::Version;
 
 pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
     let v = obj.version;
-    let err = |context: &str, reason: String| WriteError { context: context.to_owned(), reason };
+    let err = |context: &str, reason: String| WriteError {
+        context: context.to_owned(),
+        reason,
+    };
     if !v.has_binary_form() {
-        return Err(err("header", format!("vISA {v} has no binary form (3.0 to {})", Version::LATEST_BINARY)));
+        return Err(err(
+            "header",
+            format!(
+                "vISA {v} has no binary form (3.0 to {})",
+                Version::LATEST_BINARY
+            ),
+        ));
     }
     // Routine objects first: the header needs their sizes.
     let mut kernel_objs = Vec::with_capacity(obj.kernels.len());
@@ -42,8 +51,12 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
         h.u32(0); // size
         h.u32(0); // input_offset
         write_relocations(&mut h, &k.relocations, &format!("kernel_info[{i}]"))?;
-        let ng = u8::try_from(k.gen_binaries.len())
-            .map_err(|_| err(&format!("kernel_info[{i}]"), "more than 255 Gen binaries".into()))?;
+        let ng = u8::try_from(k.gen_binaries.len()).map_err(|_| {
+            err(
+                &format!("kernel_info[{i}]"),
+                "more than 255 Gen binaries".into(),
+            )
+        })?;
         h.u8(ng);
         let mut gen_at = Vec::with_capacity(k.gen_binaries.len());
         for g in &k.gen_binaries {
@@ -54,7 +67,10 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
         }
         kernel_patches.push((at, gen_at));
     }
-    h.u16(count16(obj.filescope_vars.len(), "num_filescope_variables")?);
+    h.u16(count16(
+        obj.filescope_vars.len(),
+        "num_filescope_variables",
+    )?);
     for (i, fv) in obj.filescope_vars.iter().enumerate() {
         let ctx = format!("file_scope_var_info[{i}]");
         h.u8(fv.linkage);
@@ -82,7 +98,9 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
 
     // Place the objects and patch the header.
     let mut out = h;
-    for ((k, (obj_bytes, input_rel)), (at, gen_at)) in obj.kernels.iter().zip(&kernel_objs).zip(&kernel_patches) {
+    for ((k, (obj_bytes, input_rel)), (at, gen_at)) in
+        obj.kernels.iter().zip(&kernel_objs).zip(&kernel_patches)
+    {
         let offset = offset32(out.pos())?;
         out.patch_u32(*at, offset);
         out.patch_u32(at + 4, offset32(obj_bytes.len())?);
@@ -105,13 +123,22 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
 }
 
 fn offset32(n: usize) -> Result<u32, WriteError> {
-    u32::try_from(n).map_err(|_| WriteError { context: "file".into(), reason: "object larger than 4 GiB".into() })
+    u32::try_from(n).map_err(|_| WriteError {
+        context: "file".into(),
+        reason: "object larger than 4 GiB".into(),
+    })
 }
 fn count16(n: usize, ctx: &str) -> Result<u16, WriteError> {
-    u16::try_from(n).map_err(|_| WriteError { context: ctx.into(), reason: format!("count {n} exceeds 65535") })
+    u16::try_from(n).map_err(|_| WriteError {
+        context: ctx.into(),
+        reason: format!("count {n} exceeds 65535"),
+    })
 }
 fn count8(n: usize, ctx: &str) -> Result<u8, WriteError> {
-    u8::try_from(n).map_err(|_| WriteError { context: ctx.into(), reason: format!("count {n} exceeds 255") })
+    u8::try_from(n).map_err(|_| WriteError {
+        context: ctx.into(),
+        reason: format!("count {n} exceeds 255"),
+    })
 }
 fn put_id(s: &mut Sink, v: Version, id: u32, ctx: &str) -> Result<(), WriteError> {
     if v.wide_ids() {
@@ -147,16 +174,26 @@ fn write_relocations(s: &mut Sink, r: &Relocations, ctx: &str) -> Result<(), Wri
 }
 
 /// Returns the routine object and, for a kernel, the offset of `num_inputs` in it.
-fn write_routine(r: &Routine, v: Version, ctx: &str) -> Result<(Vec<u8>, Option<usize>), WriteError> {
+fn write_routine(
+    r: &Routine,
+    v: Version,
+    ctx: &str,
+) -> Result<(Vec<u8>, Option<usize>), WriteError> {
     let mut s = Sink::default();
     let count_id = |s: &mut Sink, n: usize, what: &str| -> Result<(), WriteError> {
-        let n = u32::try_from(n).map_err(|_| WriteError { context: format!("{ctx}.{what}"), reason: "too many".into() })?;
+        let n = u32::try_from(n).map_err(|_| WriteError {
+            context: format!("{ctx}.{what}"),
+            reason: "too many".into(),
+        })?;
         put_id(s, v, n, &format!("{ctx}.{what}"))
     };
     count_id(&mut s, r.strings.len(), "string_count")?;
     for (i, st) in r.strings.iter().enumerate() {
         if st.contains(&0) {
-            return Err(WriteError { context: format!("{ctx}.string[{i}]"), reason: "string contains a NUL byte".into() });
+            return Err(WriteError {
+                context: format!("{ctx}.string[{i}]"),
+                reason: "string contains a NUL byte".into(),
+            });
         }
         s.bytes(st);
         s.u8(0);
@@ -194,7 +231,11 @@ fn write_routine(r: &Routine, v: Version, ctx: &str) -> Result<(Vec<u8>, Option<
         s.u8(l.kind);
         write_attributes_u8(&mut s, v, &l.attributes, &c)?;
     }
-    for (table, what) in [(&r.samplers, "sampler_info"), (&r.surfaces, "surface_info"), (&r.vmes, "vme_info")] {
+    for (table, what) in [
+        (&r.samplers, "sampler_info"),
+        (&r.surfaces, "surface_info"),
+        (&r.vmes, "vme_info"),
+    ] {
         s.u8(count8(table.len(), &format!("{ctx}.{what}"))?);
         for (i, st) in table.iter().enumerate() {
             let c = format!("{ctx}.{what}[{i}]");
@@ -221,11 +262,18 @@ fn write_routine(r: &Routine, v: Version, ctx: &str) -> Result<(Vec<u8>, Option<
     let size_at = s.pos();
     s.u32(0); // size
     s.u32(0); // entry
-    if let Interface::Function { input_size, return_value_size } = r.interface {
+    if let Interface::Function {
+        input_size,
+        return_value_size,
+    } = r.interface
+    {
         s.u8(input_size);
         s.u8(return_value_size);
     }
-    s.u16(count16(r.attributes.len(), &format!("{ctx}.attribute_count"))?);
+    s.u16(count16(
+        r.attributes.len(),
+        &format!("{ctx}.attribute_count"),
+    )?);
     write_attributes(&mut s, v, &r.attributes, ctx)?;
     let entry = s.pos();
     match &r.code {
@@ -242,18 +290,31 @@ fn write_routine(r: &Routine, v: Version, ctx: &str) -> Result<(Vec<u8>, Option<
     Ok((s.buf, input_at))
 }
 
-fn write_attributes_u8(s: &mut Sink, v: Version, attrs: &[Attribute], ctx: &str) -> Result<(), WriteError> {
+fn write_attributes_u8(
+    s: &mut Sink,
+    v: Version,
+    attrs: &[Attribute],
+    ctx: &str,
+) -> Result<(), WriteError> {
     s.u8(count8(attrs.len(), ctx)?);
     write_attributes(s, v, attrs, ctx)
 }
 
-fn write_attributes(s: &mut Sink, v: Version, attrs: &[Attribute], ctx: &str) -> Result<(), WriteError> {
+fn write_attributes(
+    s: &mut Sink,
+    v: Version,
+    attrs: &[Attribute],
+    ctx: &str,
+) -> Result<(), WriteError> {
     for (i, a) in attrs.iter().enumerate() {
         let c = format!("{ctx}.attribute_info[{i}]");
         put_id(s, v, a.name_index, &c)?;
         if let AttributeValue::Int { width, .. } = a.value {
             if !matches!(width, 0 | 1 | 2 | 4) {
-                return Err(WriteError { context: c, reason: format!("integer width {width} is not 0, 1, 2 or 4") });
+                return Err(WriteError {
+                    context: c,
+                    reason: format!("integer width {width} is not 0, 1, 2 or 4"),
+                });
             }
         }
         let bytes = a.value.encoded();

@@ -44,9 +44,15 @@ pub enum Cond {
     /// Before this version.
     Before(Version),
     /// When the field at `field` has any of the bits in `mask` set.
-    Bits { field: usize, mask: u32 },
+    Bits {
+        field: usize,
+        mask: u32,
+    },
     /// When the field at `field` equals `value`.
-    Equals { field: usize, value: u32 },
+    Equals {
+        field: usize,
+        value: u32,
+    },
 }
 
 impl Cond {
@@ -107,7 +113,11 @@ pub enum Class {
 }
 
 pub(crate) const fn f(name: &'static str, kind: FieldKind) -> Field {
-    Field { name, kind, cond: Cond::Always }
+    Field {
+        name,
+        kind,
+        cond: Cond::Always,
+    }
 }
 pub(crate) const fn when(name: &'static str, kind: FieldKind, cond: Cond) -> Field {
     Field { name, kind, cond }

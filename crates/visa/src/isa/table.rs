@@ -39,11 +39,26 @@ const QUATERNARY: &[Field] = &[E, P, v("dst"), v("src0"), v("src1"), v("src2"), 
 const CARRY: &[Field] = &[E, P, v("dst"), v("carry"), v("src0"), v("src1")];
 const SRND: &[Field] = &[E, v("dst"), v("src0"), v("src1")];
 const UNPREDICATED_UNARY: &[Field] = &[E, v("dst"), v("src0")];
-const BFN: &[Field] = &[E, P, v("dst"), v("src0"), v("src1"), v("src2"), b("func_ctrl")];
+const BFN: &[Field] = &[
+    E,
+    P,
+    v("dst"),
+    v("src0"),
+    v("src1"),
+    v("src2"),
+    b("func_ctrl"),
+];
 const ADDR_ADD: &[Field] = &[E, v("dst"), v("src0"), v("src1")];
 const CMP: &[Field] = &[E, b("relop"), v("dst"), v("src0"), v("src1")];
 const FMINMAX: &[Field] = &[E, b("op"), v("dst"), v("src0"), v("src1")];
-const DPAS: &[Field] = &[E, r("dst"), r("src0"), r("src1"), v("src2"), d("precision_info")];
+const DPAS: &[Field] = &[
+    E,
+    r("dst"),
+    r("src0"),
+    r("src1"),
+    v("src2"),
+    d("precision_info"),
+];
 
 // ---- control flow ----
 const LABEL: &[Field] = &[f("label", Label)];
@@ -55,7 +70,13 @@ const FADDR: &[Field] = &[w("function"), v("dst")];
 const SWITCHJMP: &[Field] = &[E, b("num_labels"), v("index"), f("labels", LabelList(1))];
 
 // ---- data port ----
-const OWORD_LD: &[Field] = &[b("size"), b("modifier"), b("surface"), v("offset"), r("dst")];
+const OWORD_LD: &[Field] = &[
+    b("size"),
+    b("modifier"),
+    b("surface"),
+    v("offset"),
+    r("dst"),
+];
 const OWORD_ST: &[Field] = &[b("size"), b("surface"), v("offset"), r("src")];
 const MEDIA_LD: &[Field] = &[
     b("modifier"),
@@ -86,8 +107,14 @@ const GATHER: &[Field] = &[
     r("element_offset"),
     r("dst"),
 ];
-const SCATTER: &[Field] =
-    &[b("elt_size"), b("num_elts"), b("surface"), v("global_offset"), r("element_offset"), r("src")];
+const SCATTER: &[Field] = &[
+    b("elt_size"),
+    b("num_elts"),
+    b("surface"),
+    v("global_offset"),
+    r("element_offset"),
+    r("src"),
+];
 /// Before vISA 3.2 the channel mask came first and there was neither predicate nor LOD.
 const GATHER4_TYPED: &[Field] = &[
     when("chmask", U8, Cond::Before(V3_2)),
@@ -120,24 +147,100 @@ const RT_WRITE_3D: &[Field] = &[
     w("mode"),
     b("surface"),
     r("header"),
-    when("sample_index", Vector, Cond::Bits { field: 2, mask: 1 << 11 }),
-    when("cps_counter", Vector, Cond::Bits { field: 2, mask: 1 << 8 }),
-    when("rt_index", Vector, Cond::Bits { field: 2, mask: 1 << 2 }),
-    when("s0a", Raw, Cond::Bits { field: 2, mask: 1 << 3 }),
-    when("oM", Raw, Cond::Bits { field: 2, mask: 1 << 4 }),
+    when(
+        "sample_index",
+        Vector,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 11,
+        },
+    ),
+    when(
+        "cps_counter",
+        Vector,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 8,
+        },
+    ),
+    when(
+        "rt_index",
+        Vector,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 2,
+        },
+    ),
+    when(
+        "s0a",
+        Raw,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 3,
+        },
+    ),
+    when(
+        "oM",
+        Raw,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 4,
+        },
+    ),
     r("R"),
     r("G"),
     r("B"),
     r("A"),
-    when("Z", Raw, Cond::Bits { field: 2, mask: 1 << 5 }),
-    when("S", Raw, Cond::Bits { field: 2, mask: 1 << 6 }),
+    when(
+        "Z",
+        Raw,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 5,
+        },
+    ),
+    when(
+        "S",
+        Raw,
+        Cond::Bits {
+            field: 2,
+            mask: 1 << 6,
+        },
+    ),
 ];
-const TYPED_ATOMIC: &[Field] =
-    &[b("op"), E, P, b("surface"), r("u"), r("v"), r("r"), r("lod"), r("src0"), r("src1"), r("dst")];
-const GATHER4_SCALED: &[Field] =
-    &[E, P, b("chmask"), w("scale"), b("surface"), v("global_offset"), r("offsets"), r("dst")];
-const SCATTER4_SCALED: &[Field] =
-    &[E, P, b("chmask"), w("scale"), b("surface"), v("global_offset"), r("offsets"), r("src")];
+const TYPED_ATOMIC: &[Field] = &[
+    b("op"),
+    E,
+    P,
+    b("surface"),
+    r("u"),
+    r("v"),
+    r("r"),
+    r("lod"),
+    r("src0"),
+    r("src1"),
+    r("dst"),
+];
+const GATHER4_SCALED: &[Field] = &[
+    E,
+    P,
+    b("chmask"),
+    w("scale"),
+    b("surface"),
+    v("global_offset"),
+    r("offsets"),
+    r("dst"),
+];
+const SCATTER4_SCALED: &[Field] = &[
+    E,
+    P,
+    b("chmask"),
+    w("scale"),
+    b("surface"),
+    v("global_offset"),
+    r("offsets"),
+    r("src"),
+];
 const GATHER_SCALED: &[Field] = &[
     E,
     P,
@@ -160,12 +263,29 @@ const SCATTER_SCALED: &[Field] = &[
     r("offsets"),
     r("src"),
 ];
-const DWORD_ATOMIC: &[Field] = &[b("op"), E, P, b("surface"), r("offsets"), r("src0"), r("src1"), r("dst")];
+const DWORD_ATOMIC: &[Field] = &[
+    b("op"),
+    E,
+    P,
+    b("surface"),
+    r("offsets"),
+    r("src0"),
+    r("src1"),
+    r("dst"),
+];
 const QW_GATHER: &[Field] = &[E, P, b("num_blocks"), b("surface"), r("offsets"), r("dst")];
 const QW_SCATTER: &[Field] = &[E, P, b("num_blocks"), b("surface"), r("offsets"), r("src")];
 
 // ---- sampler ----
-const SAMPLE: &[Field] = &[b("mode"), b("sampler"), b("surface"), r("u"), r("v"), r("r"), r("dst")];
+const SAMPLE: &[Field] = &[
+    b("mode"),
+    b("sampler"),
+    b("surface"),
+    r("u"),
+    r("v"),
+    r("r"),
+    r("dst"),
+];
 const SAMPLE_UNORM: &[Field] = &[
     b("chmask"),
     b("sampler"),
@@ -230,8 +350,21 @@ const GATHER4_3D: &[Field] = &[
     f("params", RawList(8)),
 ];
 /// `resinfo` (op 10) carries a LOD operand; `sampleinfo` does not.
-const INFO_3D: &[Field] =
-    &[b("op"), E, b("chmask"), b("surface"), when("lod", Raw, Cond::Equals { field: 0, value: 10 }), r("dst")];
+const INFO_3D: &[Field] = &[
+    b("op"),
+    E,
+    b("chmask"),
+    b("surface"),
+    when(
+        "lod",
+        Raw,
+        Cond::Equals {
+            field: 0,
+            value: 10,
+        },
+    ),
+    r("dst"),
+];
 
 // ---- misc ----
 const FILE: &[Field] = &[f("file", WideId)];
@@ -258,8 +391,17 @@ const VME_FBR: &[Field] = &[
     r("dst"),
 ];
 const VME_IDM: &[Field] = &[r("uni_input"), r("idm_input"), b("surface"), r("dst")];
-const RAW_SEND: &[Field] =
-    &[b("modifier"), E, P, d("ex_desc"), b("num_src"), b("num_dst"), v("desc"), r("src"), r("dst")];
+const RAW_SEND: &[Field] = &[
+    b("modifier"),
+    E,
+    P,
+    d("ex_desc"),
+    b("num_src"),
+    b("num_dst"),
+    v("desc"),
+    r("src"),
+    r("dst"),
+];
 /// The SFID byte exists from vISA 3.6 on.
 const RAW_SENDS: &[Field] = &[
     b("modifier"),
@@ -298,11 +440,49 @@ const LSC_FENCE: &[Field] = &[E, P, b("sfid"), b("fence_op"), b("scope")];
 // ---- SVM sub-opcodes ----
 const SVM_BLOCK_LD: &[Field] = &[b("properties"), v("address"), r("dst")];
 const SVM_BLOCK_ST: &[Field] = &[b("properties"), v("address"), r("src")];
-const SVM_GATHER: &[Field] = &[E, P, b("block_type"), b("num_blocks"), r("addresses"), r("dst")];
-const SVM_SCATTER: &[Field] = &[E, P, b("block_type"), b("num_blocks"), r("addresses"), r("src")];
-const SVM_ATOMIC: &[Field] = &[E, P, b("op"), r("addresses"), r("src0"), r("src1"), r("dst")];
-const SVM_GATHER4_SCALED: &[Field] = &[E, P, b("chmask"), w("scale"), v("address"), r("offsets"), r("dst")];
-const SVM_SCATTER4_SCALED: &[Field] = &[E, P, b("chmask"), w("scale"), v("address"), r("offsets"), r("src")];
+const SVM_GATHER: &[Field] = &[
+    E,
+    P,
+    b("block_type"),
+    b("num_blocks"),
+    r("addresses"),
+    r("dst"),
+];
+const SVM_SCATTER: &[Field] = &[
+    E,
+    P,
+    b("block_type"),
+    b("num_blocks"),
+    r("addresses"),
+    r("src"),
+];
+const SVM_ATOMIC: &[Field] = &[
+    E,
+    P,
+    b("op"),
+    r("addresses"),
+    r("src0"),
+    r("src1"),
+    r("dst"),
+];
+const SVM_GATHER4_SCALED: &[Field] = &[
+    E,
+    P,
+    b("chmask"),
+    w("scale"),
+    v("address"),
+    r("offsets"),
+    r("dst"),
+];
+const SVM_SCATTER4_SCALED: &[Field] = &[
+    E,
+    P,
+    b("chmask"),
+    w("scale"),
+    v("address"),
+    r("offsets"),
+    r("src"),
+];
 
 const fn l(mnemonic: &'static str, fields: &'static [Field]) -> Option<Layout> {
     Some(Layout { mnemonic, fields })
@@ -320,8 +500,21 @@ static SVM: [Option<Layout>; 8] = [
 ];
 
 // ---- VA (0x44) and VA+ (0x4D) sub-opcodes ----
-const VA_CONVOLVE: &[Field] = &[b("sampler"), b("surface"), v("u_offset"), v("v_offset"), b("properties"), r("dst")];
-const VA_MINMAX: &[Field] = &[b("surface"), v("u_offset"), v("v_offset"), v("mmf_mode"), r("dst")];
+const VA_CONVOLVE: &[Field] = &[
+    b("sampler"),
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    b("properties"),
+    r("dst"),
+];
+const VA_MINMAX: &[Field] = &[
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    v("mmf_mode"),
+    r("dst"),
+];
 const VA_MINMAXFILTER: &[Field] = &[
     b("sampler"),
     b("surface"),
@@ -332,11 +525,29 @@ const VA_MINMAXFILTER: &[Field] = &[
     v("mmf_mode"),
     r("dst"),
 ];
-const VA_ERODE_DILATE: &[Field] =
-    &[b("sampler"), b("surface"), v("u_offset"), v("v_offset"), b("exec_mode"), r("dst")];
-const VA_BOOLCENTROID: &[Field] =
-    &[b("surface"), v("u_offset"), v("v_offset"), v("v_size"), v("h_size"), r("dst")];
-const VA_CENTROID: &[Field] = &[b("surface"), v("u_offset"), v("v_offset"), v("v_size"), r("dst")];
+const VA_ERODE_DILATE: &[Field] = &[
+    b("sampler"),
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    b("exec_mode"),
+    r("dst"),
+];
+const VA_BOOLCENTROID: &[Field] = &[
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    v("v_size"),
+    v("h_size"),
+    r("dst"),
+];
+const VA_CENTROID: &[Field] = &[
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    v("v_size"),
+    r("dst"),
+];
 
 static VA: [Option<Layout>; 8] = [
     None,
@@ -349,9 +560,23 @@ static VA: [Option<Layout>; 8] = [
     l("va_centroid", VA_CENTROID),
 ];
 
-const VAP_CONVOLVE_1D: &[Field] = &[b("sampler"), b("surface"), v("u_offset"), v("v_offset"), b("mode"), r("dst")];
-const VAP_CONVOLVE_1PIXEL: &[Field] =
-    &[b("sampler"), b("surface"), v("u_offset"), v("v_offset"), b("mode"), r("offsets"), r("dst")];
+const VAP_CONVOLVE_1D: &[Field] = &[
+    b("sampler"),
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    b("mode"),
+    r("dst"),
+];
+const VAP_CONVOLVE_1PIXEL: &[Field] = &[
+    b("sampler"),
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    b("mode"),
+    r("offsets"),
+    r("dst"),
+];
 const VAP_FLOODFILL: &[Field] = &[
     b("is_8_connect"),
     r("pixel_mask_h_direction"),
@@ -360,8 +585,20 @@ const VAP_FLOODFILL: &[Field] = &[
     v("loop_count"),
     r("dst"),
 ];
-const VAP_LBPCREATION: &[Field] = &[b("surface"), v("u_offset"), v("v_offset"), b("mode"), r("dst")];
-const VAP_LBPCORRELATION: &[Field] = &[b("surface"), v("u_offset"), v("v_offset"), v("disparity"), r("dst")];
+const VAP_LBPCREATION: &[Field] = &[
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    b("mode"),
+    r("dst"),
+];
+const VAP_LBPCORRELATION: &[Field] = &[
+    b("surface"),
+    v("u_offset"),
+    v("v_offset"),
+    v("disparity"),
+    r("dst"),
+];
 const VAP_CORRELATIONSEARCH: &[Field] = &[
     b("surface"),
     v("u_offset"),
@@ -861,7 +1098,10 @@ impl Opcode {
         self.info().map(|i| i.mnemonic).unwrap_or("reserved")
     }
     pub fn from_mnemonic(name: &str) -> Option<Opcode> {
-        OPCODES.iter().find(|o| o.mnemonic == name).map(|o| Opcode(o.code))
+        OPCODES
+            .iter()
+            .find(|o| o.mnemonic == name)
+            .map(|o| Opcode(o.code))
     }
     /// True if a sub-opcode byte follows the opcode.
     pub fn has_subop(self) -> bool {
@@ -871,7 +1111,10 @@ impl Opcode {
     pub fn layout(self, subop: Option<u8>) -> Option<Layout> {
         let info = self.info()?;
         match (info.shape, subop) {
-            (Shape::Fixed(fields), None) => Some(Layout { mnemonic: info.mnemonic, fields }),
+            (Shape::Fixed(fields), None) => Some(Layout {
+                mnemonic: info.mnemonic,
+                fields,
+            }),
             (Shape::Sub(table), Some(s)) => table.get(s as usize).copied().flatten(),
             _ => None,
         }
@@ -882,6 +1125,9 @@ impl Opcode {
             Some(Shape::Sub(t)) => t,
             _ => &[],
         };
-        table.iter().enumerate().filter_map(|(i, l)| l.map(|l| (i as u8, l)))
+        table
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| l.map(|l| (i as u8, l)))
     }
 }

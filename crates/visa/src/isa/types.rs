@@ -57,7 +57,10 @@ impl Type {
         TYPES.get(self.0 as usize).and_then(|t| t.1)
     }
     pub fn from_name(name: &str) -> Option<Type> {
-        TYPES.iter().position(|t| t.0.eq_ignore_ascii_case(name)).map(|i| Type(i as u8))
+        TYPES
+            .iter()
+            .position(|t| t.0.eq_ignore_ascii_case(name))
+            .map(|i| Type(i as u8))
     }
     /// Immediates of these types take 8 bytes in the binary; all others take 4.
     pub fn is_wide_immediate(self) -> bool {
@@ -73,14 +76,19 @@ impl Type {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Align(pub u8);
 
-const ALIGNS: [&str; 10] = ["byte", "word", "dword", "qword", "oword", "GRF", "GRFx2", "hword", "wordx32", "wordx64"];
+const ALIGNS: [&str; 10] = [
+    "byte", "word", "dword", "qword", "oword", "GRF", "GRFx2", "hword", "wordx32", "wordx64",
+];
 
 impl Align {
     pub fn name(self) -> Option<&'static str> {
         ALIGNS.get(self.0 as usize).copied()
     }
     pub fn from_name(name: &str) -> Option<Align> {
-        ALIGNS.iter().position(|a| *a == name).map(|i| Align(i as u8))
+        ALIGNS
+            .iter()
+            .position(|a| *a == name)
+            .map(|i| Align(i as u8))
     }
     /// Alignment in bytes; GRF-relative codes need the GRF size.
     pub fn bytes(self, grf_size: usize) -> Option<usize> {
@@ -113,11 +121,31 @@ pub enum AttributeKind {
 pub fn attribute_kind(name: &[u8]) -> Option<AttributeKind> {
     use AttributeKind::*;
     Some(match name {
-        b"Extern" | b"NoBarrier" | b"Callable" | b"Caller" | b"Composable" | b"Entry" | b"SepSpillPvtSS"
-        | b"LTO_InvokeOptTarget" | b"Input" | b"Output" | b"PayloadLiveOut" | b"Input_Output"
-        | b"NoWidening" | b"DoNotSpill" => Bool,
-        b"Target" | b"SLMSize" | b"SpillMemOffset" | b"ArgSize" | b"RetValSize" | b"PerThreadInputSize"
-        | b"SimdSize" | b"CrossThreadInputSize" | b"NBarrierCnt" | b"Scope" | b"SurfaceUsage" => Int32,
+        b"Extern"
+        | b"NoBarrier"
+        | b"Callable"
+        | b"Caller"
+        | b"Composable"
+        | b"Entry"
+        | b"SepSpillPvtSS"
+        | b"LTO_InvokeOptTarget"
+        | b"Input"
+        | b"Output"
+        | b"PayloadLiveOut"
+        | b"Input_Output"
+        | b"NoWidening"
+        | b"DoNotSpill" => Bool,
+        b"Target"
+        | b"SLMSize"
+        | b"SpillMemOffset"
+        | b"ArgSize"
+        | b"RetValSize"
+        | b"PerThreadInputSize"
+        | b"SimdSize"
+        | b"CrossThreadInputSize"
+        | b"NBarrierCnt"
+        | b"Scope"
+        | b"SurfaceUsage" => Int32,
         b"OutputAsmPath" | b"AsmName" => CStr,
         _ => return None,
     })

@@ -151,7 +151,9 @@ pub enum AttributeValue {
 impl AttributeValue {
     pub fn encoded(&self) -> Vec<u8> {
         match self {
-            AttributeValue::Int { value, width } => value.to_le_bytes()[..(*width as usize).min(4)].to_vec(),
+            AttributeValue::Int { value, width } => {
+                value.to_le_bytes()[..(*width as usize).min(4)].to_vec()
+            }
             AttributeValue::Str(b) | AttributeValue::Raw(b) => b.clone(),
         }
     }

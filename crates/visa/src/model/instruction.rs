@@ -39,7 +39,10 @@ impl Instruction {
 
     /// The mnemonic, including the sub-opcode's name where there is one.
     pub fn mnemonic(&self) -> &'static str {
-        self.opcode.layout(self.subop).map(|l| l.mnemonic).unwrap_or(self.opcode.mnemonic())
+        self.opcode
+            .layout(self.subop)
+            .map(|l| l.mnemonic)
+            .unwrap_or(self.opcode.mnemonic())
     }
 
     /// The operand of the field called `name`, if the field exists and is present.
@@ -68,7 +71,12 @@ impl Instruction {
     /// Builds an instruction from the values of its present fields, in layout order,
     /// filling fields that `version` leaves out with [`Operand::Absent`]. Fields whose
     /// presence depends on another field's value are taken from `values` when given.
-    pub fn build(opcode: Opcode, subop: Option<u8>, version: crate::Version, values: Vec<Operand>) -> Option<Self> {
+    pub fn build(
+        opcode: Opcode,
+        subop: Option<u8>,
+        version: crate::Version,
+        values: Vec<Operand>,
+    ) -> Option<Self> {
         let layout = opcode.layout(subop)?;
         let mut operands = Vec::with_capacity(layout.fields.len());
         let mut it = values.into_iter();
@@ -88,6 +96,10 @@ impl Instruction {
             return None;
         }
         let _ = FieldKind::Exec;
-        Some(Instruction { opcode, subop, operands })
+        Some(Instruction {
+            opcode,
+            subop,
+            operands,
+        })
     }
 }

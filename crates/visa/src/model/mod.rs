@@ -104,9 +104,14 @@ pub struct Routine {
 /// What differs between a kernel body and a function body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Interface {
-    Kernel { inputs: Vec<Input> },
+    Kernel {
+        inputs: Vec<Input>,
+    },
     /// `input_size` and `return_value_size` are in GRFs.
-    Function { input_size: u8, return_value_size: u8 },
+    Function {
+        input_size: u8,
+        return_value_size: u8,
+    },
 }
 
 /// The instruction stream of a routine.
@@ -115,7 +120,10 @@ pub enum Code {
     Instructions(Vec<Instruction>),
     /// The stream did not decode; its bytes are kept unchanged so the object can
     /// still be inspected and written back. Only produced by lenient reading.
-    Undecoded { bytes: Vec<u8>, error: crate::binary::StreamError },
+    Undecoded {
+        bytes: Vec<u8>,
+        error: crate::binary::StreamError,
+    },
 }
 
 impl Code {
@@ -147,6 +155,8 @@ impl Routine {
     }
     /// Looks up a routine attribute by name.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        self.attributes.iter().find(|a| self.string(a.name_index) == Some(name.as_bytes()))
+        self.attributes
+            .iter()
+            .find(|a| self.string(a.name_index) == Some(name.as_bytes()))
     }
 }

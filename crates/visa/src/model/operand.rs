@@ -129,13 +129,24 @@ pub struct Vector {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VectorKind {
     /// Class 0: a general variable region.
-    General { id: u32, row: u8, col: u8, region: Region },
+    General {
+        id: u32,
+        row: u8,
+        col: u8,
+        region: Region,
+    },
     /// Class 1: an address register element; `width` is an exec-size code.
     Address { id: u16, offset: u8, width: u8 },
     /// Class 2: a predicate variable, same packing as [`Pred`].
     Predicate(Pred),
     /// Class 3: register-indirect, `r[A<addr>(<addr_offset>), <offset>]<region>:<type>`.
-    Indirect { addr: u16, addr_offset: u8, offset: i16, ty: u8, region: Region },
+    Indirect {
+        addr: u16,
+        addr_offset: u8,
+        offset: i16,
+        ty: u8,
+        region: Region,
+    },
     /// Class 5: an immediate; `bits` holds 8 bytes for df/q/uq, else 4.
     Immediate { ty: u8, bits: u64 },
     /// Class 6: a surface (class 0) or sampler (class 1) element.
@@ -158,10 +169,21 @@ impl VectorKind {
 
 impl Vector {
     pub fn general(id: u32, row: u8, col: u8, region: Region) -> Self {
-        Vector { modifier: Modifier::NONE, kind: VectorKind::General { id, row, col, region } }
+        Vector {
+            modifier: Modifier::NONE,
+            kind: VectorKind::General {
+                id,
+                row,
+                col,
+                region,
+            },
+        }
     }
     pub fn imm(ty: crate::isa::Type, bits: u64) -> Self {
-        Vector { modifier: Modifier::NONE, kind: VectorKind::Immediate { ty: ty.0, bits } }
+        Vector {
+            modifier: Modifier::NONE,
+            kind: VectorKind::Immediate { ty: ty.0, bits },
+        }
     }
     pub fn with_modifier(mut self, m: Modifier) -> Self {
         self.modifier = m;

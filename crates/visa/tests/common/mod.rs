@@ -14,8 +14,13 @@ pub fn corpus(sub: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    let required = std::env::var("CI").is_ok_and(|v| v == "true") || std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
-    assert!(!required, "corpus folder {} is missing (required under CI / REQUIRE_PEERS=1)", dir.display());
+    let required = std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "corpus folder {} is missing (required under CI / REQUIRE_PEERS=1)",
+        dir.display()
+    );
     eprintln!("skipping: corpus folder {} not found", dir.display());
     None
 }
@@ -41,7 +46,10 @@ pub fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 /// Number of instructions in an IGC `.visaasm` dump: one more than the highest `/// $N`.
 pub fn visaasm_instruction_count(text: &str) -> usize {
     text.lines()
-        .filter_map(|l| l.rsplit_once("/// $").and_then(|(_, n)| n.trim().parse::<usize>().ok()))
+        .filter_map(|l| {
+            l.rsplit_once("/// $")
+                .and_then(|(_, n)| n.trim().parse::<usize>().ok())
+        })
         .max()
         .map_or(0, |m| m + 1)
 }
