@@ -9,12 +9,15 @@
 //! note, in lenient mode.
 #![forbid(unsafe_code)]
 
+pub mod cfg;
+pub mod convert;
 pub mod error;
 pub mod limits;
 pub mod model;
 pub mod read;
 pub mod write;
 
+pub use convert::convert;
 pub use error::{Error, ErrorKind, Repair};
 pub use model::{Listing, Version};
 pub use read::{parse, Mode, Parsed};

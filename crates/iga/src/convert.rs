@@ -1,0 +1,308 @@
+//! Conversion between the two format versions, reproducing what iga64 prints
+//! for the same kernel in the other version.
+//!
+//! The versions carry the same dataflow differently:
+//! - 1.0 lists `defs` in the order iga64's dependence analysis found them
+//!   (blocks in program order, each walked backwards: within a block, the
+//!   nearest definition first); 2.0 lists them sorted and unique.
+//! - 2.0 adds `uses` on outputs (destination, flag modifier, implicit
+//!   accumulator): the inverse of every `defs` list, attributed to the output
+//!   that writes the register file the reader reads.
+//! - 2.0 labels carry block ids and `preds`/`succs`, from [`crate::cfg`].
+//! - 2.0 prints `implicit` only on instructions with implicit operands,
+//!   1.0 prints `other` on every instruction.
+
+use crate::cfg::Cfg;
+use crate::model::*;
+use std::collections::{BTreeSet, HashMap};
+
+/// Converts a listing to `to`, filling in what that version carries and the
+/// other does not. Converting to the listing's own version returns it as is.
+pub fn convert(listing: &Listing, to: Version) -> Listing {
+    match (listing.version, to) {
+        (a, b) if a == b => listing.clone(),
+        (_, Version::V2) => to_v2(listing),
+        (_, Version::V1) => to_v1(listing),
+    }
+}
+
+/// Register files as iga64's dataflow tracks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum File {
+    Grf,
+    Acc,
+    Flag,
+    Addr,
+    Scalar,
+    Untracked,
+}
+
+fn file_of(reg_name: &str) -> File {
+    match reg_name {
+        "r" => File::Grf,
+        "acc" => File::Acc,
+        "f" => File::Flag,
+        "a" => File::Addr,
+        "s" => File::Scalar,
+        _ => File::Untracked,
+    }
+}
+
+/// Instructions with implicit operands: accumulator reads or writes
+/// (`mach`, `mac`, `macl`, `addc`, `subb`, AccWrEn) and the predicate of a
+/// `sel`, which iga64 counts as implicit.
+pub fn has_implicit_operands(i: &Instruction) -> bool {
+    matches!(i.op.as_str(), "mach" | "mac" | "macl" | "addc" | "subb")
+        || i.has_opt("AccWrEn")
+        || (i.op == "sel" && i.pred.is_some())
+}
+
+/// Whether the instruction writes the accumulator implicitly.
+fn writes_acc_implicitly(i: &Instruction) -> bool {
+    matches!(i.op.as_str(), "mach" | "macl" | "addc" | "subb") || i.has_opt("AccWrEn")
+}
+
+/// Every `defs` reference of an instruction, with the register file it reads.
+fn inputs(i: &Instruction) -> Vec<(i64, File)> {
+    let mut out = Vec::new();
+    let mut add = |ids: &[i64], f: File| out.extend(ids.iter().map(|&d| (d, f)));
+    if let Some(p) = &i.pred {
+        add(&p.defs, File::Flag);
+    }
+    if let Some(imp) = &i.implicit {
+        add(
+            &imp.defs,
+            if i.op == "sel" { File::Flag } else { File::Acc },
+        );
+    }
+    if let Some(d) = &i.dst {
+        if let OperandKind::Indirect(r) = &d.kind {
+            add(&r.defs, File::Addr);
+        }
+    }
+    for s in &i.srcs {
+        match &s.kind {
+            OperandKind::Direct(r) | OperandKind::Macro(r) => add(&r.defs, file_of(&r.reg.name)),
+            OperandKind::Indirect(r) => add(&r.defs, File::Addr),
+            OperandKind::Immediate { defs, .. } | OperandKind::Label { defs, .. } => {
+                add(defs, File::Untracked)
+            }
+            OperandKind::Data(d) => add(&d.defs, file_of(&d.reg.name)),
+            OperandKind::Address(a) => {
+                add(&a.defs, file_of(&a.reg.name));
+                if let Some(s) = &a.surface {
+                    add(&s.defs, File::Addr);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sorted_unique(ids: &[i64]) -> Vec<i64> {
+    ids.iter()
+        .copied()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+fn for_each_defs(i: &mut Instruction, mut f: impl FnMut(&mut Vec<i64>)) {
+    if let Some(p) = &mut i.pred {
+        f(&mut p.defs);
+    }
+    if let Some(imp) = &mut i.implicit {
+        f(&mut imp.defs);
+    }
+    for s in &mut i.srcs {
+        match &mut s.kind {
+            OperandKind::Direct(r) | OperandKind::Macro(r) | OperandKind::Indirect(r) => {
+                f(&mut r.defs)
+            }
+            OperandKind::Immediate { defs, .. } | OperandKind::Label { defs, .. } => f(defs),
+            OperandKind::Data(d) => f(&mut d.defs),
+            OperandKind::Address(a) => {
+                f(&mut a.defs);
+                if let Some(s) = &mut a.surface {
+                    f(&mut s.defs);
+                }
+            }
+        }
+    }
+}
+
+fn to_v2(l: &Listing) -> Listing {
+    let cfg = Cfg::build(l);
+    // Readers of each instruction, by the register file they read.
+    let mut readers: HashMap<i64, Vec<(i64, File)>> = HashMap::new();
+    for i in l.insts() {
+        for (def, file) in inputs(i) {
+            readers.entry(def).or_default().push((i.id, file));
+        }
+    }
+    let uses_in = |id: i64, files: &[File]| -> Vec<i64> {
+        let ids: BTreeSet<i64> = readers
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter(|(_, f)| files.contains(f))
+            .map(|(u, _)| *u)
+            .collect();
+        ids.into_iter().collect()
+    };
+    let mut out = Listing {
+        version: Version::V2,
+        platform: l.platform.clone(),
+        elems: Vec::with_capacity(l.elems.len()),
+        extra: l.extra.clone(),
+    };
+    let mut block = 0usize;
+    for (ix, e) in l.elems.iter().enumerate() {
+        match e {
+            Element::Label(lb) => {
+                let b = cfg
+                    .blocks
+                    .iter()
+                    .position(|blk| blk.label == Some(ix))
+                    .unwrap_or(block);
+                block = b + 1;
+                out.elems.push(Element::Label(Label {
+                    id: Some(b as i64),
+                    preds: cfg.preds[b].iter().map(|&p| p as i64).collect(),
+                    succs: cfg.succs[b].iter().map(|&s| s as i64).collect(),
+                    ..lb.clone()
+                }));
+            }
+            Element::Inst(i) => {
+                let mut n = (**i).clone();
+                for_each_defs(&mut n, |d| *d = sorted_unique(d));
+                let acc_out = writes_acc_implicitly(&n);
+                n.implicit = if has_implicit_operands(&n) && n.implicit.is_some() {
+                    let old = n.implicit.take().unwrap_or_default();
+                    let uses = if acc_out {
+                        uses_in(n.id, &[File::Acc])
+                    } else {
+                        Vec::new()
+                    };
+                    Some(Implicit {
+                        defs: old.defs,
+                        uses,
+                        extra: old.extra,
+                    })
+                } else {
+                    None
+                };
+                if let Some(fm) = &mut n.flag_modifier {
+                    fm.uses = if n.op == "sel" {
+                        Vec::new()
+                    } else {
+                        uses_in(n.id, &[File::Flag])
+                    };
+                }
+                let send = n.is_send();
+                let id = n.id;
+                if let Some(d) = &mut n.dst {
+                    let indirect = matches!(d.kind, OperandKind::Indirect(_));
+                    if let OperandKind::Direct(r)
+                    | OperandKind::Macro(r)
+                    | OperandKind::Indirect(r) = &mut d.kind
+                    {
+                        r.defs.clear();
+                        r.uses = if send || indirect {
+                            Vec::new()
+                        } else {
+                            let mut files = vec![file_of(&r.reg.name)];
+                            if acc_out {
+                                files.push(File::Acc);
+                            }
+                            files.retain(|f| *f != File::Untracked);
+                            uses_in(id, &files)
+                        };
+                    }
+                }
+                for s in &mut n.srcs {
+                    if let OperandKind::Indirect(r) = &mut s.kind {
+                        // 1.0 never prints an indirect source's region; the VxH
+                        // form <1,0> is the one compilers emit (and the only one
+                        // in the corpus). This is an inference, not a conversion.
+                        r.rgn.get_or_insert(Region {
+                            v: None,
+                            w: Some(1),
+                            h: 0,
+                        });
+                    }
+                    if let OperandKind::Address(a) = &mut s.kind {
+                        if let Some(surf) = &mut a.surface {
+                            if !surf.is_stateful() {
+                                surf.offset = None;
+                                surf.defs.clear();
+                            } else if matches!(surf.offset, Some(SurfaceOffset::Imm(_))) {
+                                surf.defs.clear();
+                            }
+                        }
+                    }
+                }
+                out.elems.push(Element::Inst(Box::new(n)));
+            }
+        }
+    }
+    out
+}
+
+fn to_v1(l: &Listing) -> Listing {
+    let cfg = Cfg::build(l);
+    // iga64's analysis emits a use's definitions block by block in program
+    // order, walking each block backwards.
+    let order = |ids: &mut Vec<i64>| {
+        ids.sort_by_key(|d| {
+            (
+                cfg.block_of.get(d).copied().unwrap_or(usize::MAX),
+                std::cmp::Reverse(*d),
+            )
+        });
+    };
+    let mut out = Listing {
+        version: Version::V1,
+        platform: l.platform.clone(),
+        elems: Vec::with_capacity(l.elems.len()),
+        extra: l.extra.clone(),
+    };
+    for e in &l.elems {
+        match e {
+            Element::Label(lb) => out.elems.push(Element::Label(Label {
+                id: None,
+                preds: Vec::new(),
+                succs: Vec::new(),
+                ..lb.clone()
+            })),
+            Element::Inst(i) => {
+                let mut n = (**i).clone();
+                // 1.0 prints `other` (implicit reads) on every instruction when dataflow is on.
+                n.implicit = if n.live_totals.is_some() || n.implicit.is_some() {
+                    let old = n.implicit.take().unwrap_or_default();
+                    Some(Implicit {
+                        defs: old.defs,
+                        uses: Vec::new(),
+                        extra: old.extra,
+                    })
+                } else {
+                    None
+                };
+                for_each_defs(&mut n, order);
+                if let Some(fm) = &mut n.flag_modifier {
+                    fm.uses.clear();
+                }
+                if let Some(d) = &mut n.dst {
+                    if let OperandKind::Direct(r)
+                    | OperandKind::Macro(r)
+                    | OperandKind::Indirect(r) = &mut d.kind
+                    {
+                        r.uses.clear();
+                    }
+                }
+                out.elems.push(Element::Inst(Box::new(n)));
+            }
+        }
+    }
+    out
+}
