@@ -7,5 +7,5 @@ mod reader;
 mod writer;
 
 pub use defects::{DefectDiagnosis, StreamError, TRUNCATION_DEFECT};
-pub use reader::{read, ReadOptions, MAGIC};
+pub use reader::{read, read_with_layout, FileLayout, ReadOptions, RoutineLayout, MAGIC};
 pub use writer::write;

@@ -25,7 +25,38 @@ struct Placement {
     input_offset: Option<u32>,
 }
 
+/// Where the parts of a routine sit in the file it was read from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RoutineLayout {
+    /// Absolute offset and size of the routine object (without Gen binaries).
+    pub offset: u32,
+    pub size: u32,
+    /// Absolute offset of `num_inputs` (kernels only).
+    pub input_offset: Option<u32>,
+    /// Offset of the first instruction, relative to the routine object.
+    pub entry: u32,
+    /// Byte length of the instruction stream.
+    pub code_size: u32,
+    /// Absolute offset and size of each Gen binary (kernels only).
+    pub gen_binaries: Vec<(u32, u32)>,
+}
+
+/// The placement of every routine, as the header of a read file gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FileLayout {
+    pub kernels: Vec<RoutineLayout>,
+    pub functions: Vec<RoutineLayout>,
+}
+
 pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
+    read_with_layout(data, options).map(|(o, _)| o)
+}
+
+/// Reads a file and also reports where each routine was found in it.
+pub fn read_with_layout(
+    data: &[u8],
+    options: ReadOptions,
+) -> Result<(Object, FileLayout), ReadError> {
     let mut cur = Cursor::new(data);
     cur.enter("header", None);
     let at = cur.pos();
@@ -82,10 +113,14 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
                         format!("Gen binary [{offset:#x}, +{size:#x}) lies outside the file ({:#x} bytes)", data.len()),
                     )
                 })?;
-            gens.push(GenBinary {
-                platform,
-                code: code.to_vec(),
-            });
+            let placed = (offset as u32, size as u32);
+            gens.push((
+                GenBinary {
+                    platform,
+                    code: code.to_vec(),
+                },
+                placed,
+            ));
             cur.leave();
         }
         kernel_heads.push((name, placement, relocations, gens));
@@ -148,10 +183,14 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
     }
     cur.leave();
 
+    let mut layout = FileLayout::default();
     let mut kernels = Vec::with_capacity(kernel_heads.len());
-    for (i, (name, placement, relocations, gen_binaries)) in kernel_heads.into_iter().enumerate() {
+    for (i, (name, placement, relocations, gens)) in kernel_heads.into_iter().enumerate() {
         cur.enter("kernel", Some(i));
-        let body = read_routine(&mut cur, version, &placement, options)?;
+        let (body, mut rl) = read_routine(&mut cur, version, &placement, options)?;
+        let (gen_binaries, places): (Vec<_>, Vec<_>) = gens.into_iter().unzip();
+        rl.gen_binaries = places;
+        layout.kernels.push(rl);
         kernels.push(Kernel {
             name,
             relocations,
@@ -163,7 +202,8 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
     let mut functions = Vec::with_capacity(function_heads.len());
     for (i, (linkage, name, placement, relocations)) in function_heads.into_iter().enumerate() {
         cur.enter("function", Some(i));
-        let body = read_routine(&mut cur, version, &placement, options)?;
+        let (body, rl) = read_routine(&mut cur, version, &placement, options)?;
+        layout.functions.push(rl);
         functions.push(Function {
             linkage,
             name,
@@ -172,12 +212,13 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
         });
         cur.leave();
     }
-    Ok(Object {
+    let object = Object {
         version,
         kernels,
         filescope_vars,
         functions,
-    })
+    };
+    Ok((object, layout))
 }
 
 fn read_name(cur: &mut Cursor, version: Version) -> Result<Vec<u8>, ReadError> {
@@ -218,7 +259,7 @@ fn read_routine(
     version: Version,
     place: &Placement,
     options: ReadOptions,
-) -> Result<Routine, ReadError> {
+) -> Result<(Routine, RoutineLayout), ReadError> {
     let start = place.offset as usize;
     cur.seek(start, "offset")?;
     let id_size = if version.wide_ids() { 4 } else { 2 };
@@ -405,20 +446,31 @@ fn read_routine(
             })
         }
     };
-    Ok(Routine {
-        strings,
-        name_index,
-        variables,
-        addresses,
-        predicates,
-        labels,
-        samplers,
-        surfaces,
-        vmes,
-        interface,
-        attributes,
-        code,
-    })
+    let layout = RoutineLayout {
+        offset: place.offset,
+        size: place.size,
+        input_offset: place.input_offset,
+        entry: entry as u32,
+        code_size: size as u32,
+        gen_binaries: Vec::new(),
+    };
+    Ok((
+        Routine {
+            strings,
+            name_index,
+            variables,
+            addresses,
+            predicates,
+            labels,
+            samplers,
+            surfaces,
+            vmes,
+            interface,
+            attributes,
+            code,
+        },
+        layout,
+    ))
 }
 
 /// Decodes a whole instruction stream; `base` is its absolute file offset.

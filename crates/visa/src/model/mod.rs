@@ -63,6 +63,25 @@ pub struct GenBinary {
     pub code: Vec<u8>,
 }
 
+impl GenBinary {
+    /// The platform's name (IGC `PlatformInfo` encoding; 13 is shared by DG2 and MTL).
+    pub fn platform_name(&self) -> &'static str {
+        match self.platform {
+            3 => "BDW",
+            4 => "CHV",
+            5 => "SKL",
+            6 => "BXT",
+            10 => "ICLLP",
+            11 => "XeHP_SDV",
+            12 => "TGLLP",
+            13 => "DG2/MTL",
+            14 => "PVC",
+            15 => "PVCXT",
+            _ => "unknown",
+        }
+    }
+}
+
 /// `file_scope_var_info` (spec 4.5.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileScopeVar {

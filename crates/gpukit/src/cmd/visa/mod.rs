@@ -1,15 +1,23 @@
-//! `gpukit visa ...`: Intel vISA objects.
+//! `gpukit visa ...`: Intel vISA objects. One file per subcommand.
+mod gen;
+mod info;
+
 use crate::output::CmdResult;
 use clap::Subcommand;
 
 #[derive(Subcommand)]
 pub enum VisaCommand {
-    /// Placeholder
-    Info,
+    /// Summarise a .isa file: version, routines, tables, inputs, attributes, Gen binaries, instructions
+    Info(info::Args),
+    /// Extract a kernel's embedded Gen binary as raw machine code (what `iga64 -d` reads)
+    Gen(gen::Args),
 }
 
 impl VisaCommand {
     pub fn run(self) -> CmdResult {
-        Ok(())
+        match self {
+            VisaCommand::Info(a) => info::run(a),
+            VisaCommand::Gen(a) => gen::run(a),
+        }
     }
 }
