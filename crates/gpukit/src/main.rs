@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gpukit", version, about = "Read, write and check GPU compiler/runtime formats")]
+#[command(
+    name = "gpukit",
+    version,
+    about = "Read, write and check GPU compiler/runtime formats"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -49,7 +49,13 @@ pub fn emit(out: Option<&Path>, bytes: &[u8]) -> CmdResult {
             let mut lock = stdout.lock();
             lock.write_all(bytes)
                 .and_then(|_| lock.flush())
-                .or_else(|e| if e.kind() == std::io::ErrorKind::BrokenPipe { Ok(()) } else { Err(e) })
+                .or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })
                 .map_err(|e| CmdError::Io(format!("stdout: {e}")))
         }
         Some(path) => write_atomic(path, bytes),
@@ -62,7 +68,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> CmdResult {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
