@@ -6,7 +6,7 @@ pub mod model;
 pub mod parse;
 
 pub use model::*;
-pub use parse::{parse_metadata, parse_metadata_at, ParseError};
+pub use parse::{parse_blocks, parse_metadata, parse_metadata_at, ParseError};
 
 use crate::abi::args::value_slot_size;
 

@@ -157,6 +157,52 @@ pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, Pa
     })
 }
 
+/// Parses every block of a text holding only metadata blocks (blank lines
+/// between blocks are allowed), e.g. the metadata of all kernels of a program.
+pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
+    let text = utf8(bytes, 1)?;
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte offset, line number)
+    let mut pos = 0;
+    for (i, (line, eol)) in split_lines(text).enumerate() {
+        let n = i + 1;
+        let end = pos + line.len() + eol.as_str().len();
+        match start {
+            None if line.starts_with(";ARGSTART:") => start = Some((pos, n)),
+            None if line.trim().is_empty() => {}
+            None => {
+                return Err(ParseError {
+                    line: n,
+                    column: 1,
+                    field: "block start".into(),
+                    found: quote(line),
+                    expected: "`;ARGSTART:<function>`".into(),
+                })
+            }
+            Some((from, first)) if line.starts_with(";ARGEND:") => {
+                if out.len() >= limits::MAX_KERNELS {
+                    return Err(ParseError {
+                        line: n,
+                        column: 1,
+                        field: "blocks".into(),
+                        found: format!("more than {}", limits::MAX_KERNELS),
+                        expected: "fewer blocks".into(),
+                    });
+                }
+                out.push(parse_metadata_at(&bytes[from..end], first)?);
+                start = None;
+            }
+            Some(_) => {}
+        }
+        pos = end;
+    }
+    if let Some((from, first)) = start {
+        // Let the block parser report the missing `;ARGEND`.
+        parse_metadata_at(&bytes[from..], first)?;
+    }
+    Ok(out)
+}
+
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
     if line.len() > limits::MAX_LINE_LEN {

@@ -1,15 +1,32 @@
-//! `gpukit amd ...`. (Placeholder until the amd crate lands.)
+//! `gpukit amd ...`: AMD Catalyst OpenCL binaries, AMD IL metadata and the
+//! runtime ABI. One file per subcommand.
+mod cb0;
+mod info;
+mod link;
+mod meta;
+
 use crate::output::CmdResult;
 use clap::Subcommand;
 
 #[derive(Subcommand)]
 pub enum AmdCommand {
-    /// Not implemented yet
-    Todo,
+    /// Summarise a CL1 .clo binary: driver, device, kernels, arguments, memory, registers
+    Info(info::Args),
+    /// Print kernel metadata text from a .clo binary or a metadata text file, or its typed model (--json)
+    Meta(meta::Args),
+    /// Link one kernel out of a whole-program AMD IL text, as the runtime does
+    Link(link::Args),
+    /// Build the cb0 reserved area for clEnqueueNDRangeKernel / clEnqueueTask
+    Cb0(cb0::Args),
 }
 
 impl AmdCommand {
     pub fn run(self) -> CmdResult {
-        Err(crate::output::CmdError::Usage("not implemented yet".into()))
+        match self {
+            AmdCommand::Info(a) => info::run(a),
+            AmdCommand::Meta(a) => meta::run(a),
+            AmdCommand::Link(a) => link::run(a),
+            AmdCommand::Cb0(a) => cb0::run(a),
+        }
     }
 }

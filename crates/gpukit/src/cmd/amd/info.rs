@@ -1,0 +1,227 @@
+//! `gpukit amd info FILE.clo [--json]`
+
+use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use gpukit_amd::cl1::{Cl1Binary, ProgInfoSummary};
+use gpukit_amd::elf::ElfClass;
+use gpukit_amd::metadata::{parse_metadata, Argument, MemoryTotals};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The CL1 program binary (.clo)
+    file: PathBuf,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+    /// Output file (stdout when absent)
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    format: &'static str,
+    machine: u16,
+    device: Option<&'static str>,
+    driver_info: Option<String>,
+    driver_version: Option<String>,
+    compile_options: Option<String>,
+    global_data: Vec<GlobalDataReport>,
+    kernels: Vec<KernelReport>,
+}
+
+#[derive(Serialize)]
+struct GlobalDataReport {
+    constant_buffer: u32,
+    size: usize,
+}
+
+#[derive(Serialize)]
+struct KernelReport {
+    name: String,
+    unique_id: Option<u32>,
+    metadata_version: Option<String>,
+    device: Option<String>,
+    memory: MemoryTotals,
+    uses_printf: Option<bool>,
+    registers: ProgInfoSummary,
+    code_size: usize,
+    arguments: Vec<Argument>,
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let bytes = read_file(&args.file)?;
+    let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+    let mut kernels = Vec::new();
+    for k in &bin.kernels {
+        let md = parse_metadata(k.metadata).map_err(|e| {
+            CmdError::input(&args.file, format!("kernel `{}` metadata: {e}", k.name))
+        })?;
+        kernels.push(KernelReport {
+            name: k.name.clone(),
+            unique_id: md.unique_id(),
+            metadata_version: md.version().map(|(a, b, c)| format!("{a}.{b}.{c}")),
+            device: md.device().map(str::to_owned),
+            memory: md.memory_totals(),
+            uses_printf: k.header.as_ref().map(|h| h.uses_printf()),
+            registers: k.inner.proginfo_summary(),
+            code_size: k.inner.text.len(),
+            arguments: md.arguments(),
+        });
+    }
+    let report = Report {
+        file: args.file.display().to_string(),
+        format: match bin.class {
+            ElfClass::Elf32 => "CL1 32-bit GPU",
+            ElfClass::Elf64 => "CL1 64-bit GPU",
+        },
+        machine: bin.machine,
+        device: bin.device(),
+        driver_info: bin.driver_info.clone(),
+        driver_version: bin.driver_version().map(str::to_owned),
+        compile_options: bin.compile_options.clone(),
+        global_data: bin
+            .global_data
+            .iter()
+            .map(|g| GlobalDataReport {
+                constant_buffer: g.constant_buffer,
+                size: g.data.len(),
+            })
+            .collect(),
+        kernels,
+    };
+    let out = if args.json {
+        json(&report)
+    } else {
+        text(&report).into_bytes()
+    };
+    emit(args.output.as_deref(), &out)
+}
+
+fn text(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "file: {}", r.file);
+    let _ = writeln!(s, "format: {}", r.format);
+    let _ = writeln!(
+        s,
+        "device: {} (e_machine {:#x})",
+        r.device.unwrap_or("unknown"),
+        r.machine
+    );
+    let _ = writeln!(
+        s,
+        "driver: {}",
+        r.driver_info.as_deref().unwrap_or("(none)")
+    );
+    if let Some(o) = &r.compile_options {
+        let _ = writeln!(s, "compile options: {o:?}");
+    }
+    for g in &r.global_data {
+        let _ = writeln!(s, "global data: cb{} {} bytes", g.constant_buffer, g.size);
+    }
+    let _ = writeln!(s, "kernels: {}", r.kernels.len());
+    for k in &r.kernels {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "kernel {}", k.name);
+        let _ = writeln!(
+            s,
+            "  unique id {}, metadata version {}, device {}",
+            k.unique_id.map_or("-".into(), |v| v.to_string()),
+            k.metadata_version.as_deref().unwrap_or("-"),
+            k.device.as_deref().unwrap_or("-")
+        );
+        let m = &k.memory;
+        let mut flags = Vec::new();
+        if m.abi_64bit {
+            flags.push("64bitABI");
+        }
+        if m.data_required {
+            flags.push("datareqd");
+        }
+        if m.compiler_write {
+            flags.push("compilerwrite");
+        }
+        if k.uses_printf == Some(true) {
+            flags.push("printf");
+        }
+        let _ = writeln!(
+            s,
+            "  memory: uavprivate {}, hwlocal {}, hwregion {}{}{}",
+            m.uav_private,
+            m.hw_local,
+            m.hw_region,
+            if flags.is_empty() { "" } else { "; " },
+            flags.join(" ")
+        );
+        let reg = &k.registers;
+        let opt = |v: Option<u32>| v.map_or("-".to_owned(), |v| v.to_string());
+        let _ = write!(
+            s,
+            "  registers: {} VGPRs, {} SGPRs",
+            opt(reg.vgprs),
+            opt(reg.sgprs)
+        );
+        if let Some(r) = reg.pgm_rsrc2 {
+            let _ = write!(s, ", pgm_rsrc2 {r:#010x}");
+        }
+        // Drivers write 256,0,0 when the kernel sets no reqd_work_group_size.
+        if let Some([x, y, z]) = reg
+            .reqd_work_group_size
+            .filter(|w| w.iter().all(|&d| d > 0))
+        {
+            let _ = write!(s, ", reqd work-group size {x}x{y}x{z}");
+        }
+        let _ = writeln!(s, "; code {} bytes", k.code_size);
+        let _ = writeln!(s, "  arguments: {}", k.arguments.len());
+        if !k.arguments.is_empty() {
+            let _ = writeln!(
+                s,
+                "    {:>3}  {:<16} {:<8} {:<10} {:>3} {:>6} {:>5}  access",
+                "#", "name", "kind", "type", "cb", "offset", "size"
+            );
+        }
+        for a in &k.arguments {
+            let ty = if a.vector_width > 1 {
+                format!("{}x{}", a.type_name, a.vector_width)
+            } else {
+                a.type_name.clone()
+            };
+            let mut extra = Vec::new();
+            if let Some(m) = a.mem_type {
+                extra.push(m.as_str().to_owned());
+            }
+            if let Some(acc) = a.access {
+                extra.push(acc.as_str().to_owned());
+            }
+            if a.is_const {
+                extra.push("const".into());
+            }
+            if a.volatile {
+                extra.push("volatile".into());
+            }
+            if a.restrict {
+                extra.push("restrict".into());
+            }
+            let kind = serde_json::to_value(a.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "    {:>3}  {:<16} {:<8} {:<10} {:>3} {:>6} {:>5}  {}",
+                a.index,
+                a.name,
+                kind,
+                ty,
+                a.cb,
+                a.offset,
+                a.cb_size,
+                extra.join(" ")
+            );
+        }
+    }
+    s
+}

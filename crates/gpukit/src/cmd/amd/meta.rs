@@ -1,0 +1,97 @@
+//! `gpukit amd meta FILE.clo|FILE.txt [--kernel NAME] [--json]`
+
+use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use gpukit_amd::cl1::Cl1Binary;
+use gpukit_amd::metadata::{parse_blocks, parse_metadata, Argument, Line, MemoryTotals, Metadata};
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A CL1 program binary (.clo) or a text file of metadata blocks
+    file: PathBuf,
+    /// Only this kernel (name without `__OpenCL_`/`_kernel`)
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Print the typed model as JSON instead of the text
+    #[arg(long)]
+    json: bool,
+    /// Output file (stdout when absent)
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct BlockReport<'a> {
+    name: &'a str,
+    kernel: Option<&'a str>,
+    version: Option<(u32, u32, u32)>,
+    device: Option<&'a str>,
+    unique_id: Option<u32>,
+    memory: MemoryTotals,
+    arguments: Vec<Argument>,
+    calls: Vec<u32>,
+    intrinsics: Vec<u32>,
+    lines: &'a [Line],
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let bytes = read_file(&args.file)?;
+    // Raw text of each block, as stored.
+    let mut texts: Vec<Vec<u8>> = Vec::new();
+    let mut blocks: Vec<Metadata> = Vec::new();
+    if bytes.starts_with(b"\x7fELF") {
+        let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+        for k in &bin.kernels {
+            let md = parse_metadata(k.metadata).map_err(|e| {
+                CmdError::input(&args.file, format!("kernel `{}` metadata: {e}", k.name))
+            })?;
+            texts.push(k.metadata.to_vec());
+            blocks.push(md);
+        }
+    } else {
+        blocks = parse_blocks(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+        texts = blocks.iter().map(Metadata::emit).collect();
+    }
+    if let Some(want) = &args.kernel {
+        let keep: Vec<bool> = blocks
+            .iter()
+            .map(|b| b.kernel_name() == Some(want.as_str()) || b.name == *want)
+            .collect();
+        if !keep.contains(&true) {
+            let names: Vec<&str> = blocks
+                .iter()
+                .map(|b| b.kernel_name().unwrap_or(&b.name))
+                .collect();
+            return Err(CmdError::Usage(format!(
+                "no kernel `{want}` (kernels: {})",
+                names.join(", ")
+            )));
+        }
+        let mut k = keep.iter();
+        blocks.retain(|_| *k.next().unwrap_or(&false));
+        let mut k = keep.iter();
+        texts.retain(|_| *k.next().unwrap_or(&false));
+    }
+    let out = if args.json {
+        let reports: Vec<BlockReport> = blocks
+            .iter()
+            .map(|m| BlockReport {
+                name: &m.name,
+                kernel: m.kernel_name(),
+                version: m.version(),
+                device: m.device(),
+                unique_id: m.unique_id(),
+                memory: m.memory_totals(),
+                arguments: m.arguments(),
+                calls: m.called_functions(),
+                intrinsics: m.intrinsics(),
+                lines: &m.lines,
+            })
+            .collect();
+        json(&reports)
+    } else {
+        texts.concat()
+    };
+    emit(args.output.as_deref(), &out)
+}
