@@ -1,0 +1,20 @@
+//! AMD IL metadata text: parse must not panic, and whatever parses must
+//! print back to the same bytes.
+#![no_main]
+
+use gpukit_amd::metadata::{parse_blocks, parse_metadata};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(m) = parse_metadata(data) {
+        assert_eq!(m.emit(), data, "emit must reproduce the parsed bytes");
+        let _ = m.arguments();
+        let _ = m.memory_totals();
+    }
+    let _ = parse_blocks(data);
+    let _ = gpukit_amd::datasegment::parse_data_segment(data, gpukit_amd::datasegment::Radix::Hex)
+        .map(|s| s.materialize());
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = gpukit_amd::link::IlProgram::parse(text).map(|p| p.link("k", None));
+    }
+});
