@@ -92,6 +92,7 @@ pub fn read_with_layout(
             size: cur.u32("size")?,
             input_offset: Some(cur.u32("input_offset")?),
         };
+        check_placement(&cur, &placement, data.len())?;
         let relocations = read_relocations(&mut cur)?;
         let at = cur.pos();
         let ng = cur.u8("num_gen_binaries")? as usize;
@@ -177,6 +178,7 @@ pub fn read_with_layout(
             size: cur.u32("size")?,
             input_offset: None,
         };
+        check_placement(&cur, &placement, data.len())?;
         let relocations = read_relocations(&mut cur)?;
         function_heads.push((linkage, name, placement, relocations));
         cur.leave();
@@ -219,6 +221,20 @@ pub fn read_with_layout(
         functions,
     };
     Ok((object, layout))
+}
+
+/// Rejects a routine the file cannot hold before any of it is read.
+fn check_placement(cur: &Cursor, p: &Placement, file_len: usize) -> Result<(), ReadError> {
+    let end = p.offset as u64 + p.size as u64;
+    if end > file_len as u64 {
+        let at = cur.pos() - 8 - if p.input_offset.is_some() { 4 } else { 0 };
+        return Err(cur.invalid(
+            "offset",
+            at,
+            format!("object [{:#x}, +{:#x}) lies outside the file ({file_len:#x} bytes)", p.offset, p.size),
+        ));
+    }
+    Ok(())
 }
 
 fn read_name(cur: &mut Cursor, version: Version) -> Result<Vec<u8>, ReadError> {

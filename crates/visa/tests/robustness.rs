@@ -1,0 +1,62 @@
+//! Never a panic: every truncation and thousands of single-byte mutations of every
+//! `.isa` (the checked-in fixtures, and the shared corpus when present) must read as a
+//! clean `Ok` or `Err`; whatever reads must also write without panicking.
+
+mod common;
+
+use std::path::PathBuf;
+
+/// Deterministic xorshift, so a failure names a reproducible mutation.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn exercise(bytes: &[u8]) {
+    // Strict reading is lenient reading plus one early return, so one pass covers both.
+    if let Ok(obj) = gpukit_visa::read_lenient(bytes) {
+        let _ = gpukit_visa::write(&obj);
+    }
+}
+
+fn sweep(path: &PathBuf, mutations: usize) {
+    let bytes = std::fs::read(path).unwrap();
+    for len in 0..bytes.len() {
+        let r = std::panic::catch_unwind(|| exercise(&bytes[..len]));
+        assert!(r.is_ok(), "{}: panic on truncation to {len} bytes", path.display());
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ bytes.len() as u64);
+    let mut m = bytes.clone();
+    for i in 0..mutations {
+        let at = (rng.next() % bytes.len() as u64) as usize;
+        let val = rng.next() as u8;
+        let old = m[at];
+        m[at] = val;
+        let r = std::panic::catch_unwind(|| exercise(&m));
+        assert!(r.is_ok(), "{}: panic on mutation #{i}: byte {at:#x} = {val:#04x}", path.display());
+        m[at] = old;
+    }
+}
+
+#[test]
+fn fixtures_never_panic() {
+    let files = common::files(&common::workspace_root().join("tests/data/visa"), ".isa");
+    assert!(!files.is_empty());
+    for f in &files {
+        sweep(f, 5000);
+    }
+}
+
+#[test]
+fn corpus_never_panics() {
+    use rayon::prelude::*;
+    for sub in ["intel-legacy", "intel"] {
+        let Some(dir) = common::corpus(sub) else { return };
+        common::files(&dir, ".isa").par_iter().for_each(|f| sweep(f, 2000));
+    }
+}
