@@ -2,6 +2,8 @@
 //! bytes, turning `\n \r \a \b \f \v` into control characters. Any other
 //! backslash stays a literal backslash and the next byte is read normally,
 //! so `\t` is two bytes. Encoding is the inverse for those six characters.
+//! A literal backslash followed by one of `n r a b f v` has no encoding the
+//! runtime would read back; lines holding one keep their raw text.
 
 /// Decodes from the start of `text` until `len` decoded bytes are produced.
 /// Returns the bytes and how many input bytes were consumed, or `None` when
