@@ -142,6 +142,8 @@ pub enum MaterializeError {
     },
     #[error("segment size {0} exceeds the limit of {max} bytes", max = limits::MAX_DATA_SEGMENT_BYTES)]
     TooLarge(u64),
+    #[error("declared size {size} is far past the {covered} bytes the vectors cover (limit: {max} zero bytes)", max = limits::MAX_DATA_ZERO_TAIL)]
+    SizeFarPastData { size: u64, covered: u64 },
     #[error("vector {index} ({ty}): {count} values is neither whole vectors of 3 nor padded to 4")]
     Vec3Count {
         index: usize,
@@ -432,6 +434,22 @@ impl DataSegment {
     pub fn materialize(&self) -> Result<Vec<u8>, MaterializeError> {
         if self.size > limits::MAX_DATA_SEGMENT_BYTES {
             return Err(MaterializeError::TooLarge(self.size));
+        }
+        let covered = self
+            .vectors
+            .iter()
+            .map(|v| {
+                v.offset.saturating_add(
+                    u64::from(v.element.scalar_size()) * v.values.len() as u64 * 4 / 3 + 16,
+                )
+            })
+            .max()
+            .unwrap_or(0);
+        if self.size > covered.saturating_add(limits::MAX_DATA_ZERO_TAIL) {
+            return Err(MaterializeError::SizeFarPastData {
+                size: self.size,
+                covered,
+            });
         }
         let mut out = vec![0u8; self.size as usize];
         for (index, v) in self.vectors.iter().enumerate() {

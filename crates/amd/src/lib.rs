@@ -9,6 +9,7 @@
 //!   32-byte image metadata.
 //! * [`cl1`] — Catalyst OpenCL 1.x program binaries (`.clo`); [`elf`] is the
 //!   ELF view shared with the CL2 reader to come.
+//! * [`container`] — tells CL1 GPU/CPU, CL2 and other ELF files apart.
 //! * [`clc`] — kernel signatures from OpenCL C source, for argument placement.
 //! * [`limits`] — every bound the readers enforce.
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@
 pub mod abi;
 pub mod cl1;
 pub mod clc;
+pub mod container;
 pub mod datasegment;
 pub mod elf;
 pub mod limits;

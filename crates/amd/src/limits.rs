@@ -34,3 +34,6 @@ pub const MAX_STRUCT_FIELDS: usize = 4096;
 pub const MAX_TYPE_DEPTH: usize = 32;
 /// Bytes a single argument may occupy in the constant buffer (64 KiB is the hardware cb limit).
 pub const MAX_ARG_BYTES: u64 = 1 << 16;
+/// Zero bytes a data segment may declare beyond the last byte its vectors
+/// cover (the declared size is untrusted; the values are in the input).
+pub const MAX_DATA_ZERO_TAIL: u64 = 1 << 20;

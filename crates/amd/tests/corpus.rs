@@ -7,6 +7,7 @@
 use gpukit_amd::abi::args::{place_arguments, ArgBuffer};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::clc::{kernel_signatures, PointerWidth};
+use gpukit_amd::container::{detect, BinaryKind};
 use gpukit_amd::elf::ElfClass;
 use gpukit_amd::metadata::parse_metadata;
 use std::path::{Path, PathBuf};
@@ -249,18 +250,27 @@ fn every_corpus_file_reads_or_fails_cleanly() {
 }
 
 fn check_read_all(root: &Path) {
-    let (mut ok, mut rejected) = (0, 0);
+    let (mut ok, mut rejected, mut gpu) = (0, 0, 0);
     for f in files(root) {
         let bytes = std::fs::read(&f).unwrap();
+        let kind = detect(&bytes);
         match Cl1Binary::parse(&bytes) {
             Ok(_) => ok += 1,
             Err(e) => {
                 assert!(!e.to_string().is_empty());
+                assert!(
+                    !matches!(kind, BinaryKind::Cl1Gpu { .. }),
+                    "{}: detected as a CL1 GPU binary but not read: {e}",
+                    f.display()
+                );
                 rejected += 1
             }
         }
+        if matches!(kind, BinaryKind::Cl1Gpu { .. }) {
+            gpu += 1;
+        }
     }
-    eprintln!("{ok} files read as CL1, {rejected} rejected with an error");
+    eprintln!("{}: {gpu} files detected as CL1 GPU, {ok} read, {rejected} other files rejected with an error", root.display());
 }
 
 /// Truncates every corpus file at many points and flips bytes through it:

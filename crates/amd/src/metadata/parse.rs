@@ -118,6 +118,7 @@ pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, Pa
         });
     };
     let mut out = Vec::new();
+    let mut scratch = Vec::with_capacity(128);
     for (n, line, eol) in lines.by_ref() {
         if let Some(end_name) = line.strip_prefix(";ARGEND:") {
             if let Some((n2, extra, _)) = lines.next() {
@@ -146,7 +147,7 @@ pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, Pa
                 expected: "a smaller block".into(),
             });
         }
-        out.push(parse_line(line, n, eol)?);
+        out.push(parse_line_with(line, n, eol, &mut scratch)?);
     }
     Err(ParseError {
         line: first_line + text.lines().count().max(1) - 1,
@@ -205,6 +206,17 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
 
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
+    parse_line_with(line, line_no, eol, &mut Vec::new())
+}
+
+/// As [`parse_line`], printing the canonical form into `scratch` to decide
+/// whether the raw text must be kept.
+fn parse_line_with(
+    line: &str,
+    line_no: usize,
+    eol: Eol,
+    scratch: &mut Vec<u8>,
+) -> Result<Line, ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -215,9 +227,9 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseErr
         });
     }
     let entry = parse_entry(line, line_no)?;
-    let mut canonical = Vec::with_capacity(line.len());
-    entry_text(&entry, &mut canonical);
-    let raw = (canonical != line.as_bytes()).then(|| line.to_owned());
+    scratch.clear();
+    entry_text(&entry, scratch);
+    let raw = (scratch.as_slice() != line.as_bytes()).then(|| line.to_owned());
     Ok(Line { entry, raw, eol })
 }
 
