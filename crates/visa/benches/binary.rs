@@ -33,8 +33,12 @@ fn bench(c: &mut Criterion) {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let mut g = c.benchmark_group("visa_binary");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_with_input(BenchmarkId::new("read", &name), &bytes, |b, bytes| b.iter(|| gpukit_visa::read(bytes).unwrap()));
-    g.bench_with_input(BenchmarkId::new("write", &name), &obj, |b, obj| b.iter(|| gpukit_visa::write(obj).unwrap()));
+    g.bench_with_input(BenchmarkId::new("read", &name), &bytes, |b, bytes| {
+        b.iter(|| gpukit_visa::read(bytes).unwrap())
+    });
+    g.bench_with_input(BenchmarkId::new("write", &name), &obj, |b, obj| {
+        b.iter(|| gpukit_visa::write(obj).unwrap())
+    });
     g.finish();
 }
 

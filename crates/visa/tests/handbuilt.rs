@@ -35,8 +35,17 @@ fn region(rng: &mut Rng) -> Region {
 fn vector(rng: &mut Rng, v: Version) -> Vector {
     let modifier = Modifier(rng.below(6) as u8);
     let kind = match rng.below(6) {
-        0 => VectorKind::General { id: id(rng, v), row: rng.next() as u8, col: rng.next() as u8, region: region(rng) },
-        1 => VectorKind::Address { id: rng.next() as u16, offset: rng.next() as u8, width: rng.below(6) as u8 },
+        0 => VectorKind::General {
+            id: id(rng, v),
+            row: rng.next() as u8,
+            col: rng.next() as u8,
+            region: region(rng),
+        },
+        1 => VectorKind::Address {
+            id: rng.next() as u16,
+            offset: rng.next() as u8,
+            width: rng.below(6) as u8,
+        },
         2 => VectorKind::Predicate(Pred(rng.next() as u16)),
         3 => VectorKind::Indirect {
             addr: rng.next() as u16,
@@ -47,16 +56,27 @@ fn vector(rng: &mut Rng, v: Version) -> Vector {
         },
         4 => {
             let ty = Type(rng.below(16) as u8);
-            let bits = if ty.is_wide_immediate() { rng.next() } else { rng.next() as u32 as u64 };
+            let bits = if ty.is_wide_immediate() {
+                rng.next()
+            } else {
+                rng.next() as u32 as u64
+            };
             VectorKind::Immediate { ty: ty.0, bits }
         }
-        _ => VectorKind::State { class: rng.below(2) as u8, index: rng.next() as u16, offset: rng.next() as u8 },
+        _ => VectorKind::State {
+            class: rng.below(2) as u8,
+            index: rng.next() as u16,
+            offset: rng.next() as u8,
+        },
     };
     Vector { modifier, kind }
 }
 
 fn raw(rng: &mut Rng, v: Version) -> Raw {
-    Raw { id: id(rng, v), offset: rng.next() as u16 }
+    Raw {
+        id: id(rng, v),
+        offset: rng.next() as u16,
+    }
 }
 
 /// An instruction with random values in every field, consistent with the layout's
@@ -83,7 +103,11 @@ fn instruction(op: Opcode, subop: Option<u8>, v: Version, rng: &mut Rng) -> Inst
             FieldKind::U8 => Operand::Int(rng.below(16) as u32 | (rng.below(2) as u32 * 0xF0)),
             FieldKind::U16 => Operand::Int(rng.next() as u16 as u32),
             FieldKind::U32 | FieldKind::I32 => Operand::Int(rng.next() as u32),
-            FieldKind::SamplerOp => Operand::Int(if v.major >= 4 { rng.next() as u16 as u32 } else { rng.next() as u8 as u32 }),
+            FieldKind::SamplerOp => Operand::Int(if v.major >= 4 {
+                rng.next() as u16 as u32
+            } else {
+                rng.next() as u8 as u32
+            }),
             FieldKind::Aoffimmi => {
                 if v.wide_ids() {
                     Operand::Vector(vector(rng, v))
@@ -92,12 +116,22 @@ fn instruction(op: Opcode, subop: Option<u8>, v: Version, rng: &mut Rng) -> Inst
                 }
             }
             FieldKind::WideId => Operand::Int(id(rng, v)),
-            FieldKind::RawList(c) => Operand::RawList((0..count(c, &operands)).map(|_| raw(rng, v)).collect()),
-            FieldKind::LabelList(c) => Operand::LabelList((0..count(c, &operands)).map(|_| rng.next() as u16).collect()),
+            FieldKind::RawList(c) => {
+                Operand::RawList((0..count(c, &operands)).map(|_| raw(rng, v)).collect())
+            }
+            FieldKind::LabelList(c) => Operand::LabelList(
+                (0..count(c, &operands))
+                    .map(|_| rng.next() as u16)
+                    .collect(),
+            ),
         };
         operands.push(value);
     }
-    Instruction { opcode: op, subop, operands }
+    Instruction {
+        opcode: op,
+        subop,
+        operands,
+    }
 }
 
 /// Every (opcode, sub-opcode) layout that has a binary form.
@@ -115,7 +149,12 @@ fn all_layouts() -> Vec<(Opcode, Option<u8>)> {
 }
 
 fn object(v: Version, insts: Vec<Instruction>) -> Object {
-    let strings: Vec<Vec<u8>> = vec![b"k".to_vec(), b"V32".to_vec(), b"SimdSize".to_vec(), b"Note".to_vec()];
+    let strings: Vec<Vec<u8>> = vec![
+        b"k".to_vec(),
+        b"V32".to_vec(),
+        b"SimdSize".to_vec(),
+        b"Note".to_vec(),
+    ];
     let body = Routine {
         strings,
         name_index: 0,
@@ -128,32 +167,79 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
             alias_scope: 0,
             attributes: vec![],
         }],
-        addresses: vec![AddressVar { name_index: 1, num_elements: 1, attributes: vec![] }],
-        predicates: vec![PredicateVar { name_index: 1, num_elements: 16, attributes: vec![] }],
-        labels: vec![Label { name_index: 0, kind: 1, attributes: vec![] }],
-        samplers: vec![StateVar { name_index: 1, num_elements: 1, attributes: vec![] }],
-        surfaces: vec![StateVar { name_index: 1, num_elements: 1, attributes: vec![] }],
+        addresses: vec![AddressVar {
+            name_index: 1,
+            num_elements: 1,
+            attributes: vec![],
+        }],
+        predicates: vec![PredicateVar {
+            name_index: 1,
+            num_elements: 16,
+            attributes: vec![],
+        }],
+        labels: vec![Label {
+            name_index: 0,
+            kind: 1,
+            attributes: vec![],
+        }],
+        samplers: vec![StateVar {
+            name_index: 1,
+            num_elements: 1,
+            attributes: vec![],
+        }],
+        surfaces: vec![StateVar {
+            name_index: 1,
+            num_elements: 1,
+            attributes: vec![],
+        }],
         vmes: vec![],
-        interface: Interface::Kernel { inputs: vec![Input { kind: 0, index: 32, offset: 32, size: 64 }] },
+        interface: Interface::Kernel {
+            inputs: vec![Input {
+                kind: 0,
+                index: 32,
+                offset: 32,
+                size: 64,
+            }],
+        },
         attributes: vec![
-            Attribute { name_index: 2, value: AttributeValue::Int { value: 16, width: 1 } },
-            Attribute { name_index: 3, value: AttributeValue::Raw(vec![1, 2, 3]) },
+            Attribute {
+                name_index: 2,
+                value: AttributeValue::Int {
+                    value: 16,
+                    width: 1,
+                },
+            },
+            Attribute {
+                name_index: 3,
+                value: AttributeValue::Raw(vec![1, 2, 3]),
+            },
         ],
         code: Code::Instructions(insts),
     };
     let mut function_body = body.clone();
-    function_body.interface = Interface::Function { input_size: 2, return_value_size: 1 };
+    function_body.interface = Interface::Function {
+        input_size: 2,
+        return_value_size: 1,
+    };
     function_body.code = Code::Instructions(vec![]);
     Object {
         version: v,
         kernels: vec![Kernel {
             name: b"k".to_vec(),
             relocations: Relocations::default(),
-            gen_binaries: vec![GenBinary { platform: 12, code: vec![0xAA; 32] }],
+            gen_binaries: vec![GenBinary {
+                platform: 12,
+                code: vec![0xAA; 32],
+            }],
             body,
         }],
         filescope_vars: vec![],
-        functions: vec![Function { linkage: 0, name: b"f".to_vec(), relocations: Relocations::default(), body: function_body }],
+        functions: vec![Function {
+            linkage: 0,
+            name: b"f".to_vec(),
+            relocations: Relocations::default(),
+            body: function_body,
+        }],
     }
 }
 
@@ -169,7 +255,10 @@ const VERSIONS: [Version; 6] = [
 fn round_trip(v: Version, seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Rng(seed | 1);
     let layouts = all_layouts();
-    let insts: Vec<_> = layouts.iter().map(|&(op, s)| instruction(op, s, v, &mut rng)).collect();
+    let insts: Vec<_> = layouts
+        .iter()
+        .map(|&(op, s)| instruction(op, s, v, &mut rng))
+        .collect();
     let obj = object(v, insts);
     let bytes = write(&obj).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let back = read(&bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -181,7 +270,10 @@ fn round_trip(v: Version, seed: u64) -> Result<(), TestCaseError> {
 #[test]
 fn every_layout_is_covered() {
     // 125 real opcodes at 4.1; the families contribute one layout per sub-opcode.
-    let real = OPCODES.iter().filter(|o| !matches!(o.shape, gpukit_visa::isa::Shape::TextOnly)).count();
+    let real = OPCODES
+        .iter()
+        .filter(|o| !matches!(o.shape, gpukit_visa::isa::Shape::TextOnly))
+        .count();
     assert_eq!(real, 125);
     assert!(all_layouts().len() > 180, "{}", all_layouts().len());
 }

@@ -28,7 +28,11 @@ fn sweep(path: &PathBuf, mutations: usize) {
     let bytes = std::fs::read(path).unwrap();
     for len in 0..bytes.len() {
         let r = std::panic::catch_unwind(|| exercise(&bytes[..len]));
-        assert!(r.is_ok(), "{}: panic on truncation to {len} bytes", path.display());
+        assert!(
+            r.is_ok(),
+            "{}: panic on truncation to {len} bytes",
+            path.display()
+        );
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ bytes.len() as u64);
     let mut m = bytes.clone();
@@ -38,7 +42,11 @@ fn sweep(path: &PathBuf, mutations: usize) {
         let old = m[at];
         m[at] = val;
         let r = std::panic::catch_unwind(|| exercise(&m));
-        assert!(r.is_ok(), "{}: panic on mutation #{i}: byte {at:#x} = {val:#04x}", path.display());
+        assert!(
+            r.is_ok(),
+            "{}: panic on mutation #{i}: byte {at:#x} = {val:#04x}",
+            path.display()
+        );
         m[at] = old;
     }
 }
@@ -56,7 +64,11 @@ fn fixtures_never_panic() {
 fn corpus_never_panics() {
     use rayon::prelude::*;
     for sub in ["intel-legacy", "intel"] {
-        let Some(dir) = common::corpus(sub) else { return };
-        common::files(&dir, ".isa").par_iter().for_each(|f| sweep(f, 2000));
+        let Some(dir) = common::corpus(sub) else {
+            return;
+        };
+        common::files(&dir, ".isa")
+            .par_iter()
+            .for_each(|f| sweep(f, 2000));
     }
 }

@@ -231,7 +231,10 @@ fn check_placement(cur: &Cursor, p: &Placement, file_len: usize) -> Result<(), R
         return Err(cur.invalid(
             "offset",
             at,
-            format!("object [{:#x}, +{:#x}) lies outside the file ({file_len:#x} bytes)", p.offset, p.size),
+            format!(
+                "object [{:#x}, +{:#x}) lies outside the file ({file_len:#x} bytes)",
+                p.offset, p.size
+            ),
         ));
     }
     Ok(())
@@ -451,7 +454,7 @@ fn read_routine(
         Ok(list) => Code::Instructions(list),
         Err(e) if options.keep_undecodable_streams => Code::Undecoded {
             bytes: stream.to_vec(),
-            error: e,
+            error: *e,
         },
         Err(e) => {
             return Err(ReadError {
@@ -495,7 +498,7 @@ pub(crate) fn decode_stream(
     stream: &[u8],
     base: usize,
     bounds: &Bounds,
-) -> Result<Vec<Instruction>, StreamError> {
+) -> Result<Vec<Instruction>, Box<StreamError>> {
     let mut cur = Cursor::new(stream);
     // Every instruction takes at least one byte; the estimate only avoids regrowth.
     let mut list = Vec::with_capacity(stream.len() / 12);
@@ -508,14 +511,14 @@ pub(crate) fn decode_stream(
             Ok(inst) => list.push(inst),
             Err(mut e) => {
                 e.offset += base;
-                return Err(defects::diagnose(
+                return Err(Box::new(defects::diagnose(
                     version,
                     stream,
                     list.len(),
                     at + base,
                     e,
                     bounds,
-                ));
+                )));
             }
         }
     }
