@@ -85,6 +85,44 @@ pub enum ArgType {
     },
 }
 
+impl ArgType {
+    /// A short OpenCL-C-like spelling, e.g. `uint4`, `global*`, `image2d`, `struct(52)`.
+    pub fn describe(&self) -> String {
+        let scalar = |s: &Scalar| match s {
+            Scalar::Bool => "bool",
+            Scalar::Char => "char",
+            Scalar::UChar => "uchar",
+            Scalar::Short => "short",
+            Scalar::UShort => "ushort",
+            Scalar::Int => "int",
+            Scalar::UInt => "uint",
+            Scalar::Long => "long",
+            Scalar::ULong => "ulong",
+            Scalar::Half => "half",
+            Scalar::Float => "float",
+            Scalar::Double => "double",
+        };
+        match self {
+            ArgType::Scalar(s) => scalar(s).to_owned(),
+            ArgType::Vector(s, n) => format!("{}{n}", scalar(s)),
+            ArgType::Pointer(space) => format!(
+                "{}*",
+                match space {
+                    AddressSpace::Private => "private",
+                    AddressSpace::Global => "global",
+                    AddressSpace::Constant => "constant",
+                    AddressSpace::Local => "local",
+                }
+            ),
+            ArgType::Image(d) => format!("image{}", d.as_str()),
+            ArgType::Sampler => "sampler_t".into(),
+            ArgType::Counter32 => "counter32_t".into(),
+            ArgType::Event => "event_t".into(),
+            ArgType::Aggregate { size } => format!("struct({size})"),
+        }
+    }
+}
+
 /// Bytes an argument of this type takes in the constant buffer.
 pub fn slot_size(ty: &ArgType) -> u64 {
     let slots = |n: u64| n.max(1) * u64::from(SLOT);

@@ -1,5 +1,6 @@
 //! `gpukit amd ...`: AMD Catalyst OpenCL binaries, AMD IL metadata and the
 //! runtime ABI. One file per subcommand.
+mod args;
 mod cb0;
 mod info;
 mod link;
@@ -16,6 +17,8 @@ pub enum AmdCommand {
     Meta(meta::Args),
     /// Link one kernel out of a whole-program AMD IL text, as the runtime does
     Link(link::Args),
+    /// Place kernel arguments from OpenCL C source (and compare with a binary's metadata)
+    Args(args::Args),
     /// Build the cb0 reserved area for clEnqueueNDRangeKernel / clEnqueueTask
     Cb0(cb0::Args),
 }
@@ -26,6 +29,7 @@ impl AmdCommand {
             AmdCommand::Info(a) => info::run(a),
             AmdCommand::Meta(a) => meta::run(a),
             AmdCommand::Link(a) => link::run(a),
+            AmdCommand::Args(a) => args::run(a),
             AmdCommand::Cb0(a) => cb0::run(a),
         }
     }
