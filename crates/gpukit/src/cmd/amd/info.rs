@@ -1,7 +1,7 @@
 //! `gpukit amd info FILE.clo [--json]`
 
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
-use gpukit_amd::cl1::{Cl1Binary, ProgInfoSummary};
+use gpukit_amd::cl1::{CalEncoding, Cl1Binary, ProgInfoEntry, ProgInfoSummary};
 use gpukit_amd::elf::ElfClass;
 use gpukit_amd::metadata::{parse_metadata, Argument, MemoryTotals};
 use serde::Serialize;
@@ -49,7 +49,19 @@ struct KernelReport {
     uses_printf: Option<bool>,
     registers: ProgInfoSummary,
     code_size: usize,
+    data_size: usize,
     arguments: Vec<Argument>,
+    header: Option<[u32; 8]>,
+    encodings: Vec<CalEncoding>,
+    cal_notes: Vec<NoteReport>,
+    proginfo: Vec<ProgInfoEntry>,
+}
+
+#[derive(Serialize)]
+struct NoteReport {
+    kind: String,
+    offset: usize,
+    size: usize,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -69,7 +81,21 @@ pub fn run(args: Args) -> CmdResult {
             uses_printf: k.header.as_ref().map(|h| h.uses_printf()),
             registers: k.inner.proginfo_summary(),
             code_size: k.inner.text.len(),
+            data_size: k.inner.data.len(),
             arguments: md.arguments(),
+            header: k.header.as_ref().map(|h| h.dwords),
+            encodings: k.inner.encodings.clone(),
+            cal_notes: k
+                .inner
+                .first_notes()
+                .iter()
+                .map(|n| NoteReport {
+                    kind: n.kind.name(),
+                    offset: n.offset,
+                    size: n.desc.len(),
+                })
+                .collect(),
+            proginfo: k.inner.proginfo(),
         });
     }
     let report = Report {
@@ -175,6 +201,13 @@ fn text(r: &Report) -> String {
             let _ = write!(s, ", reqd work-group size {x}x{y}x{z}");
         }
         let _ = writeln!(s, "; code {} bytes", k.code_size);
+        let _ = writeln!(
+            s,
+            "  CAL: {} encoding(s), {} notes, {} PROGINFO entries",
+            k.encodings.len(),
+            k.cal_notes.len(),
+            k.proginfo.len()
+        );
         let _ = writeln!(s, "  arguments: {}", k.arguments.len());
         if !k.arguments.is_empty() {
             let _ = writeln!(
