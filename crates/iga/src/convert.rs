@@ -99,6 +99,11 @@ fn inputs(i: &Instruction) -> Vec<(i64, File)> {
     out
 }
 
+/// Every instruction id an instruction's `defs` lists name.
+pub fn defs_of(i: &Instruction) -> impl Iterator<Item = i64> {
+    inputs(i).into_iter().map(|(d, _)| d)
+}
+
 fn sorted_unique(ids: &[i64]) -> Vec<i64> {
     ids.iter()
         .copied()
@@ -131,9 +136,18 @@ fn for_each_defs(i: &mut Instruction, mut f: impl FnMut(&mut Vec<i64>)) {
     }
 }
 
-fn to_v2(l: &Listing) -> Listing {
-    let cfg = Cfg::build(l);
-    // Readers of each instruction, by the register file they read.
+/// The `uses` iga64 prints on an instruction's outputs, derived from every
+/// other instruction's `defs`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DerivedUses {
+    pub dst: Vec<i64>,
+    pub flag_modifier: Vec<i64>,
+    pub implicit: Vec<i64>,
+}
+
+/// Inverts the listing's `defs` into per-output `uses`, keyed by instruction
+/// id. A reader is attributed to the output writing the register file it reads.
+pub fn derive_uses(l: &Listing) -> HashMap<i64, DerivedUses> {
     let mut readers: HashMap<i64, Vec<(i64, File)>> = HashMap::new();
     for i in l.insts() {
         for (def, file) in inputs(i) {
@@ -150,6 +164,37 @@ fn to_v2(l: &Listing) -> Listing {
             .collect();
         ids.into_iter().collect()
     };
+    let mut out = HashMap::new();
+    for i in l.insts() {
+        let acc_out = writes_acc_implicitly(i);
+        let mut d = DerivedUses::default();
+        if acc_out && has_implicit_operands(i) {
+            d.implicit = uses_in(i.id, &[File::Acc]);
+        }
+        if i.flag_modifier.is_some() && i.op != "sel" {
+            d.flag_modifier = uses_in(i.id, &[File::Flag]);
+        }
+        if let Some(dst) = &i.dst {
+            // Send destinations and indirect destinations carry no uses in iga64's output.
+            if let OperandKind::Direct(r) | OperandKind::Macro(r) = &dst.kind {
+                if !i.is_send() {
+                    let mut files = vec![file_of(&r.reg.name)];
+                    if acc_out {
+                        files.push(File::Acc);
+                    }
+                    files.retain(|f| *f != File::Untracked);
+                    d.dst = uses_in(i.id, &files);
+                }
+            }
+        }
+        out.entry(i.id).or_insert(d);
+    }
+    out
+}
+
+fn to_v2(l: &Listing) -> Listing {
+    let cfg = Cfg::build(l);
+    let derived = derive_uses(l);
     let mut out = Listing {
         version: Version::V2,
         platform: l.platform.clone(),
@@ -176,48 +221,27 @@ fn to_v2(l: &Listing) -> Listing {
             Element::Inst(i) => {
                 let mut n = (**i).clone();
                 for_each_defs(&mut n, |d| *d = sorted_unique(d));
-                let acc_out = writes_acc_implicitly(&n);
+                let uses = derived.get(&n.id).cloned().unwrap_or_default();
                 n.implicit = if has_implicit_operands(&n) && n.implicit.is_some() {
                     let old = n.implicit.take().unwrap_or_default();
-                    let uses = if acc_out {
-                        uses_in(n.id, &[File::Acc])
-                    } else {
-                        Vec::new()
-                    };
                     Some(Implicit {
                         defs: old.defs,
-                        uses,
+                        uses: uses.implicit,
                         extra: old.extra,
                     })
                 } else {
                     None
                 };
                 if let Some(fm) = &mut n.flag_modifier {
-                    fm.uses = if n.op == "sel" {
-                        Vec::new()
-                    } else {
-                        uses_in(n.id, &[File::Flag])
-                    };
+                    fm.uses = uses.flag_modifier;
                 }
-                let send = n.is_send();
-                let id = n.id;
                 if let Some(d) = &mut n.dst {
-                    let indirect = matches!(d.kind, OperandKind::Indirect(_));
                     if let OperandKind::Direct(r)
                     | OperandKind::Macro(r)
                     | OperandKind::Indirect(r) = &mut d.kind
                     {
                         r.defs.clear();
-                        r.uses = if send || indirect {
-                            Vec::new()
-                        } else {
-                            let mut files = vec![file_of(&r.reg.name)];
-                            if acc_out {
-                                files.push(File::Acc);
-                            }
-                            files.retain(|f| *f != File::Untracked);
-                            uses_in(id, &files)
-                        };
+                        r.uses = uses.dst;
                     }
                 }
                 for s in &mut n.srcs {

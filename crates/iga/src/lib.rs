@@ -9,12 +9,14 @@
 //! note, in lenient mode.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod cfg;
 pub mod convert;
 pub mod error;
 pub mod limits;
 pub mod model;
 pub mod read;
+pub mod svg;
 pub mod write;
 
 pub use convert::convert;

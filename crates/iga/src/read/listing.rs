@@ -571,7 +571,17 @@ fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Error> 
         _ => {
             let mut o = Obj::new(cx, node, path, "an SBID")?;
             let id = o.req_int("id")?;
-            let func = o.req_str("func")?;
+            let func_node = o.req("func")?;
+            let func = cx.string(func_node, &path.key("func"))?;
+            if !matches!(func.as_str(), "" | ".src" | ".dst") {
+                return Err(cx.err(
+                    func_node.start,
+                    &path.key("func"),
+                    format!(
+                        "unknown SBID function \"{func}\": expected \"\", \".src\" or \".dst\""
+                    ),
+                ));
+            }
             Ok(Sbid {
                 id,
                 func,

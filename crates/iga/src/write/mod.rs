@@ -49,6 +49,8 @@ impl Out {
                 '\u{7}' => self.s("\\a"),
                 '"' => self.s("\\\""),
                 '\\' => self.s("\\\\"),
+                // iga64 would print these raw, which is not JSON; real listings never hold them.
+                c if (c as u32) < 0x20 => self.s(&format!("\\u{:04x}", c as u32)),
                 c => {
                     let mut b = [0; 4];
                     self.s(c.encode_utf8(&mut b));

@@ -1,15 +1,49 @@
-//! `gpukit iga ...`. (Placeholder until the iga crate lands.)
-use crate::output::CmdResult;
+//! `gpukit iga ...`: IGA JSON listings (iga64 -Xprint-json), one file per subcommand.
+
+mod cfg;
+mod check;
+mod convert;
+mod pressure;
+mod stats;
+
+use crate::output::{read_file, CmdError, CmdResult};
 use clap::Subcommand;
+use gpukit_iga::{Mode, Parsed};
+use std::path::Path;
 
 #[derive(Subcommand)]
 pub enum IgaCommand {
-    /// Not implemented yet
-    Todo,
+    /// Rewrite a listing as IGA JSON 1.0 or 2.0, byte-identical to what iga64 prints
+    Convert(convert::Args),
+    /// Check a listing's internal consistency (ids, label targets, defs/uses, preds/succs)
+    Check(check::Args),
+    /// Draw the control-flow graph (Graphviz dot or SVG)
+    Cfg(cfg::Args),
+    /// Instruction mix, send and SBID counts, register pressure
+    Stats(stats::Args),
+    /// Plot register pressure (liveTotals) over the instruction index as SVG
+    Pressure(pressure::Args),
 }
 
 impl IgaCommand {
     pub fn run(self) -> CmdResult {
-        Err(crate::output::CmdError::Usage("not implemented yet".into()))
+        match self {
+            IgaCommand::Convert(a) => convert::run(a),
+            IgaCommand::Check(a) => check::run(a),
+            IgaCommand::Cfg(a) => cfg::run(a),
+            IgaCommand::Stats(a) => stats::run(a),
+            IgaCommand::Pressure(a) => pressure::run(a),
+        }
     }
+}
+
+/// Reads and parses a listing; in lenient mode, says on stderr what was repaired.
+pub(crate) fn load(path: &Path, lenient: bool) -> Result<Parsed, CmdError> {
+    let bytes = read_file(path)?;
+    let mode = if lenient { Mode::Lenient } else { Mode::Strict };
+    let parsed = gpukit_iga::parse(&bytes, mode).map_err(|e| CmdError::input(path, e))?;
+    for r in &parsed.repairs {
+        eprintln!("{}: repaired: {r}", path.display());
+    }
+    Ok(parsed)
 }

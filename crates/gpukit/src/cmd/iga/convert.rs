@@ -1,0 +1,32 @@
+//! `gpukit iga convert FILE --to 1|2 [-o OUT]`
+
+use crate::output::{emit, CmdError, CmdResult};
+use gpukit_iga::Version;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// IGA JSON listing (1.0 or 2.0; the version is read from the file)
+    file: PathBuf,
+    /// Format version to write: 1 or 2 (default: the input's own, i.e. a normalising rewrite)
+    #[arg(long, value_parser = ["1", "2", "1.0", "2.0"])]
+    to: Option<String>,
+    /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
+    #[arg(long)]
+    lenient: bool,
+    /// Write here instead of stdout
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let parsed = super::load(&a.file, a.lenient)?;
+    let to = match a.to.as_deref() {
+        Some("1" | "1.0") => Version::V1,
+        Some("2" | "2.0") => Version::V2,
+        Some(other) => return Err(CmdError::Usage(format!("--to {other}: expected 1 or 2"))),
+        None => parsed.listing.version,
+    };
+    let out = gpukit_iga::convert(&parsed.listing, to);
+    emit(a.output.as_deref(), &gpukit_iga::write(&out, to))
+}

@@ -1,0 +1,76 @@
+//! Truncation and mutation sweep over the checked-in fixtures: whatever the
+//! bytes, reading (both modes) and everything downstream of a successful read
+//! return normally; nothing panics.
+
+use gpukit_iga::{analysis, cfg::Cfg, convert, parse, svg, write, Mode, Version};
+use std::path::Path;
+
+fn exercise(bytes: &[u8]) {
+    for mode in [Mode::Strict, Mode::Lenient] {
+        if let Ok(p) = parse(bytes, mode) {
+            let l = &p.listing;
+            for v in [Version::V1, Version::V2] {
+                let out = write(&convert(l, v), v);
+                // What we write from a strictly read listing, we read back identically.
+                // (Lenient reads keep unknown keys, which may collide with the other
+                // version's keys; they need only not panic.)
+                match parse(&out, mode) {
+                    Ok(again) => assert_eq!(write(&again.listing, v), out),
+                    Err(e) => assert!(mode == Mode::Lenient, "our own output does not parse: {e}"),
+                }
+            }
+            let _ = analysis::check(l);
+            let _ = analysis::stats(l);
+            let _ = Cfg::build(l).to_dot(l);
+            let _ = svg::pressure(l);
+            let _ = svg::cfg(l, &Cfg::build(l));
+        }
+    }
+}
+
+fn fixtures() -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    [
+        "tgllp_saxpy.iga1.json",
+        "tgllp_saxpy.iga2.json",
+        "skl_raw_send_defect.iga1.json",
+    ]
+    .iter()
+    .map(|n| std::fs::read(dir.join(n)).unwrap())
+    .collect()
+}
+
+#[test]
+fn every_truncation() {
+    // Every cut of the small fixture; every 11th of the larger ones (debug builds are slow).
+    for (k, f) in fixtures().iter().enumerate() {
+        let step = if k == 2 { 1 } else { 11 };
+        for cut in (0..f.len()).step_by(step) {
+            exercise(&f[..cut]);
+        }
+    }
+}
+
+#[test]
+fn byte_mutations() {
+    const BYTES: &[u8] = b"{}[]\":,0-9.e\\ntfu\x00\xff ";
+    for f in fixtures() {
+        let mut m = f.clone();
+        for at in (0..f.len()).step_by(41) {
+            for &b in BYTES {
+                m[at] = b;
+                exercise(&m);
+            }
+            m[at] = f[at];
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    for open in ["[", "{\"a\":", "[{\"k\":"] {
+        let doc = open.repeat(100_000);
+        let e = parse(doc.as_bytes(), Mode::Lenient).unwrap_err();
+        assert!(e.message.contains("nesting deeper"), "{e}");
+    }
+}
