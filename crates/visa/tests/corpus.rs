@@ -142,3 +142,36 @@ fn defective_binaries_read_with_diagnosis() {
         "defect model exact for only {exact} of {checked} files"
     );
 }
+
+/// `dis`: every legacy binary prints exactly as IGC 1.0.5353 dumped it.
+#[test]
+fn legacy_binaries_print_as_igc_dumped_them() {
+    let Some(dir) = common::corpus("intel-legacy") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let files = common::files(&dir, ".isa");
+    for path in &files {
+        let obj = gpukit_visa::read(&std::fs::read(path).unwrap()).unwrap();
+        let want = std::fs::read_to_string(path.with_extension("visaasm")).unwrap();
+        let got = gpukit_visa::text::print_text(&obj);
+        if got != want {
+            let line = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .map_or(0, |i| i + 1);
+            failures.push(format!(
+                "{}: first difference at line {line}",
+                path.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}

@@ -18,7 +18,12 @@ pub struct PredefinedVar {
 }
 
 const fn pv(id: u32, name: &'static str, ty: Type, num_elements: u16) -> PredefinedVar {
-    PredefinedVar { id, name, ty, num_elements }
+    PredefinedVar {
+        id,
+        name,
+        ty,
+        num_elements,
+    }
 }
 
 pub static PREDEFINED_VARS: [PredefinedVar; 22] = [
@@ -59,8 +64,14 @@ pub fn predefined_vars(version: Version) -> &'static [PredefinedVar] {
 }
 
 /// Predefined surfaces T0-T5: (name as printed, binding-table index).
-pub static PREDEFINED_SURFACES: [(&str, u8); 6] =
-    [("%slm", 254), ("T1", 1), ("T2", 2), ("TSS", 3), ("%bss", 252), ("%scratch", 255)];
+pub static PREDEFINED_SURFACES: [(&str, u8); 6] = [
+    ("%slm", 254),
+    ("T1", 1),
+    ("T2", 2),
+    ("TSS", 3),
+    ("%bss", 252),
+    ("%scratch", 255),
+];
 
 /// Sampler 31 is the implicit bindless sampler.
 pub const BINDLESS_SAMPLER: u8 = 31;
