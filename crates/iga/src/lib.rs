@@ -16,6 +16,7 @@ pub mod error;
 pub mod limits;
 pub mod model;
 pub mod read;
+pub mod render;
 pub mod svg;
 pub mod write;
 

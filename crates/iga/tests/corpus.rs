@@ -286,3 +286,57 @@ fn v1_survives_a_trip_through_v2() {
         failures.join("\n")
     );
 }
+
+/// Every listing with iga64's own text beside it: `corpus/iga` (`X.iga1.json` /
+/// `X.iga1.asm`, `X.iga2.json` / `X.iga2.asm`) and `corpus/intel`
+/// (`X.iga.json` / `X.iga.asm`).
+fn text_pairs() -> Option<Vec<(PathBuf, PathBuf)>> {
+    let files = corpus_json()?;
+    Some(
+        files
+            .into_iter()
+            .map(|j| {
+                let s = j.to_string_lossy();
+                let asm = s.strip_suffix(".json").unwrap().to_string() + ".asm";
+                (j, PathBuf::from(asm))
+            })
+            .filter(|(_, a)| a.exists())
+            .collect(),
+    )
+}
+
+#[test]
+fn render_matches_iga64_text() {
+    let Some(pairs) = text_pairs() else { return };
+    let (mut files_exact, mut lines_exact, mut lines) = (0, 0, 0);
+    let (mut iga_files, mut iga_exact) = (0, 0);
+    let mut samples = Vec::new();
+    for (j, a) in &pairs {
+        let listing = parse(&std::fs::read(j).unwrap(), Mode::Lenient)
+            .unwrap()
+            .listing;
+        let want = std::fs::read_to_string(a).unwrap();
+        let got = gpukit_iga::render::render(&listing);
+        let in_iga = j.to_string_lossy().contains("/corpus/iga/");
+        iga_files += in_iga as usize;
+        if got == want {
+            files_exact += 1;
+            iga_exact += in_iga as usize;
+        }
+        for (w, g) in want.lines().zip(got.lines()) {
+            lines += 1;
+            if w == g {
+                lines_exact += 1;
+            } else if samples.len() < 4000 {
+                samples.push(format!("{}\n  want: {w:?}\n  got:  {g:?}", a.display()));
+            }
+        }
+    }
+    eprintln!(
+        "render: {files_exact} of {} listings byte-exact ({iga_exact} of {iga_files} in corpus/iga); {lines_exact} of {lines} lines",
+        pairs.len()
+    );
+    if let Ok(p) = std::env::var("IGA_RENDER_DIFFS") {
+        std::fs::write(p, samples.join("\n")).unwrap();
+    }
+}
