@@ -12,3 +12,4 @@ pub use predefined::{
     predefined_vars, PredefinedVar, BINDLESS_SAMPLER, PREDEFINED_SURFACES, PREDEFINED_VARS,
 };
 pub mod names;
+pub mod syntax;

@@ -7,8 +7,10 @@
 //! families compose by concatenation.
 
 use super::style::Style;
+use super::template::{named_fields, pieces, Piece};
 use crate::isa::names::{self, spell};
-use crate::isa::{predefined_vars, Class, Opcode, Type, PREDEFINED_SURFACES};
+use crate::isa::syntax::{syntax, Format};
+use crate::isa::{predefined_vars, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
 use crate::limits::{PREDEFINED_SURFACES as NUM_PREDEF_SURFACES, PREDEFINED_VARS};
 use crate::model::*;
 use crate::version::Version;
@@ -457,134 +459,8 @@ impl Printer<'_> {
         s
     }
 
-    fn int(inst: &Instruction, name: &str) -> u32 {
-        match inst.operand(name) {
-            Some(Operand::Int(v)) => *v,
-            _ => 0,
-        }
-    }
-
-    fn op(&self, inst: &Instruction, name: &str) -> String {
-        inst.operand(name)
-            .map(|o| self.operand(o))
-            .unwrap_or_default()
-    }
-
-    fn instruction(&self, inst: &Instruction) -> String {
-        let info = match inst.opcode.info() {
-            Some(i) => i,
-            None => return format!("reserved{:#04x}", inst.opcode.0),
-        };
-        match info.class {
-            Class::Mov
-            | Class::Arith
-            | Class::Logic
-            | Class::Compare
-            | Class::Address
-            | Class::SimdFlow
-            | Class::Sync
-                if !matches!(inst.opcode, Opcode::DPAS | Opcode::DPASW) =>
-            {
-                self.common(inst)
-            }
-            Class::Flow => self.control_flow(inst),
-            Class::Svm => self.svm(inst),
-            Class::DataPort => self.dataport(inst),
-            Class::Sampler => self.sampler(inst),
-            _ => self.misc(inst),
-        }
-    }
-
-    fn common(&self, inst: &Instruction) -> String {
-        let op = inst.opcode;
-        let info = op.info().expect("known opcode");
-        let mut s = self.pred(inst.pred());
-        let fields = inst.fields().unwrap_or(&[]);
-        if op == Opcode::FMINMAX {
-            s.push_str(if Self::int(inst, "op") == 0 {
-                "min"
-            } else {
-                "max"
-            });
-        } else {
-            s.push_str(info.mnemonic);
-        }
-        if info.class == Class::Sync {
-            match op {
-                Opcode::FENCE => {
-                    let mask = Self::int(inst, "mask");
-                    if mask & 0x80 != 0 {
-                        s.push_str("_sw");
-                    } else {
-                        s.push_str(if mask & 0x20 != 0 {
-                            "_local"
-                        } else {
-                            "_global"
-                        });
-                        if mask != 0 {
-                            s.push('.');
-                            for (bit, n) in
-                                [(0, "E"), (1, "I"), (2, "S"), (3, "C"), (4, "R"), (6, "L1")]
-                            {
-                                if mask & (1 << bit) != 0 {
-                                    s.push_str(n);
-                                }
-                            }
-                        }
-                    }
-                }
-                Opcode::WAIT => s.push_str(&self.op(inst, "mask")),
-                Opcode::SBARRIER => s.push_str(if Self::int(inst, "mode") != 0 {
-                    ".signal"
-                } else {
-                    ".wait"
-                }),
-                _ => {}
-            }
-            return s;
-        }
-        if info.class == Class::Compare {
-            let relop = Self::int(inst, "relop");
-            if relop & 0x80 != 0 {
-                s.push('n');
-            }
-            let _ = write!(s, ".{}", spell(&names::RELOP, relop & 0x7));
-        }
-        if matches!(
-            info.class,
-            Class::Arith | Class::Mov | Class::Logic | Class::Address | Class::Compare
-        ) {
-            if let Some(Operand::Vector(v)) = inst.operand("dst") {
-                if v.modifier == Modifier::SAT {
-                    s.push_str(".sat");
-                }
-            }
-        }
-        s.push(' ');
-        s.push_str(&self.exec(inst.exec()));
-        if op == Opcode::GOTO {
-            if let Some(Operand::Label(l)) = inst.operand("label") {
-                let _ = write!(s, " {}", self.label_name((*l).into()));
-            }
-            return s;
-        }
-        for (f, o) in fields.iter().zip(&inst.operands) {
-            if matches!(o, Operand::Exec(_) | Operand::Pred(_) | Operand::Absent)
-                || matches!(f.name, "op" | "relop")
-            {
-                continue;
-            }
-            if op == Opcode::ADDR_ADD && f.name == "src0" {
-                s.push_str(&self.address_of(o));
-            } else {
-                s.push_str(&self.operand(o));
-            }
-        }
-        s
-    }
-
     /// `addr_add`'s first source: an address register, or the address of a variable or
-    /// state, with the byte offset its row/column give.
+    /// state, with the byte offset its row and column give.
     fn address_of(&self, o: &Operand) -> String {
         let Operand::Vector(v) = o else {
             return self.operand(o);
@@ -633,326 +509,132 @@ impl Printer<'_> {
         }
     }
 
-    fn control_flow(&self, inst: &Instruction) -> String {
-        let op = inst.opcode;
-        let label = |name: &str| match inst.operand(name) {
+    fn instruction(&self, inst: &Instruction) -> String {
+        if matches!(inst.opcode, Opcode::FUNC | Opcode::LABEL) {
+            return self.label_line(inst);
+        }
+        let template = syntax(inst.opcode, inst.subop);
+        self.render(inst, template)
+    }
+
+    /// `func` and `label` start blocks: a blank line, then the label (a subroutine's
+    /// name carries its id and a `.function` line before it).
+    fn label_line(&self, inst: &Instruction) -> String {
+        let id = match inst.operand("label") {
             Some(Operand::Label(l)) => u32::from(*l),
             _ => 0,
         };
-        if matches!(op, Opcode::FUNC | Opcode::LABEL) {
-            let id = label("label");
-            let name = self.label_name(id);
-            return if op == Opcode::FUNC {
-                let unique = format!("{name}_{id}");
-                format!("\n.function {}\n\n{unique}:", quoted(unique.as_bytes()))
-            } else {
-                format!("\n{name}:")
-            };
+        let name = self.label_name(id);
+        if inst.opcode == Opcode::FUNC {
+            let unique = format!("{name}_{id}");
+            format!("\n.function {}\n\n{unique}:", quoted(unique.as_bytes()))
+        } else {
+            format!("\n{name}:")
         }
-        let mut s = format!(
-            "{}{} {}",
-            self.pred(inst.pred()),
-            op.mnemonic(),
-            self.exec(inst.exec())
-        );
-        match op {
-            Opcode::JMP | Opcode::CALL | Opcode::GOTO => {
-                let id = label("label");
-                let _ = write!(s, " {}", self.label_name(id));
-                if self.r.labels.get(id as usize).is_some_and(|l| l.kind == 1) {
-                    let _ = write!(s, "_{id}");
-                }
-            }
-            Opcode::FCALL => {
-                let _ = write!(
-                    s,
-                    " {} {} {}",
-                    self.s(Self::int(inst, "function")),
-                    Self::int(inst, "arg_size"),
-                    Self::int(inst, "ret_size")
-                );
-            }
-            Opcode::IFCALL => {
-                let _ = write!(
-                    s,
-                    "{} {} {}",
-                    self.op(inst, "function_addr"),
-                    Self::int(inst, "arg_size"),
-                    Self::int(inst, "ret_size")
-                );
-            }
-            Opcode::FADDR => {
-                s = format!(
-                    "faddr {}{}",
-                    self.s(Self::int(inst, "function")),
-                    self.op(inst, "dst")
-                );
-            }
-            Opcode::SWITCHJMP => {
-                s.push_str(&self.op(inst, "index"));
-                let labels = match inst.operand("labels") {
-                    Some(Operand::LabelList(l)) => l
-                        .iter()
-                        .map(|&l| self.label_name(l.into()))
-                        .collect::<Vec<_>>(),
-                    _ => Vec::new(),
-                };
-                let _ = write!(s, " ({})", labels.join(", "));
-            }
-            _ => {}
-        }
-        s
     }
 
-    fn svm(&self, inst: &Instruction) -> String {
-        let mut s = String::from("svm_");
-        let exec = self.exec(inst.exec());
-        match inst.subop {
-            Some(sub @ (1 | 2)) => {
-                let props = Self::int(inst, "properties");
-                s.push_str(if sub == 2 { "block_st" } else { "block_ld" });
-                if props & 8 != 0 {
-                    s.push_str(".unaligned");
-                }
-                let _ = write!(s, " ({})", 1u32 << (props & 7));
-                s.push_str(&self.op(inst, "address"));
-                s.push_str(&self.op(inst, if sub == 2 { "src" } else { "dst" }));
-            }
-            Some(sub @ (3 | 4)) => {
-                s.push_str(if sub == 3 { "gather" } else { "scatter" });
-                let bt = Self::int(inst, "block_type");
-                let nb = Self::int(inst, "num_blocks");
-                let _ = write!(
-                    s,
-                    ".{}.{} {exec}",
-                    [1, 4, 8].get(bt as usize).copied().unwrap_or(0),
-                    1u32 << (nb & 3)
-                );
-                s.push_str(&self.op(inst, "addresses"));
-                s.push_str(&self.op(inst, if sub == 3 { "dst" } else { "src" }));
-            }
-            Some(5) => {
-                s.push_str("atomic");
-                s.push_str(&atomic_suffix(Self::int(inst, "op")));
-                let _ = write!(s, " {exec}");
-                s.push_str(&self.op(inst, "addresses"));
-                s.push_str(&self.op(inst, "dst"));
-                s.push_str(&self.op(inst, "src0"));
-                s.push_str(&self.op(inst, "src1"));
-            }
-            Some(sub @ (6 | 7)) => {
-                s.push_str(if sub == 6 {
-                    "gather4scaled"
-                } else {
-                    "scatter4scaled"
-                });
-                let _ = write!(
-                    s,
-                    ".{} {exec}",
-                    spell(&names::CHANNEL_MASK, Self::int(inst, "chmask") & 0xF)
-                );
-                s.push_str(&self.op(inst, "address"));
-                s.push_str(&self.op(inst, "offsets"));
-                s.push_str(&self.op(inst, if sub == 6 { "dst" } else { "src" }));
-            }
-            _ => s.push_str("unknown"),
-        }
-        format!("{}{s}", self.pred(inst.pred()))
-    }
-
-    fn dataport(&self, inst: &Instruction) -> String {
-        let op = inst.opcode;
+    fn render(&self, inst: &Instruction, template: &str) -> String {
+        let pieces = pieces(template);
+        let named = named_fields(&pieces);
+        let fields = inst.fields().unwrap_or(&[]);
         let mut s = String::new();
-        if matches!(
-            op,
-            Opcode::RT_WRITE_3D
-                | Opcode::GATHER4_SCALED
-                | Opcode::SCATTER4_SCALED
-                | Opcode::GATHER_SCALED
-                | Opcode::SCATTER_SCALED
-                | Opcode::DWORD_ATOMIC
-                | Opcode::TYPED_ATOMIC
-        ) {
-            s.push_str(&self.pred(inst.pred()));
-        }
-        s.push_str(op.mnemonic());
-        let surface = self.surface_name(Self::int(inst, "surface"));
-        let exec = self.exec(inst.exec());
-        let rest = |s: &mut String, names: &[&str]| {
-            for n in names {
-                s.push_str(&self.op(inst, n));
-            }
-        };
-        match op {
-            Opcode::MEDIA_LD | Opcode::MEDIA_ST => {
-                let m = Self::int(inst, "modifier");
-                let table: &[&str] = if op == Opcode::MEDIA_LD {
-                    &names::MEDIA_LD_MODIFIER
-                } else {
-                    &names::MEDIA_ST_MODIFIER
-                };
-                let _ = write!(
-                    s,
-                    ".{} ({},{}) {surface} {}",
-                    spell(table, m),
-                    Self::int(inst, "block_width"),
-                    Self::int(inst, "block_height"),
-                    Self::int(inst, "plane")
-                );
-                rest(&mut s, &["x_offset", "y_offset", "dst", "src"]);
-            }
-            Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => {
-                if op != Opcode::OWORD_ST && Self::int(inst, "modifier") & 1 != 0 {
-                    s.push_str(".mod");
-                }
-                let _ = write!(s, " ({}) {surface}", 1u32 << (Self::int(inst, "size") & 7));
-                rest(&mut s, &["offset", "dst", "src"]);
-            }
-            Opcode::GATHER | Opcode::SCATTER => {
-                let elt = [1, 2, 4]
-                    .get((Self::int(inst, "elt_size") & 3) as usize)
-                    .copied()
-                    .unwrap_or(0);
-                let modified = op == Opcode::GATHER && Self::int(inst, "modifier") & 1 != 0;
-                let n = Self::int(inst, "num_elts");
-                let size = [8, 16, 1].get((n & 3) as usize).copied().unwrap_or(0);
-                let em = names::EMASK[((n >> 4) & 0xF) as usize];
-                if modified {
-                    s.push_str(".mod");
-                }
-                let _ = write!(s, ".{elt} ({em}, {size})");
-                if modified {
-                    s.push_str(".mod");
-                }
-                let _ = write!(s, " {surface}");
-                rest(&mut s, &["global_offset", "element_offset", "dst", "src"]);
-            }
-            Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => {
-                let _ = write!(
-                    s,
-                    ".{} {exec} {surface}",
-                    names::CHANNEL_MASK[(Self::int(inst, "chmask") & 0xF) as usize]
-                );
-                rest(&mut s, &["u", "v", "r", "lod", "dst", "src"]);
-            }
-            Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => {
-                let _ = write!(
-                    s,
-                    ".{} {exec} {surface}",
-                    names::CHANNEL_MASK[(Self::int(inst, "chmask") & 0xF) as usize]
-                );
-                rest(&mut s, &["global_offset", "offsets", "dst", "src"]);
-            }
-            Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => {
-                let _ = write!(
-                    s,
-                    ".{} {exec} {surface}",
-                    1u32 << (Self::int(inst, "num_blocks") & 3)
-                );
-                rest(&mut s, &["global_offset", "offsets", "dst", "src"]);
-            }
-            Opcode::RT_WRITE_3D => {
-                let mode = Self::int(inst, "mode");
-                if mode != 0 {
-                    s.push('.');
-                    for (bit, n) in [
-                        (2, "<RTI>"),
-                        (3, "<A>"),
-                        (4, "<O>"),
-                        (5, "<Z>"),
-                        (6, "<ST>"),
-                        (7, "<LRTW>"),
-                        (8, "<CPS>"),
-                        (9, "<PS>"),
-                        (16, "<CM>"),
-                        (17, "<SI>"),
-                        (18, "<NULLRT>"),
-                    ] {
-                        if mode & (1 << bit) != 0 {
-                            s.push_str(n);
+        for piece in &pieces {
+            match *piece {
+                Piece::Literal(l) => s.push_str(l),
+                Piece::Pred => s.push_str(&self.pred(inst.pred())),
+                Piece::Exec => s.push_str(&self.exec(inst.exec())),
+                Piece::Mnemonic => s.push_str(inst.mnemonic()),
+                Piece::Sat => {
+                    if let Some(Operand::Vector(v)) = inst.operand("dst") {
+                        if v.modifier == Modifier::SAT {
+                            s.push_str(".sat");
                         }
                     }
                 }
-                let _ = write!(s, " {exec} {surface}");
-                let fields = inst.fields().unwrap_or(&[]);
-                for (f, o) in fields.iter().zip(&inst.operands) {
-                    if !matches!(f.name, "mode" | "surface" | "exec" | "pred") {
-                        s.push_str(&self.operand(o));
+                Piece::Rest => {
+                    for (f, o) in fields.iter().zip(&inst.operands) {
+                        if !matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
+                            && !named.contains(&f.name)
+                        {
+                            s.push_str(&self.operand(o));
+                        }
                     }
                 }
-            }
-            Opcode::DWORD_ATOMIC => {
-                s.push_str(&atomic_suffix(Self::int(inst, "op")));
-                let _ = write!(s, " {exec} {surface}");
-                rest(&mut s, &["offsets", "src0", "src1", "dst"]);
-            }
-            Opcode::TYPED_ATOMIC => {
-                s.push_str(&atomic_suffix(Self::int(inst, "op")));
-                let _ = write!(s, " {exec} {surface}");
-                rest(&mut s, &["u", "v", "r", "lod", "src0", "src1", "dst"]);
-            }
-            _ => {
-                let _ = write!(s, " {exec} {surface}");
-                rest(&mut s, &["offsets", "dst", "src"]);
+                Piece::Field(name, fmt) => {
+                    let Some(o) = inst.operand(name) else {
+                        continue;
+                    };
+                    match fmt {
+                        None => s.push_str(&self.operand(o)),
+                        Some(fmt) => s.push_str(&self.format(inst, fmt, o)),
+                    }
+                }
             }
         }
         s
     }
 
-    /// Decodes the 3D sampler operation field: (op, pixel-null-mask, cps, non-uniform sampler).
-    fn sampler_op(&self, v: u32) -> (u32, bool, bool, bool) {
-        if self.version.major >= 4 {
-            (
-                v & 0xFF,
-                v & (1 << 8) != 0,
-                v & (1 << 9) != 0,
-                v & (1 << 10) != 0,
-            )
-        } else {
-            (
-                v & 0x1F,
-                v & (1 << 5) != 0,
-                v & (1 << 6) != 0,
-                v & (1 << 7) != 0,
-            )
-        }
-    }
-
-    fn sampler(&self, inst: &Instruction) -> String {
-        let op = inst.opcode;
-        let mut s = String::new();
-        let surface = self.surface_name(Self::int(inst, "surface"));
-        let exec = self.exec(inst.exec());
-        match op {
-            Opcode::SAMPLE | Opcode::LOAD => {
-                let mode = Self::int(inst, "mode");
-                let simd = match (mode >> 4) & 3 {
-                    0 => 8,
-                    1 => 16,
-                    m => m,
-                };
-                let _ = write!(
-                    s,
-                    "{}.{} ({simd})",
-                    op.mnemonic(),
-                    names::CHANNEL_MASK[(mode & 0xF) as usize]
-                );
-                if op == Opcode::SAMPLE {
-                    let _ = write!(s, " S{}", Self::int(inst, "sampler"));
-                }
-                let _ = write!(s, " {surface}");
-                for n in ["u", "v", "r", "dst"] {
-                    s.push_str(&self.op(inst, n));
-                }
+    /// One field through a formatter; `inst` gives the context some spellings need.
+    fn format(&self, inst: &Instruction, fmt: Format, o: &Operand) -> String {
+        let v = match o {
+            Operand::Int(v) => *v,
+            Operand::Label(l) => u32::from(*l),
+            _ => 0,
+        };
+        match fmt {
+            Format::Surface => self.surface_name(v),
+            Format::Channels => names::CHANNEL_MASK[(v & 0xF) as usize].to_string(),
+            Format::Relop => format!(
+                "{}.{}",
+                if v & 0x80 != 0 { "n" } else { "" },
+                spell(&names::RELOP, v & 0x7)
+            ),
+            Format::MinMax => (if v == 0 { "min" } else { "max" }).to_string(),
+            Format::Atomic => atomic_suffix(v),
+            Format::Owords => (1u32 << (v & 7)).to_string(),
+            Format::Blocks => (1u32 << (v & 3)).to_string(),
+            Format::EltSize => [1, 2, 4]
+                .get((v & 3) as usize)
+                .copied()
+                .unwrap_or(0)
+                .to_string(),
+            Format::GatherExec => {
+                let size = [8, 16, 1].get((v & 3) as usize).copied().unwrap_or(0);
+                format!("({}, {size})", names::EMASK[((v >> 4) & 0xF) as usize])
             }
-            Opcode::SAMPLE_3D | Opcode::LOAD_3D | Opcode::GATHER4_3D => {
-                s.push_str(&self.pred(inst.pred()));
-                let (code, pnm, cps, divs) = self.sampler_op(Self::int(inst, "op"));
-                let _ = write!(s, "{}.", spell(&names::SAMPLER_OP_3D, code));
+            Format::Modified => (if v & 1 != 0 { ".mod" } else { "" }).to_string(),
+            Format::Hex => format!("0x{v:x}"),
+            Format::Label => self.label_name(v),
+            Format::CallTarget => {
+                let mut s = self.label_name(v);
+                if self.r.labels.get(v as usize).is_some_and(|l| l.kind == 1) {
+                    let _ = write!(s, "_{v}");
+                }
+                s
+            }
+            Format::LabelList => match o {
+                Operand::LabelList(l) => {
+                    let names: Vec<_> = l.iter().map(|&l| self.label_name(l.into())).collect();
+                    format!("({})", names.join(", "))
+                }
+                _ => String::new(),
+            },
+            Format::Str => self.s(v),
+            Format::Quoted => quoted(self.r.string(v).unwrap_or_default()),
+            Format::MediaLdModifier => spell(&names::MEDIA_LD_MODIFIER, v),
+            Format::MediaStModifier => spell(&names::MEDIA_ST_MODIFIER, v),
+            Format::SimdMode => match (v >> 4) & 3 {
+                0 => "8".to_string(),
+                1 => "16".to_string(),
+                m => m.to_string(),
+            },
+            Format::SamplerOp3d => {
+                let (code, pnm, cps, divs) = sampler_op_parts(self.version, v);
+                let mut s = format!("{}.", spell(&names::SAMPLER_OP_3D, code));
                 if pnm {
                     s.push_str("pixel_null_mask.");
                 }
-                if op == Opcode::SAMPLE_3D {
+                if inst.opcode == Opcode::SAMPLE_3D {
                     if cps {
                         s.push_str("cps.");
                     }
@@ -960,230 +642,133 @@ impl Printer<'_> {
                         s.push_str("divS.");
                     }
                 }
-                if op == Opcode::GATHER4_3D {
-                    s.push_str(
-                        ["R", "G", "B", "A"]
-                            .get(Self::int(inst, "channel") as usize)
-                            .copied()
-                            .unwrap_or("illegal"),
-                    );
-                    let _ = write!(s, " {exec}");
-                } else {
-                    s.push_str(names::CHANNEL_MASK[(Self::int(inst, "chmask") & 0xF) as usize]);
-                    let _ = write!(s, " {exec} ");
-                }
-                s.push_str(&self.aoffimmi(inst));
-                if op != Opcode::LOAD_3D {
-                    let _ = write!(s, " S{}", Self::int(inst, "sampler"));
-                }
-                let _ = write!(s, " {surface}");
-                s.push_str(&self.op(inst, "dst"));
-                s.push_str(&self.op(inst, "params"));
+                s
             }
-            Opcode::INFO_3D => {
-                let code = Self::int(inst, "op");
-                s.push_str(&spell(&names::SAMPLER_OP_3D, code));
-                if matches!(code, 10 | 11) {
-                    let _ = write!(
-                        s,
-                        ".{}",
-                        names::CHANNEL_MASK[(Self::int(inst, "chmask") & 0xF) as usize]
-                    );
+            Format::SingleChannel => ["R", "G", "B", "A"]
+                .get(v as usize)
+                .copied()
+                .unwrap_or("illegal")
+                .to_string(),
+            Format::InfoOp => {
+                let mut s = spell(&names::SAMPLER_OP_3D, v);
+                if matches!(v, 10 | 11) {
+                    let ch = match inst.operand("chmask") {
+                        Some(Operand::Int(c)) => *c,
+                        _ => 0,
+                    };
+                    let _ = write!(s, ".{}", names::CHANNEL_MASK[(ch & 0xF) as usize]);
                 }
-                let _ = write!(s, " {exec}  {surface}");
-                s.push_str(&self.op(inst, "lod"));
-                s.push_str(&self.op(inst, "dst"));
+                s
             }
-            Opcode::SAMPLE_UNORM => {
-                let ch = Self::int(inst, "chmask");
-                let _ = write!(
-                    s,
-                    "sample_unorm.{}.{} S{} {surface}",
-                    names::CHANNEL_MASK[(ch & 0xF) as usize],
-                    names::SAMPLER_OUTPUT_FORMAT[((ch >> 4) & 3) as usize],
-                    Self::int(inst, "sampler")
-                );
-                for n in ["u_offset", "v_offset", "delta_u", "delta_v", "dst"] {
-                    s.push_str(&self.op(inst, n));
-                }
+            Format::UnormFormat => {
+                names::SAMPLER_OUTPUT_FORMAT[((v >> 4) & 3) as usize].to_string()
             }
-            Opcode::AVS => {
-                let _ = write!(
-                    s,
-                    "avs.{} {surface} S{}",
-                    names::CHANNEL_MASK[(Self::int(inst, "chmask") & 0xF) as usize],
-                    Self::int(inst, "sampler")
-                );
-                for n in [
-                    "u_offset",
-                    "v_offset",
-                    "delta_u",
-                    "delta_v",
-                    "u2d",
-                    "group_id",
-                    "vertical_block_number",
-                ] {
-                    s.push_str(&self.op(inst, n));
-                }
-                let _ = write!(
-                    s,
-                    " {}",
-                    spell(&names::AVS_CONTROL, Self::int(inst, "cntrl") & 0xF)
-                );
-                s.push_str(&self.op(inst, "v2d"));
-                let _ = write!(
-                    s,
-                    " {}",
-                    spell(&names::AVS_EXEC_MODE, Self::int(inst, "exec_mode") & 0xF)
-                );
-                s.push_str(&self.op(inst, "ief_bypass"));
-                s.push_str(&self.op(inst, "dst"));
-            }
-            _ => {
-                // VA / VA+: mnemonic of the sub-opcode, then the fields in order.
-                s.push_str(inst.mnemonic());
-                for o in &inst.operands {
-                    s.push(' ');
-                    s.push_str(self.operand(o).trim_start());
-                }
-            }
-        }
-        s
-    }
-
-    /// The 3D sampler texel offset (with its leading space): an immediate field before
-    /// 3.4, which IGC's reader turns into a `uw` immediate operand, a vector operand after.
-    fn aoffimmi(&self, inst: &Instruction) -> String {
-        match inst.operand("aoffimmi") {
-            Some(Operand::Vector(v)) => self.vector(v),
-            Some(Operand::Int(v)) => format!(" 0x{v:x}:uw"),
-            _ => String::new(),
-        }
-    }
-
-    fn misc(&self, inst: &Instruction) -> String {
-        let op = inst.opcode;
-        let exec = self.exec(inst.exec());
-        let pred = self.pred(inst.pred());
-        match op {
-            Opcode::FILE => format!(
-                "FILE {}",
-                quoted(self.r.string(Self::int(inst, "file")).unwrap_or_default())
-            ),
-            Opcode::LOC => format!("LOC {}", Self::int(inst, "line")),
-            Opcode::RAW_SEND => {
-                let name = if Self::int(inst, "modifier") == 1 {
-                    "raw_sendc"
-                } else {
-                    "raw_send"
-                };
-                format!(
-                    "{pred}{name} {exec} 0x{:x} {} {} {}{}{}",
-                    Self::int(inst, "ex_desc"),
-                    Self::int(inst, "num_src"),
-                    Self::int(inst, "num_dst"),
-                    self.op(inst, "desc"),
-                    self.op(inst, "src"),
-                    self.op(inst, "dst")
-                )
-            }
-            Opcode::RAW_SENDS => {
-                let m = Self::int(inst, "modifier");
-                let mut s = format!(
-                    "{pred}{}",
-                    if m & 1 != 0 {
-                        "raw_sendsc."
-                    } else {
-                        "raw_sends."
+            Format::AvsControl => spell(&names::AVS_CONTROL, v & 0xF),
+            Format::AvsExecMode => spell(&names::AVS_EXEC_MODE, v & 0xF),
+            Format::RtWriteMode => {
+                let mut s = String::new();
+                if v != 0 {
+                    s.push('.');
+                    for (bit, n) in RT_WRITE_FLAGS {
+                        if v & (1 << bit) != 0 {
+                            s.push_str(n);
+                        }
                     }
-                );
-                let _ = write!(s, "{}.", Self::int(inst, "sfid"));
-                if m & 2 != 0 {
-                    s.push_str("eot.");
-                }
-                let _ = write!(
-                    s,
-                    "{}.{}.{} {exec} ",
-                    Self::int(inst, "num_src0"),
-                    Self::int(inst, "num_src1"),
-                    Self::int(inst, "num_dst")
-                );
-                for n in ["ex_desc", "desc", "src0", "src1", "dst"] {
-                    s.push_str(&self.op(inst, n));
                 }
                 s
             }
-            Opcode::VME_FBR => format!(
-                "vme_fbr ({},{},{}) T{} {}{}{}{}",
-                self.op(inst, "fbr_mb_mode"),
-                self.op(inst, "fbr_sub_mb_shape"),
-                self.op(inst, "fbr_sub_pred_mode"),
-                Self::int(inst, "surface"),
-                self.op(inst, "uni_input"),
-                self.op(inst, "fbr_input"),
-                self.op(inst, "dst"),
-                ""
-            ),
-            Opcode::VME_IME => format!(
-                "vme_ime({},{}) T{} {}{}{}{}{}{}",
-                Self::int(inst, "stream_mode"),
-                Self::int(inst, "search_ctrl"),
-                Self::int(inst, "surface"),
-                self.op(inst, "uni_input"),
-                self.op(inst, "ime_input"),
-                self.op(inst, "ref0"),
-                self.op(inst, "ref1"),
-                self.op(inst, "cost_center"),
-                self.op(inst, "dst")
-            ),
-            Opcode::VME_SIC | Opcode::VME_IDM => {
-                let input = if op == Opcode::VME_SIC {
-                    "sic_input"
+            Format::Fence => {
+                if v & 0x80 != 0 {
+                    "_sw".to_string()
                 } else {
-                    "idm_input"
-                };
-                format!(
-                    "{} T{} {}{}{}",
-                    op.mnemonic(),
-                    Self::int(inst, "surface"),
-                    self.op(inst, "uni_input"),
-                    self.op(inst, input),
-                    self.op(inst, "dst")
-                )
-            }
-            Opcode::URB_WRITE_3D => format!(
-                "{pred}urb_write_3d {exec} {} {}{}{}{}{}",
-                Self::int(inst, "num_out"),
-                Self::int(inst, "global_offset"),
-                self.op(inst, "channel_mask"),
-                self.op(inst, "urb_handle"),
-                self.op(inst, "per_slot_offset"),
-                self.op(inst, "vertex_data")
-            ),
-            Opcode::LIFETIME => {
-                let props = Self::int(inst, "properties");
-                let var = Self::int(inst, "var");
-                let target = match (props >> 4) & 3 {
-                    0 => self.var_name(var),
-                    1 => format!("A{var}"),
-                    2 => format!("P{var}"),
-                    _ => String::new(),
-                };
-                format!(
-                    "lifetime.{} {target}",
-                    if props & 1 == 0 { "start" } else { "end" }
-                )
-            }
-            _ => {
-                // dpas, dpasw and anything without a bespoke spelling: mnemonic,
-                // exec size, then the fields in layout order.
-                let mut s = format!("{pred}{} {exec}", inst.mnemonic());
-                for o in &inst.operands {
-                    s.push_str(&self.operand(o));
+                    let mut s = (if v & 0x20 != 0 { "_local" } else { "_global" }).to_string();
+                    if v != 0 {
+                        s.push('.');
+                        for (bit, n) in FENCE_FLAGS {
+                            if v & (1 << bit) != 0 {
+                                s.push_str(n);
+                            }
+                        }
+                    }
+                    s
                 }
+            }
+            Format::SplitBarrier => (if v != 0 { ".signal" } else { ".wait" }).to_string(),
+            Format::Lifetime => (if v & 1 == 0 { "start" } else { "end" }).to_string(),
+            Format::LifetimeTarget => {
+                let props = match inst.operand("properties") {
+                    Some(Operand::Int(p)) => *p,
+                    _ => 0,
+                };
+                match (props >> 4) & 3 {
+                    0 => self.var_name(v),
+                    1 => format!("A{v}"),
+                    2 => format!("P{v}"),
+                    _ => String::new(),
+                }
+            }
+            Format::AddressOf => self.address_of(o),
+            Format::RawSend => (if v == 1 { "raw_sendc" } else { "raw_send" }).to_string(),
+            Format::RawSends => (if v & 1 != 0 {
+                "raw_sendsc."
+            } else {
+                "raw_sends."
+            })
+            .to_string(),
+            Format::EndOfThread => (if v & 2 != 0 { "eot." } else { "" }).to_string(),
+            Format::SvmBlock => {
+                let mut s = String::new();
+                if v & 8 != 0 {
+                    s.push_str(".unaligned");
+                }
+                let _ = write!(s, " ({})", 1u32 << (v & 7));
                 s
             }
+            Format::SvmBlockType => [1, 4, 8]
+                .get((v & 3) as usize)
+                .copied()
+                .unwrap_or(0)
+                .to_string(),
         }
+    }
+}
+
+/// `rt_write_3d` mode bits and their flags, in IGC's print order.
+pub(crate) const RT_WRITE_FLAGS: [(u32, &str); 11] = [
+    (2, "<RTI>"),
+    (3, "<A>"),
+    (4, "<O>"),
+    (5, "<Z>"),
+    (6, "<ST>"),
+    (7, "<LRTW>"),
+    (8, "<CPS>"),
+    (9, "<PS>"),
+    (16, "<CM>"),
+    (17, "<SI>"),
+    (18, "<NULLRT>"),
+];
+
+/// `fence` mask bits and their letters.
+pub(crate) const FENCE_FLAGS: [(u32, &str); 6] =
+    [(0, "E"), (1, "I"), (2, "S"), (3, "C"), (4, "R"), (6, "L1")];
+
+/// Splits the 3D sampler operation field: (op, pixel-null-mask, cps, non-uniform sampler).
+/// The field is a byte before vISA 4.0 and a word after, with the flags moved.
+pub(crate) fn sampler_op_parts(version: Version, v: u32) -> (u32, bool, bool, bool) {
+    if version.major >= 4 {
+        (
+            v & 0xFF,
+            v & (1 << 8) != 0,
+            v & (1 << 9) != 0,
+            v & (1 << 10) != 0,
+        )
+    } else {
+        (
+            v & 0x1F,
+            v & (1 << 5) != 0,
+            v & (1 << 6) != 0,
+            v & (1 << 7) != 0,
+        )
     }
 }
 

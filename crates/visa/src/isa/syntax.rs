@@ -1,0 +1,239 @@
+//! THE text syntax of every instruction, as templates over the layout's field names.
+//! The printer renders them and the parser matches them, so text and table can never
+//! drift apart. A template is literal text with placeholders:
+//!
+//! | placeholder | prints |
+//! |---|---|
+//! | `{P}` | the predicate prefix `(!P1.any) `, or nothing |
+//! | `{E}` | the execution size and mask `(M1, 16)` |
+//! | `{MN}` | the mnemonic (the sub-opcode's, for families) |
+//! | `{SAT}` | `.sat` when the destination saturates |
+//! | `{name}` | field `name` in its kind's generic form (vector and raw operands with their leading space; numbers bare) |
+//! | `{name:fmt}` | field `name` through the formatter `fmt` (see [`Format`]) |
+//! | `{*}` | every field the template does not name, in layout order, generically |
+//!
+//! Templates follow IGC 1.0.5353's dumps, including their quirks (a predicate that some
+//! families never print, a modifier printed twice); where later releases print
+//! differently, [`crate::text::Style`] picks a variant.
+
+use super::table::Opcode;
+
+/// Formatters: how a field's value is spelled when its generic form is not enough.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Surface id as a name: `%slm`, `T1`, ..., `T6`.
+    Surface,
+    /// Channel mask letters from bits 0-3 (`RGBA`, possibly empty).
+    Channels,
+    /// `cmp` relation: `.eq`, or `n.eq` for cmpn.
+    Relop,
+    /// `fminmax` selector: `min` / `max`.
+    MinMax,
+    /// Atomic operation: `.add`, `.inc.16`, `.cmpxchg.64`.
+    Atomic,
+    /// OWord count from its log2 code.
+    Owords,
+    /// Block count from its log2 code (bits 0-1).
+    Blocks,
+    /// Gather/scatter element size code: 1, 2 or 4 bytes.
+    EltSize,
+    /// Gather/scatter element count and mask: `(M1, 16)`.
+    GatherExec,
+    /// `.mod` when bit 0 is set.
+    Modified,
+    /// A number in hex: `0x1f`.
+    Hex,
+    /// A label name.
+    Label,
+    /// A label name; subroutine labels carry their id (`name_3`).
+    CallTarget,
+    /// Labels in parentheses: `(a, b)`.
+    LabelList,
+    /// A string-pool entry, bare.
+    Str,
+    /// A string-pool entry, quoted.
+    Quoted,
+    /// `media_ld` modifier name.
+    MediaLdModifier,
+    /// `media_st` modifier name.
+    MediaStModifier,
+    /// `sample`/`load` SIMD mode from bits 4-5: 8 or 16.
+    SimdMode,
+    /// 3D sampler operation name with its flags and a trailing dot: `sample_lz.`, `load_3d.pixel_null_mask.`.
+    SamplerOp3d,
+    /// `gather4_3d` source channel: R, G, B or A.
+    SingleChannel,
+    /// `info_3d` operation, with `.channels` for resinfo and sampleinfo.
+    InfoOp,
+    /// `sample_unorm` output format from bits 4-5.
+    UnormFormat,
+    AvsControl,
+    AvsExecMode,
+    /// `rt_write_3d` mode flags: `.<RTI><A>...`.
+    RtWriteMode,
+    /// `fence` mask: `_sw`, `_global`, `_local.EI`.
+    Fence,
+    /// `sbarrier` mode: `.signal` / `.wait`.
+    SplitBarrier,
+    /// `lifetime` direction: `start` / `end`.
+    Lifetime,
+    /// `lifetime` target, a variable, address or predicate by the class bits.
+    LifetimeTarget,
+    /// `addr_add` source 0: an address register or `&var[byte offset]`.
+    AddressOf,
+    /// `raw_send` / `raw_sendc` by the modifier.
+    RawSend,
+    /// `raw_sends.` / `raw_sendsc.` by modifier bit 0.
+    RawSends,
+    /// `eot.` when modifier bit 1 is set.
+    EndOfThread,
+    /// SVM block properties: `.unaligned` and ` (N)` owords.
+    SvmBlock,
+    /// SVM gather/scatter block type: 1, 4 or 8 bytes.
+    SvmBlockType,
+}
+
+/// One template.
+#[derive(Clone, Copy, Debug)]
+pub struct Syntax {
+    pub opcode: Opcode,
+    /// The sub-opcode, for families; `None` matches any (the template uses `{MN}`).
+    pub subop: Option<u8>,
+    pub template: &'static str,
+}
+
+const fn t(opcode: Opcode, template: &'static str) -> Syntax {
+    Syntax {
+        opcode,
+        subop: None,
+        template,
+    }
+}
+const fn ts(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
+    Syntax {
+        opcode,
+        subop: Some(subop),
+        template,
+    }
+}
+
+/// Templates for instructions whose syntax is not the class default.
+pub static SYNTAX: &[Syntax] = &[
+    t(Opcode::CMP, "{P}cmp{relop:Relop}{SAT} {E}{*}"),
+    t(Opcode::FMINMAX, "{P}{op:MinMax}{SAT} {E}{*}"),
+    t(Opcode::ADDR_ADD, "{MN}{SAT} {E}{dst}{src0:AddressOf}{src1}"),
+    t(Opcode::GOTO, "{P}goto {E} {label:Label}"),
+    // sync
+    t(Opcode::BARRIER, "barrier"),
+    t(Opcode::SAMPLR_CACHE_FLUSH, "sampler_cache_flush"),
+    t(Opcode::YIELD, "yield"),
+    t(Opcode::WAIT, "wait{mask}"),
+    t(Opcode::FENCE, "fence{mask:Fence}"),
+    t(Opcode::SBARRIER, "sbarrier{mode:SplitBarrier}"),
+    t(Opcode::NBARRIER, "nbarrier"),
+    // control flow (func and label are structural: see the printer)
+    t(Opcode::JMP, "{P}jmp {E} {label:CallTarget}"),
+    t(Opcode::CALL, "{P}call {E} {label:CallTarget}"),
+    t(Opcode::RET, "{P}ret {E}"),
+    t(Opcode::FRET, "{P}fret {E}"),
+    t(Opcode::FCALL, "{P}fcall {E} {function:Str} {arg_size} {ret_size}"),
+    t(Opcode::IFCALL, "{P}ifcall {E}{function_addr} {arg_size} {ret_size}"),
+    t(Opcode::FADDR, "faddr {function:Str}{dst}"),
+    t(Opcode::SWITCHJMP, "{P}switchjmp {E}{index} {labels:LabelList}"),
+    // SVM (IGC never prints their predicate)
+    ts(Opcode::SVM, 1, "svm_block_ld{properties:SvmBlock}{address}{dst}"),
+    ts(Opcode::SVM, 2, "svm_block_st{properties:SvmBlock}{address}{src}"),
+    ts(Opcode::SVM, 3, "svm_gather.{block_type:SvmBlockType}.{num_blocks:Blocks} {E}{addresses}{dst}"),
+    ts(Opcode::SVM, 4, "svm_scatter.{block_type:SvmBlockType}.{num_blocks:Blocks} {E}{addresses}{src}"),
+    ts(Opcode::SVM, 5, "svm_atomic{op:Atomic} {E}{addresses}{dst}{src0}{src1}"),
+    ts(Opcode::SVM, 6, "svm_gather4scaled.{chmask:Channels} {E}{address}{offsets}{dst}"),
+    ts(Opcode::SVM, 7, "svm_scatter4scaled.{chmask:Channels} {E}{address}{offsets}{src}"),
+    // data port
+    t(
+        Opcode::MEDIA_LD,
+        "media_ld.{modifier:MediaLdModifier} ({block_width},{block_height}) {surface:Surface} {plane}{x_offset}{y_offset}{dst}",
+    ),
+    t(
+        Opcode::MEDIA_ST,
+        "media_st.{modifier:MediaStModifier} ({block_width},{block_height}) {surface:Surface} {plane}{x_offset}{y_offset}{src}",
+    ),
+    t(Opcode::OWORD_LD, "oword_ld{modifier:Modified} ({size:Owords}) {surface:Surface}{offset}{dst}"),
+    t(Opcode::OWORD_LD_UNALIGNED, "oword_ld_unaligned{modifier:Modified} ({size:Owords}) {surface:Surface}{offset}{dst}"),
+    t(Opcode::OWORD_ST, "oword_st ({size:Owords}) {surface:Surface}{offset}{src}"),
+    t(
+        Opcode::GATHER,
+        "gather{modifier:Modified}.{elt_size:EltSize} {num_elts:GatherExec}{modifier:Modified} {surface:Surface}{global_offset}{element_offset}{dst}",
+    ),
+    t(Opcode::SCATTER, "scatter.{elt_size:EltSize} {num_elts:GatherExec} {surface:Surface}{global_offset}{element_offset}{src}"),
+    t(Opcode::GATHER4_TYPED, "gather4_typed.{chmask:Channels} {E} {surface:Surface}{u}{v}{r}{lod}{dst}"),
+    t(Opcode::SCATTER4_TYPED, "scatter4_typed.{chmask:Channels} {E} {surface:Surface}{u}{v}{r}{lod}{src}"),
+    t(Opcode::GATHER4_SCALED, "{P}gather4_scaled.{chmask:Channels} {E} {surface:Surface}{global_offset}{offsets}{dst}"),
+    t(Opcode::SCATTER4_SCALED, "{P}scatter4_scaled.{chmask:Channels} {E} {surface:Surface}{global_offset}{offsets}{src}"),
+    t(Opcode::GATHER_SCALED, "{P}gather_scaled.{num_blocks:Blocks} {E} {surface:Surface}{global_offset}{offsets}{dst}"),
+    t(Opcode::SCATTER_SCALED, "{P}scatter_scaled.{num_blocks:Blocks} {E} {surface:Surface}{global_offset}{offsets}{src}"),
+    t(Opcode::RT_WRITE_3D, "{P}rt_write_3d{mode:RtWriteMode} {E} {surface:Surface}{*}"),
+    t(Opcode::DWORD_ATOMIC, "{P}dword_atomic{op:Atomic} {E} {surface:Surface}{offsets}{src0}{src1}{dst}"),
+    t(Opcode::TYPED_ATOMIC, "{P}typed_atomic{op:Atomic} {E} {surface:Surface}{u}{v}{r}{lod}{src0}{src1}{dst}"),
+    t(Opcode::QW_GATHER, "{P}qw_gather.{num_blocks:Blocks} {E} {surface:Surface}{offsets}{dst}"),
+    t(Opcode::QW_SCATTER, "{P}qw_scatter.{num_blocks:Blocks} {E} {surface:Surface}{offsets}{src}"),
+    // sampler
+    t(Opcode::SAMPLE, "sample.{mode:Channels} ({mode:SimdMode}) S{sampler} {surface:Surface}{u}{v}{r}{dst}"),
+    t(Opcode::LOAD, "load.{mode:Channels} ({mode:SimdMode}) {surface:Surface}{u}{v}{r}{dst}"),
+    t(Opcode::SAMPLE_3D, "{P}{op:SamplerOp3d}{chmask:Channels} {E} {aoffimmi} S{sampler} {surface:Surface}{dst}{params}"),
+    t(Opcode::LOAD_3D, "{P}{op:SamplerOp3d}{chmask:Channels} {E} {aoffimmi} {surface:Surface}{dst}{params}"),
+    t(Opcode::GATHER4_3D, "{P}{op:SamplerOp3d}{channel:SingleChannel} {E}{aoffimmi} S{sampler} {surface:Surface}{dst}{params}"),
+    t(Opcode::INFO_3D, "{op:InfoOp} {E}  {surface:Surface}{lod}{dst}"),
+    t(
+        Opcode::SAMPLE_UNORM,
+        "sample_unorm.{chmask:Channels}.{chmask:UnormFormat} S{sampler} {surface:Surface}{u_offset}{v_offset}{delta_u}{delta_v}{dst}",
+    ),
+    t(
+        Opcode::AVS,
+        "avs.{chmask:Channels} {surface:Surface} S{sampler}{u_offset}{v_offset}{delta_u}{delta_v}{u2d}{group_id}{vertical_block_number} {cntrl:AvsControl}{v2d} {exec_mode:AvsExecMode}{ief_bypass}{dst}",
+    ),
+    // misc
+    t(Opcode::FILE, "FILE {file:Quoted}"),
+    t(Opcode::LOC, "LOC {line}"),
+    t(Opcode::RAW_SEND, "{P}{modifier:RawSend} {E} {ex_desc:Hex} {num_src} {num_dst} {desc}{src}{dst}"),
+    t(
+        Opcode::RAW_SENDS,
+        "{P}{modifier:RawSends}{sfid}.{modifier:EndOfThread}{num_src0}.{num_src1}.{num_dst} {E} {ex_desc}{desc}{src0}{src1}{dst}",
+    ),
+    t(Opcode::VME_FBR, "vme_fbr ({fbr_mb_mode},{fbr_sub_mb_shape},{fbr_sub_pred_mode}) T{surface} {uni_input}{fbr_input}{dst}"),
+    t(Opcode::VME_IME, "vme_ime({stream_mode},{search_ctrl}) T{surface} {uni_input}{ime_input}{ref0}{ref1}{cost_center}{dst}"),
+    t(Opcode::VME_SIC, "vme_sic T{surface} {uni_input}{sic_input}{dst}"),
+    t(Opcode::VME_IDM, "vme_idm T{surface} {uni_input}{idm_input}{dst}"),
+    t(Opcode::URB_WRITE_3D, "{P}urb_write_3d {E} {num_out} {global_offset}{channel_mask}{urb_handle}{per_slot_offset}{vertex_data}"),
+    t(Opcode::LIFETIME, "lifetime.{properties:Lifetime} {var:LifetimeTarget}"),
+];
+
+/// The class default: predicate, mnemonic, saturation, exec size, then every field.
+pub const DEFAULT_SYNTAX: &str = "{P}{MN}{SAT} {E}{*}";
+/// Families without a dedicated template (VA, VA+, LSC): mnemonic, exec size, fields.
+pub const FAMILY_SYNTAX: &str = "{P}{MN} {E}{*}";
+
+/// The template for an opcode (and sub-opcode).
+pub fn syntax(opcode: Opcode, subop: Option<u8>) -> &'static str {
+    SYNTAX
+        .iter()
+        .find(|s| s.opcode == opcode && (s.subop.is_none() || s.subop == subop))
+        .map(|s| s.template)
+        .unwrap_or(if opcode.has_subop() {
+            FAMILY_SYNTAX
+        } else {
+            DEFAULT_SYNTAX
+        })
+}
+
+/// Every (opcode, sub-opcode, template) triple, for the parser's lookup.
+pub fn all_syntax() -> impl Iterator<Item = (Opcode, Option<u8>, &'static str)> {
+    super::table::OPCODES.iter().flat_map(|info| {
+        let op = Opcode(info.code);
+        let subs: Vec<Option<u8>> = if op.has_subop() {
+            op.subops().map(|(s, _)| Some(s)).collect()
+        } else {
+            vec![None]
+        };
+        subs.into_iter().map(move |s| (op, s, syntax(op, s)))
+    })
+}
