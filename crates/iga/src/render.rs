@@ -97,20 +97,39 @@ impl Line {
 /// The assembly text of a whole listing.
 pub fn render(l: &Listing) -> String {
     let gen = gen_of(&l.platform);
+    let mut labels = std::collections::HashMap::new();
+    for (ix, e) in l.elems.iter().enumerate() {
+        if let Element::Label(lb) = e {
+            labels.entry(lb.symbol.as_str()).or_insert(ix);
+        }
+    }
     let mut out = String::new();
-    for e in &l.elems {
+    for (here, e) in l.elems.iter().enumerate() {
         match e {
             Element::Label(lb) => {
                 out.push_str(&label_text(&lb.symbol));
                 out.push_str(":\n");
             }
             Element::Inst(i) => {
-                out.push_str(&instruction(i, gen));
+                let cx = Cx { labels: &labels, here };
+                out.push_str(&instruction(i, gen, &cx));
                 out.push('\n');
             }
         }
     }
     out
+}
+
+/// Where in the listing an instruction is, for what depends on its neighbours.
+struct Cx<'l> {
+    labels: &'l std::collections::HashMap<&'l str, usize>,
+    here: usize,
+}
+
+impl Cx<'_> {
+    fn label_index(&self, symbol: &str) -> Option<usize> {
+        self.labels.get(symbol).copied()
+    }
 }
 
 /// JSON labels are `L` + the PC in at least four digits; the text drops the zeros.
@@ -128,7 +147,7 @@ fn label_text(symbol: &str) -> String {
 
 /// Ops printed without an execution size (`nop`, `sync.*`, ...).
 fn implicit_exec_size(op: &str) -> bool {
-    matches!(op, "nop" | "sync" | "illegal" | "wait")
+    matches!(op, "nop" | "sync" | "illegal" | "wait" | "jmpi")
 }
 
 /// Ops with a destination operand.
@@ -172,7 +191,7 @@ fn src_mod(op: &str, m: SrcMod) -> &'static str {
     }
 }
 
-fn instruction(i: &Instruction, gen: Gen) -> String {
+fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     let mut l = Line::new();
     // Predication and NoMask.
     l.start(width::PREDICATION);
@@ -208,10 +227,11 @@ fn instruction(i: &Instruction, gen: Gen) -> String {
         "send" | "sendc" | "sends" | "sendsc" => None,
         "math" | "sync" | "bfn" | "dpas" | "dpasw" => i.subop.clone(),
         "goto" | "if" | "else" | "brc" | "brd" => {
-            // 1.0 and 2.0 do not carry the branch-control bit; iga64 sets it where
-            // the two targets (JIP, UIP) differ, which is what the bit selects.
+            // Neither JSON version carries the branch-control bit. Compilers set it
+            // on branches whose UIP goes backwards (loops), so infer it from that.
             let t: Vec<&str> = branch_targets(i).collect();
-            (t.len() == 2 && t[0] != t[1]).then(|| "b".to_string())
+            let backward = t.len() == 2 && t[0] != t[1] && cx.label_index(t[1]).is_some_and(|ix| ix < cx.here);
+            backward.then(|| "b".to_string())
         }
         _ => None,
     };
@@ -340,7 +360,7 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
             match &d.kind {
                 OperandKind::Indirect(_) => indirect(l, r),
                 OperandKind::Macro(_) => {
-                    l.emit(&reg_text(&r.reg, true));
+                    l.emit(&reg_text(&r.reg, false));
                     l.emit(&format!(".{}", r.mme.as_deref().unwrap_or("nomme")));
                 }
                 _ => l.emit(&reg_text(&r.reg, true)),
@@ -348,7 +368,9 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
             if let Some(rg) = &r.rgn {
                 l.emit(&format!("<{}>", rg.h));
             }
-            if let Some(t) = &r.ty {
+            // Xe's simplified branches have no operand types.
+            let untyped = gen >= Gen::Xe && crate::cfg::is_branching(&i.op);
+            if let (Some(t), false) = (&r.ty, untyped) {
                 l.emit(&format!(":{t}"));
             }
         }
@@ -426,8 +448,9 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
                     l.emit(&region_text(i, k, rg, false));
                 }
             }
+            let untyped = gen >= Gen::Xe && crate::cfg::is_branching(&i.op);
             if let Some(t) = &r.ty {
-                if !(i.op == "sync" && r.reg.name == "null") {
+                if !(i.op == "sync" && r.reg.name == "null") && !untyped {
                     l.emit(&format!(":{t}"));
                 }
             }
@@ -444,6 +467,12 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             if let Some(t) = &r.ty {
                 l.emit(&format!(":{t}"));
             }
+        }
+        OperandKind::Immediate { value, .. } if i.op == "sync" && matches!(i.subop.as_deref(), Some("allrd" | "allwr")) => {
+            // A mask of SBIDs, printed as the set: ($1,$3).
+            let mask = parse_hex(value).or_else(|| value.parse().ok()).unwrap_or(0);
+            let ids: Vec<String> = (0..64).filter(|b| mask >> b & 1 == 1).map(|b| format!("${b}")).collect();
+            l.raw(&format!("({})", ids.join(",")));
         }
         OperandKind::Immediate { value, ty, .. } => {
             l.raw(value);
@@ -485,8 +514,19 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
 }
 
 /// iga64's send comment: `wr:MLEN+XLEN, rd:RLEN`, the shared function before
-/// Xe, and the message description.
+/// Xe, and the message: LSC messages as their load/store syntax, others by
+/// the description iga64 also put in the JSON.
 fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> String {
+    let imm = |d: Option<&Operand>| match d.map(|d| &d.kind) {
+        Some(OperandKind::Immediate { value, .. }) => parse_hex(value),
+        _ => None,
+    };
+    let reg = |d: Option<&Operand>| match d.map(|d| &d.kind) {
+        Some(OperandKind::Direct(r)) => Some(format!("a{}.{}", r.reg.num, r.reg.sub)),
+        _ => None,
+    };
+    let ex_desc = imm(descs.first());
+    let desc = imm(descs.get(1));
     let rlen = match i.dst.as_ref().map(|d| &d.kind) {
         Some(OperandKind::Data(d)) => d.len.unwrap_or(0),
         _ => 0,
@@ -499,27 +539,110 @@ fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> 
         Some(OperandKind::Data(d)) => d.len.unwrap_or(0),
         _ => 0,
     };
-    let mut parts = vec![format!("wr:{mlen}+{xlen}, rd:{rlen}")];
-    if gen < Gen::Xe {
-        let sfid = match i.op.as_str() {
-            "send" | "sendc" => i.subop.clone(),
-            _ => None,
+    let sfid = match i.op.as_str() {
+        "send" | "sendc" => i.subop.clone(),
+        _ => None,
+    }
+    .or_else(|| sfid_name(ex_desc? & 0xF).map(str::to_string));
+    let lsc = gen >= Gen::XeHpg && matches!(sfid.as_deref(), Some("ugm" | "ugml" | "tgm" | "slm"));
+    let mut parts = Vec::new();
+    match (desc, reg(descs.get(1))) {
+        (Some(d), _) => {
+            let header = if !lsc && (d >> 19) & 1 == 1 { "h" } else { "" };
+            parts.push(format!("wr:{mlen}{header}+{xlen}, rd:{rlen}"));
         }
-        .or_else(|| {
-            let ex = descs.first().and_then(|d| match &d.kind {
-                OperandKind::Immediate { value, .. } => parse_hex(value),
-                _ => None,
-            })?;
-            sfid_name(ex & 0xF).map(str::to_string)
-        });
-        if let Some(s) = sfid {
-            parts.push(sfid_text(&s).to_string());
+        (None, Some(a)) => parts.push(format!("wr:{a}[28:25]+{xlen}, rd:{a}[24:20]")),
+        (None, None) => parts.push(format!("wr:{mlen}+{xlen}, rd:{rlen}")),
+    }
+    if gen < Gen::Xe {
+        if let Some(s) = &sfid {
+            parts.push(sfid_text(s).to_string());
         }
     }
-    if let Some(c) = &i.comment {
+    let lsc_syntax = match (lsc, desc, &sfid) {
+        (true, Some(d), Some(s)) => lsc_message(s, d, ex_desc.unwrap_or(0)),
+        _ => None,
+    };
+    if let Some(m) = lsc_syntax {
+        parts.push(m);
+    } else if let Some(c) = &i.comment {
         parts.push(c.clone());
+        if c.starts_with("typed surface write") {
+            // iga64 adds the U-only slot group of typed writes.
+            parts.push("u".into());
+        }
     }
     parts.join("; ")
+}
+
+/// An LSC message in iga64's load/store syntax, e.g. `load.ugm.d32x32t.a32.ca.ca.bti[255]`.
+fn lsc_message(sfid: &str, desc: u64, ex_desc: u64) -> Option<String> {
+    let op = desc & 0x3F;
+    if op == 0x1F {
+        let fence_op = ["none", "evict", "invalidate", "discard", "clean", "flushl3", "op6", "op7"][((desc >> 12) & 7) as usize];
+        let scope = ["group", "local", "tile", "gpu", "gpus", "system", "sysacq", "scope7"][((desc >> 9) & 7) as usize];
+        return Some(format!("fence.{sfid}.{fence_op}.{scope}"));
+    }
+    let name = match op {
+        0x00 => "load",
+        0x01 => "load_strided",
+        0x02 => "load_quad",
+        0x03 => "load_block2d",
+        0x04 => "store",
+        0x05 => "store_strided",
+        0x06 => "store_quad",
+        0x07 => "store_block2d",
+        0x08 => "atomic_iinc",
+        0x09 => "atomic_idec",
+        0x0A => "atomic_load",
+        0x0B => "atomic_store",
+        0x0C => "atomic_iadd",
+        0x0D => "atomic_isub",
+        0x0E => "atomic_smin",
+        0x0F => "atomic_smax",
+        0x10 => "atomic_umin",
+        0x11 => "atomic_umax",
+        0x12 => "atomic_icas",
+        0x13 => "atomic_fadd",
+        0x14 => "atomic_fsub",
+        0x15 => "atomic_fmin",
+        0x16 => "atomic_fmax",
+        0x17 => "atomic_fcas",
+        0x18 => "atomic_and",
+        0x19 => "atomic_or",
+        0x1A => "atomic_xor",
+        _ => return None,
+    };
+    let data = ["d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h", "d?"][((desc >> 9) & 7) as usize];
+    let vec = [1, 2, 3, 4, 8, 16, 32, 64][((desc >> 12) & 7) as usize];
+    let transposed = (desc >> 15) & 1 == 1;
+    let addr = ["a?", "a16", "a32", "a64"][((desc >> 7) & 3) as usize];
+    let mut s = format!("{name}.{sfid}.{data}");
+    if transposed {
+        s.push_str(&format!("x{vec}t"));
+    } else if vec > 1 {
+        s.push_str(&format!("x{vec}"));
+    }
+    s.push('.');
+    s.push_str(addr);
+    let store = matches!(op, 0x04..=0x07);
+    let cache = (desc >> 17) & 7;
+    if cache != 0 && sfid != "slm" {
+        let names = if store {
+            ["", "uc.uc", "uc.wb", "wt.uc", "wt.wb", "s.uc", "s.wb", "wb.wb"]
+        } else {
+            ["", "uc.uc", "uc.ca", "ca.uc", "ca.ca", "cs.uc", "cs.ca", "ri.ca"]
+        };
+        s.push('.');
+        s.push_str(names[cache as usize]);
+    }
+    match (desc >> 29) & 3 {
+        3 => s.push_str(&format!(".bti[{}]", ex_desc >> 24)),
+        1 => s.push_str(".bss"),
+        2 => s.push_str(".ss"),
+        _ => {}
+    }
+    Some(s)
 }
 
 /// Shared function ids of the pre-Xe extended descriptor.
