@@ -111,7 +111,10 @@ pub fn render(l: &Listing) -> String {
                 out.push_str(":\n");
             }
             Element::Inst(i) => {
-                let cx = Cx { labels: &labels, here };
+                let cx = Cx {
+                    labels: &labels,
+                    here,
+                };
                 out.push_str(&instruction(i, gen, &cx));
                 out.push('\n');
             }
@@ -153,6 +156,10 @@ fn implicit_exec_size(op: &str) -> bool {
 /// Ops with a destination operand.
 fn has_dst(i: &Instruction) -> bool {
     i.dst.is_some()
+}
+
+fn is_dpas(i: &Instruction) -> bool {
+    matches!(i.op.as_str(), "dpas" | "dpasw")
 }
 
 fn is_ternary(i: &Instruction) -> bool {
@@ -230,7 +237,8 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
             // Neither JSON version carries the branch-control bit. Compilers set it
             // on branches whose UIP goes backwards (loops), so infer it from that.
             let t: Vec<&str> = branch_targets(i).collect();
-            let backward = t.len() == 2 && t[0] != t[1] && cx.label_index(t[1]).is_some_and(|ix| ix < cx.here);
+            let backward =
+                t.len() == 2 && t[0] != t[1] && cx.label_index(t[1]).is_some_and(|ix| ix < cx.here);
             backward.then(|| "b".to_string())
         }
         _ => None,
@@ -284,6 +292,13 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     } else {
         for (k, s) in srcs.iter().enumerate() {
             l.emit("  ");
+            if let (0, Some(set)) = (k, sbid_set(i, s)) {
+                // iga64 prints the SBID set outside its column bookkeeping.
+                l.emit(&set);
+                l.start(width::SRC);
+                l.finish();
+                continue;
+            }
             src_operand(&mut l, i, k, s, gen);
             if k == 0 && srcs.len() == 1 && !send {
                 // iga64 keeps at least two source columns, except for sends.
@@ -344,6 +359,22 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     l.text
 }
 
+/// `sync.allrd`/`sync.allwr` with an immediate: a mask of SBIDs, printed as the set `($1,$3)`.
+fn sbid_set(i: &Instruction, s: &Operand) -> Option<String> {
+    let OperandKind::Immediate { value, .. } = &s.kind else {
+        return None;
+    };
+    if i.op != "sync" || !matches!(i.subop.as_deref(), Some("allrd" | "allwr")) {
+        return None;
+    }
+    let mask = parse_hex(value).or_else(|| value.parse().ok()).unwrap_or(0);
+    let ids: Vec<String> = (0..64)
+        .filter(|b| mask >> b & 1 == 1)
+        .map(|b| format!("${b}"))
+        .collect();
+    Some(format!("({})", ids.join(",")))
+}
+
 fn parse_hex(v: &str) -> Option<u64> {
     let h = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X"))?;
     u64::from_str_radix(h, 16).ok()
@@ -363,7 +394,7 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
                     l.emit(&reg_text(&r.reg, false));
                     l.emit(&format!(".{}", r.mme.as_deref().unwrap_or("nomme")));
                 }
-                _ => l.emit(&reg_text(&r.reg, true)),
+                _ => l.emit(&reg_text(&r.reg, !is_dpas(i))),
             }
             if let Some(rg) = &r.rgn {
                 l.emit(&format!("<{}>", rg.h));
@@ -397,7 +428,10 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
                 },
                 false,
             ));
-            if gen < Gen::Xe {
+            // Before Xe a send destination has a type, which neither JSON version
+            // keeps; print the one iga64 prints most (none on a null `send`, else :w).
+            let null_send = da.reg.name == "null" && matches!(i.op.as_str(), "send" | "sendc");
+            if gen < Gen::Xe && !null_send {
                 l.emit(":w");
             }
         }
@@ -441,7 +475,8 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
                 l.emit(&reg_text(&r.reg, false));
                 l.emit(&format!(".{}", r.mme.as_deref().unwrap_or("nomme")));
             } else {
-                l.emit(&reg_text(&r.reg, true));
+                // dpas prints a subregister only on src2.
+                l.emit(&reg_text(&r.reg, !is_dpas(i) || k == 2));
             }
             if let Some(rg) = &r.rgn {
                 if !crate::cfg::is_branching(&i.op) {
@@ -467,12 +502,6 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             if let Some(t) = &r.ty {
                 l.emit(&format!(":{t}"));
             }
-        }
-        OperandKind::Immediate { value, .. } if i.op == "sync" && matches!(i.subop.as_deref(), Some("allrd" | "allwr")) => {
-            // A mask of SBIDs, printed as the set: ($1,$3).
-            let mask = parse_hex(value).or_else(|| value.parse().ok()).unwrap_or(0);
-            let ids: Vec<String> = (0..64).filter(|b| mask >> b & 1 == 1).map(|b| format!("${b}")).collect();
-            l.raw(&format!("({})", ids.join(",")));
         }
         OperandKind::Immediate { value, ty, .. } => {
             l.raw(value);
@@ -559,8 +588,9 @@ fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> 
             parts.push(sfid_text(s).to_string());
         }
     }
+    let surface_reg = reg(descs.first());
     let lsc_syntax = match (lsc, desc, &sfid) {
-        (true, Some(d), Some(s)) => lsc_message(s, d, ex_desc.unwrap_or(0)),
+        (true, Some(d), Some(s)) => lsc_message(s, d, ex_desc.unwrap_or(0), surface_reg.as_deref()),
         _ => None,
     };
     if let Some(m) = lsc_syntax {
@@ -576,11 +606,22 @@ fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> 
 }
 
 /// An LSC message in iga64's load/store syntax, e.g. `load.ugm.d32x32t.a32.ca.ca.bti[255]`.
-fn lsc_message(sfid: &str, desc: u64, ex_desc: u64) -> Option<String> {
+fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -> Option<String> {
     let op = desc & 0x3F;
     if op == 0x1F {
-        let fence_op = ["none", "evict", "invalidate", "discard", "clean", "flushl3", "op6", "op7"][((desc >> 12) & 7) as usize];
-        let scope = ["group", "local", "tile", "gpu", "gpus", "system", "sysacq", "scope7"][((desc >> 9) & 7) as usize];
+        let fence_op = [
+            "none",
+            "evict",
+            "invalidate",
+            "discard",
+            "clean",
+            "flushl3",
+            "op6",
+            "op7",
+        ][((desc >> 12) & 7) as usize];
+        let scope = [
+            "group", "local", "tile", "gpu", "gpus", "system", "sysacq", "scope7",
+        ][((desc >> 9) & 7) as usize];
         return Some(format!("fence.{sfid}.{fence_op}.{scope}"));
     }
     let name = match op {
@@ -613,7 +654,9 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64) -> Option<String> {
         0x1A => "atomic_xor",
         _ => return None,
     };
-    let data = ["d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h", "d?"][((desc >> 9) & 7) as usize];
+    let data = [
+        "d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h", "d?",
+    ][((desc >> 9) & 7) as usize];
     let vec = [1, 2, 3, 4, 8, 16, 32, 64][((desc >> 12) & 7) as usize];
     let transposed = (desc >> 15) & 1 == 1;
     let addr = ["a?", "a16", "a32", "a64"][((desc >> 7) & 3) as usize];
@@ -629,17 +672,21 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64) -> Option<String> {
     let cache = (desc >> 17) & 7;
     if cache != 0 && sfid != "slm" {
         let names = if store {
-            ["", "uc.uc", "uc.wb", "wt.uc", "wt.wb", "s.uc", "s.wb", "wb.wb"]
+            [
+                "", "uc.uc", "uc.wb", "wt.uc", "wt.wb", "s.uc", "s.wb", "wb.wb",
+            ]
         } else {
-            ["", "uc.uc", "uc.ca", "ca.uc", "ca.ca", "cs.uc", "cs.ca", "ri.ca"]
+            [
+                "", "uc.uc", "uc.ca", "ca.uc", "ca.ca", "cs.uc", "cs.ca", "ri.ca",
+            ]
         };
         s.push('.');
         s.push_str(names[cache as usize]);
     }
     match (desc >> 29) & 3 {
         3 => s.push_str(&format!(".bti[{}]", ex_desc >> 24)),
-        1 => s.push_str(".bss"),
-        2 => s.push_str(".ss"),
+        1 => s.push_str(&format!(".bss[{}]", ex_desc_reg.unwrap_or("?"))),
+        2 => s.push_str(&format!(".ss[{}]", ex_desc_reg.unwrap_or("?"))),
         _ => {}
     }
     Some(s)
