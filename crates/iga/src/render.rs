@@ -428,16 +428,46 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
                 },
                 false,
             ));
-            // Before Xe a send destination has a type, which neither JSON version
-            // keeps; print the one iga64 prints most (none on a null `send`, else :w).
-            let null_send = da.reg.name == "null" && matches!(i.op.as_str(), "send" | "sendc");
-            if gen < Gen::Xe && !null_send {
-                l.emit(":w");
+            if gen < Gen::Xe {
+                if let Some(t) = pre_xe_send_dst_type(i) {
+                    l.emit(":");
+                    l.emit(t);
+                }
             }
         }
         _ => l.emit("???"),
     }
     l.finish();
+}
+
+/// Before Xe a send destination has a type, which neither JSON version keeps.
+/// IGC chooses it by message, so infer it from the message iga64 decoded
+/// (a table read off the corpus's skl and icllp listings).
+fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
+    let m = i.comment.as_deref().unwrap_or("");
+    let sends = matches!(i.op.as_str(), "sends" | "sendsc");
+    Some(if m.is_empty() {
+        "uw"
+    } else if m == "end of thread" || m.contains("barrier") || m.contains("fence") {
+        return None;
+    } else if m.contains("atomic") {
+        if sends && (m.contains("a64") || m.contains("min") || m.contains("max")) {
+            "ud"
+        } else {
+            "w"
+        }
+    } else if m.starts_with("typed surface write") || m == "media block write" {
+        "ud"
+    } else if m == "media block read" {
+        "d"
+    } else if m.contains("scratch block") || m.starts_with("oword block write") {
+        "uw"
+    } else if m.starts_with("a64 dword gathering read") || m.starts_with("a64 untyped surface read")
+    {
+        "f"
+    } else {
+        "w"
+    })
 }
 
 fn indirect(l: &mut Line, r: &RegOperand) {
@@ -485,7 +515,7 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             }
             let untyped = gen >= Gen::Xe && crate::cfg::is_branching(&i.op);
             if let Some(t) = &r.ty {
-                if !(i.op == "sync" && r.reg.name == "null") && !untyped {
+                if !(untyped || i.op == "sync" && r.reg.name == "null") {
                     l.emit(&format!(":{t}"));
                 }
             }

@@ -4,6 +4,7 @@ mod cfg;
 mod check;
 mod convert;
 mod pressure;
+mod print;
 mod stats;
 
 use crate::output::{read_file, CmdError, CmdResult};
@@ -15,6 +16,8 @@ use std::path::Path;
 pub enum IgaCommand {
     /// Rewrite a listing as IGA JSON 1.0 or 2.0, byte-identical to what iga64 prints
     Convert(convert::Args),
+    /// Print the listing as IGA assembly text, as iga64 disassembles the kernel
+    Print(print::Args),
     /// Check a listing's internal consistency (ids, label targets, defs/uses, preds/succs)
     Check(check::Args),
     /// Draw the control-flow graph (Graphviz dot or SVG)
@@ -29,6 +32,7 @@ impl IgaCommand {
     pub fn run(self) -> CmdResult {
         match self {
             IgaCommand::Convert(a) => convert::run(a),
+            IgaCommand::Print(a) => print::run(a),
             IgaCommand::Check(a) => check::run(a),
             IgaCommand::Cfg(a) => cfg::run(a),
             IgaCommand::Stats(a) => stats::run(a),
