@@ -540,13 +540,25 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             }
         }
         OperandKind::Label { target, .. } => l.raw(&label_text(target)),
-        OperandKind::Address(a) => l.emit(&reg_text(
-            &Reg {
-                sub: 0,
-                ..a.reg.clone()
-            },
-            false,
-        )),
+        OperandKind::Address(a) => {
+            l.emit(&reg_text(
+                &Reg {
+                    sub: 0,
+                    ..a.reg.clone()
+                },
+                false,
+            ));
+            // The payload type of a unary send is not in the JSON either; IGC
+            // writes :f on Gen11 and leaves it implicit on Gen9 (but for A64
+            // addresses, :uq).
+            let unary = matches!(i.op.as_str(), "send" | "sendc");
+            let a64 = i.comment.as_deref().is_some_and(|c| c.starts_with("a64 "));
+            match gen {
+                Gen::Gen11 if unary => l.emit(":f"),
+                Gen::Gen9 if unary && a64 => l.emit(":uq"),
+                _ => {}
+            }
+        }
         OperandKind::Data(d) => {
             l.emit(&reg_text(
                 &Reg {
