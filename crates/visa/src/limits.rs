@@ -24,3 +24,6 @@ pub const PREDEFINED_VARS: u32 = 32;
 pub const PREDEFINED_SURFACES: u32 = 6;
 /// Variable byte size must stay below this (spec: "less than 4K bytes").
 pub const MAX_VARIABLE_BYTES: usize = 4096;
+/// GRF size in bytes on every platform before Xe-HPC (64 on PVC); text does not say
+/// which platform it is for, so `&var[offset]` is resolved with this.
+pub const GRF_BYTES_DEFAULT: u32 = 32;

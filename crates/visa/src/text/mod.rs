@@ -1,8 +1,14 @@
-//! vISA assembly text (`.visaasm`).
+//! vISA assembly text (`.visaasm`): printer and parser, both driven by the
+//! instruction templates of `crate::isa::syntax`.
 
+mod cursor;
+mod diagnostic;
+mod parser;
 mod printer;
 mod style;
 mod template;
 
-pub use printer::{print_routine, print_text};
+pub use diagnostic::{Diagnostic, Diagnostics};
+pub use parser::parse_text;
+pub use printer::{print_routine, print_text, RoutineRef};
 pub use style::Style;

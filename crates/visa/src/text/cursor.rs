@@ -1,0 +1,138 @@
+//! A cursor over one line of vISA text that knows its line and column.
+
+use super::diagnostic::Diagnostic;
+
+#[derive(Clone, Copy)]
+pub struct LineCursor<'a> {
+    pub text: &'a str,
+    pub pos: usize,
+    pub line: usize,
+}
+
+pub type PResult<T> = Result<T, Diagnostic>;
+
+impl<'a> LineCursor<'a> {
+    pub fn new(text: &'a str, line: usize) -> Self {
+        LineCursor { text, pos: 0, line }
+    }
+    pub fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+    pub fn at_end(&self) -> bool {
+        self.rest().trim().is_empty()
+    }
+    pub fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+    pub fn skip_ws(&mut self) {
+        let r = self.rest();
+        self.pos += r.len() - r.trim_start().len();
+    }
+    pub fn eat(&mut self, lit: &str) -> bool {
+        if self.rest().starts_with(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// The next token, for messages: up to whitespace or punctuation after the first character.
+    pub fn token(&self) -> String {
+        let r = self.rest();
+        let end = r
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_whitespace() || matches!(c, ',' | ')' | '(' | '<' | '>' | '[' | ']'))
+            .map_or(r.len(), |(i, _)| i);
+        r[..end].to_string()
+    }
+    pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            line: self.line,
+            col: self.text[..self.pos].chars().count() + 1,
+            message: message.into(),
+            token: self.token(),
+            expected: expected.into(),
+        }
+    }
+    pub fn expect(&mut self, lit: &str) -> PResult<()> {
+        if self.eat(lit) {
+            Ok(())
+        } else {
+            Err(self.err(format!("expected `{lit}`"), format!("`{lit}`")))
+        }
+    }
+    /// A name: letters, digits, `_`, `%`, `$`, `@`, `-` after the first character.
+    pub fn ident(&mut self) -> PResult<&'a str> {
+        let r = self.rest();
+        let end = r
+            .char_indices()
+            .find(|&(i, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '%' | '$' | '@') || (i > 0 && c == '-')))
+            .map_or(r.len(), |(i, _)| i);
+        if end == 0 {
+            return Err(self.err("expected a name", "a name"));
+        }
+        self.pos += end;
+        Ok(&r[..end])
+    }
+    /// An integer: decimal, or hex with `0x`; an optional leading `-`.
+    pub fn int(&mut self) -> PResult<i64> {
+        let start = self.pos;
+        let neg = self.eat("-");
+        let r = self.rest();
+        let (digits, radix) = if r.starts_with("0x") || r.starts_with("0X") { (&r[2..], 16) } else { (r, 10) };
+        let len = digits.chars().take_while(|c| c.is_digit(radix)).count();
+        if len == 0 {
+            self.pos = start;
+            return Err(self.err("expected a number", "a number"));
+        }
+        let v = u64::from_str_radix(&digits[..len], radix).map_err(|_| self.err("number out of range", ""))?;
+        self.pos += (r.len() - digits.len()) + len;
+        let v = v as i64;
+        Ok(if neg { v.wrapping_neg() } else { v })
+    }
+    pub fn uint(&mut self, max: u64) -> PResult<u32> {
+        let at = *self;
+        let v = self.int()?;
+        if v < 0 || v as u64 > max {
+            return Err(at.err(format!("value {v} out of range 0..={max}"), format!("0..={max}")));
+        }
+        Ok(v as u32)
+    }
+    /// A double-quoted string with IGC's escapes.
+    pub fn quoted(&mut self) -> PResult<Vec<u8>> {
+        self.expect("\"")?;
+        let mut out = Vec::new();
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() {
+            let c = bytes[self.pos];
+            self.pos += 1;
+            match c {
+                b'"' => return Ok(out),
+                b'\\' if self.pos < bytes.len() => {
+                    let e = bytes[self.pos];
+                    self.pos += 1;
+                    out.push(match e {
+                        b'a' => 0x07,
+                        b'b' => 0x08,
+                        b'e' => 0x1B,
+                        b'f' => 0x0C,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'v' => 0x0B,
+                        b'x' => {
+                            let hex: String =
+                                self.text[self.pos..].chars().take_while(|c| c.is_ascii_hexdigit()).take(2).collect();
+                            self.pos += hex.len();
+                            u8::from_str_radix(&hex, 16).map_err(|_| self.err("bad \\x escape", "two hex digits"))?
+                        }
+                        other => other,
+                    });
+                }
+                _ => out.push(c),
+            }
+        }
+        Err(self.err("unterminated string", "`\"`"))
+    }
+}

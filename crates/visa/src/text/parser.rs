@@ -1,0 +1,1255 @@
+//! Parses vISA assembly text into an [`Object`]: directives and declarations line by
+//! line, instructions by matching the templates of `crate::isa::syntax`, the same
+//! ones the printer renders.
+
+use super::cursor::{LineCursor, PResult};
+use super::diagnostic::{Diagnostic, Diagnostics};
+use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
+use super::template::{named_fields, pieces, Piece};
+use crate::isa::names;
+use crate::isa::syntax::{all_syntax, Format};
+use crate::isa::{predefined_vars, Align, Field, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
+use crate::limits::PREDEFINED_VARS;
+use crate::limits;
+use crate::model::*;
+use crate::version::Version;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Most diagnostics reported for one text; the rest would be noise.
+const MAX_DIAGNOSTICS: usize = 50;
+
+/// Parses a whole `.visaasm` text.
+pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
+    let mut p = Parser::default();
+    for (i, raw) in src.split('\n').enumerate() {
+        let line = strip_comment(raw.trim_end_matches('\r'));
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Err(d) = p.line(line, i + 1) {
+            p.diags.push(d);
+            if p.diags.len() >= MAX_DIAGNOSTICS {
+                break;
+            }
+        }
+    }
+    p.finish_routine();
+    if p.version.is_none() && p.diags.is_empty() {
+        p.diags.push(Diagnostic {
+            line: 1,
+            col: 1,
+            message: "no `.version` directive".into(),
+            token: String::new(),
+            expected: "`.version M.m`".into(),
+        });
+    }
+    if !p.diags.is_empty() {
+        return Err(Diagnostics(p.diags));
+    }
+    Ok(Object {
+        version: p.version.unwrap_or(Version::LATEST_BINARY),
+        kernels: p.kernels,
+        filescope_vars: Vec::new(),
+        functions: p.functions,
+    })
+}
+
+/// Drops a `//` comment that is not inside a string.
+fn strip_comment(line: &str) -> &str {
+    let mut in_str = false;
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+#[derive(Default)]
+struct Parser {
+    version: Option<Version>,
+    diags: Vec<Diagnostic>,
+    routine: Option<RoutineBuilder>,
+    kernels: Vec<Kernel>,
+    functions: Vec<Function>,
+    /// `.function "x"` seen: the next label definition is a subroutine entry.
+    pending_function: Option<(String, usize)>,
+}
+
+#[derive(Default)]
+struct RoutineBuilder {
+    is_kernel: bool,
+    name: Vec<u8>,
+    strings: Vec<Vec<u8>>,
+    string_ids: HashMap<Vec<u8>, u32>,
+    variables: Vec<Variable>,
+    var_ids: HashMap<String, u32>,
+    aliases: Vec<(usize, String, u16, usize, usize)>,
+    addresses: Vec<AddressVar>,
+    address_ids: HashMap<String, u16>,
+    predicates: Vec<PredicateVar>,
+    predicate_ids: HashMap<String, u16>,
+    samplers: Vec<StateVar>,
+    surfaces: Vec<StateVar>,
+    labels: Vec<Label>,
+    label_ids: HashMap<String, u16>,
+    /// Labels used but not (yet) defined, with where they were first used.
+    label_uses: HashMap<u16, (usize, usize)>,
+    defined_labels: Vec<bool>,
+    inputs: Vec<Input>,
+    attributes: Vec<Attribute>,
+    instructions: Vec<Instruction>,
+}
+
+impl RoutineBuilder {
+    fn intern(&mut self, s: &[u8]) -> u32 {
+        if let Some(&i) = self.string_ids.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(s.to_vec());
+        self.string_ids.insert(s.to_vec(), i);
+        i
+    }
+
+    fn var_id(&self, name: &str) -> Option<u32> {
+        if let Some(&id) = self.var_ids.get(name) {
+            return Some(id);
+        }
+        crate::isa::PREDEFINED_VARS.iter().find(|p| p.name == name).map(|p| p.id)
+    }
+
+    fn var_type(&self, id: u32) -> Type {
+        if id < PREDEFINED_VARS {
+            crate::isa::PREDEFINED_VARS.get(id as usize).map_or(Type::UD, |p| p.ty)
+        } else {
+            self.variables.get((id - PREDEFINED_VARS) as usize).map_or(Type::UD, |v| v.ty())
+        }
+    }
+
+    /// The id of a label by its printed name, creating a block label on first use.
+    fn label(&mut self, name: &str, line: usize, col: usize) -> u16 {
+        if let Some(&id) = self.label_ids.get(name) {
+            return id;
+        }
+        let id = self.labels.len() as u16;
+        let name_index = self.intern(name.as_bytes());
+        self.labels.push(Label { name_index, kind: 0, attributes: Vec::new() });
+        self.defined_labels.push(false);
+        self.label_ids.insert(name.to_string(), id);
+        self.label_uses.insert(id, (line, col));
+        id
+    }
+}
+
+fn diag(line: usize, col: usize, message: impl Into<String>, token: &str, expected: &str) -> Diagnostic {
+    Diagnostic { line, col, message: message.into(), token: token.into(), expected: expected.into() }
+}
+
+impl Parser {
+    fn version(&self) -> Version {
+        self.version.unwrap_or(Version::LATEST_BINARY)
+    }
+
+    fn line(&mut self, text: &str, no: usize) -> PResult<()> {
+        let mut c = LineCursor::new(text, no);
+        c.skip_ws();
+        if c.peek() == Some('.') && !c.rest().starts_with(".sat") {
+            return self.directive(c);
+        }
+        let r = c.rest().trim_end();
+        if r.ends_with(':') && !r.contains(' ') {
+            return self.label_definition(c, &r[..r.len() - 1]);
+        }
+        let version = self.version();
+        let Some(rb) = self.routine.as_mut() else {
+            return Err(c.err("instruction outside a kernel or function", "`.kernel` or `.global_function` first"));
+        };
+        let inst = parse_instruction(rb, version, c)?;
+        rb.instructions.push(inst);
+        Ok(())
+    }
+
+    fn routine(&mut self, c: &LineCursor) -> PResult<&mut RoutineBuilder> {
+        self.routine.as_mut().ok_or_else(|| c.err("declaration outside a kernel or function", "`.kernel` first"))
+    }
+
+    fn label_definition(&mut self, c: LineCursor, name: &str) -> PResult<()> {
+        let (line, col) = (c.line, c.pos + 1);
+        let pending = self.pending_function.take();
+        let rb = self.routine(&c)?;
+        let (opcode, id) = match pending {
+            Some((fname, _)) if fname == name => {
+                let id = rb.label(name, line, col);
+                // A subroutine prints as `<name>_<id>`: keep the bare name in the pool.
+                let bare = name.rsplit_once('_').filter(|(_, n)| n.parse::<u16>().ok() == Some(id)).map(|(b, _)| b);
+                if let Some(bare) = bare {
+                    let ix = rb.intern(bare.as_bytes());
+                    rb.labels[id as usize].name_index = ix;
+                }
+                rb.labels[id as usize].kind = 1;
+                (Opcode::FUNC, id)
+            }
+            _ => (Opcode::LABEL, rb.label(name, line, col)),
+        };
+        if rb.defined_labels[id as usize] {
+            return Err(diag(line, col, format!("label `{name}` is defined twice"), name, "a new label name"));
+        }
+        rb.defined_labels[id as usize] = true;
+        rb.instructions.push(Instruction { opcode, subop: None, operands: vec![Operand::Label(id)] });
+        Ok(())
+    }
+
+    fn finish_routine(&mut self) {
+        let Some(rb) = self.routine.take() else { return };
+        for (i, defined) in rb.defined_labels.iter().enumerate() {
+            if !defined {
+                let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
+                let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize]).into_owned();
+                self.diags.push(diag(line, col, format!("label `{name}` is never defined"), &name, "a label definition"));
+            }
+        }
+        let mut rb = rb;
+        for (var, target, offset, line, col) in std::mem::take(&mut rb.aliases) {
+            match rb.var_id(&target) {
+                Some(id) => {
+                    rb.variables[var].alias_index = id;
+                    rb.variables[var].alias_offset = offset;
+                }
+                None => self.diags.push(diag(line, col, format!("unknown alias target `{target}`"), &target, "a declared variable")),
+            }
+        }
+        let body = Routine {
+            strings: rb.strings,
+            name_index: 0,
+            variables: rb.variables,
+            addresses: rb.addresses,
+            predicates: rb.predicates,
+            labels: rb.labels,
+            samplers: rb.samplers,
+            surfaces: rb.surfaces,
+            vmes: Vec::new(),
+            interface: if rb.is_kernel {
+                Interface::Kernel { inputs: rb.inputs }
+            } else {
+                Interface::Function { input_size: 0, return_value_size: 0 }
+            },
+            attributes: rb.attributes,
+            code: Code::Instructions(rb.instructions),
+        };
+        if rb.is_kernel {
+            self.kernels.push(Kernel { name: rb.name, relocations: Relocations::default(), gen_binaries: Vec::new(), body });
+        } else {
+            self.functions.push(Function { linkage: 0, name: rb.name, relocations: Relocations::default(), body });
+        }
+    }
+
+    fn directive(&mut self, mut c: LineCursor) -> PResult<()> {
+        let at = c;
+        c.expect(".")?;
+        let word = c.ident()?;
+        c.skip_ws();
+        match word {
+            "version" => {
+                let major = c.uint(255)? as u8;
+                c.expect(".")?;
+                let minor = c.uint(255)? as u8;
+                let v = Version::new(major, minor);
+                if v < Version::OLDEST || v > Version::LATEST_TEXT {
+                    return Err(at.err(format!("unsupported version {v}"), "3.0 to 4.2"));
+                }
+                self.version = Some(v);
+            }
+            "kernel" | "global_function" => {
+                self.finish_routine();
+                let name = c.quoted()?;
+                let mut rb = RoutineBuilder { is_kernel: word == "kernel", name: name.clone(), ..Default::default() };
+                rb.intern(&name);
+                for p in predefined_vars(self.version()) {
+                    rb.intern(p.name.as_bytes());
+                }
+                for (n, _) in PREDEFINED_SURFACES {
+                    rb.intern(n.as_bytes());
+                }
+                rb.intern(b"S31");
+                self.routine = Some(rb);
+            }
+            "funcdecl" => {
+                c.quoted()?;
+            }
+            "function" => {
+                let name = c.quoted()?;
+                self.pending_function = Some((String::from_utf8_lossy(&name).into_owned(), at.line));
+            }
+            "decl" => {
+                let version = self.version();
+                let rb = self.routine(&at)?;
+                decl(rb, version, &mut c)?;
+            }
+            "input" | "parameter" => {
+                let rb = self.routine(&at)?;
+                input(rb, 0, &mut c, word == "input")?;
+            }
+            w if w.starts_with("implicit_") => {
+                let kind = match &w["implicit_".len()..] {
+                    "LOCAL_SIZE" => 1,
+                    "GROUP_COUNT" => 2,
+                    "LOCAL_ID" => 3,
+                    "PSEUDO_INPUT" => 0x10,
+                    other => match other.strip_prefix("UNDEFINED_").and_then(|n| n.parse::<u8>().ok()) {
+                        Some(n) if n < 32 => n,
+                        _ => return Err(at.err(format!("unknown implicit input kind `{other}`"), "LOCAL_SIZE, GROUP_COUNT, LOCAL_ID or PSEUDO_INPUT")),
+                    },
+                };
+                let rb = self.routine(&at)?;
+                input(rb, kind, &mut c, true)?;
+            }
+            "kernel_attr" => {
+                let rb = self.routine(&at)?;
+                let a = attribute(rb, &mut c)?;
+                rb.attributes.push(a);
+            }
+            other => return Err(at.err(format!("unknown directive `.{other}`"), "a vISA directive")),
+        }
+        c.skip_ws();
+        if !c.at_end() {
+            return Err(c.err("unexpected text after the directive", "end of line"));
+        }
+        Ok(())
+    }
+}
+
+/// `name=value` pairs of a declaration, in order, with where each value starts.
+fn key_values<'a>(c: &mut LineCursor<'a>) -> PResult<Vec<(&'a str, LineCursor<'a>)>> {
+    let mut out = Vec::new();
+    loop {
+        c.skip_ws();
+        if c.at_end() {
+            return Ok(out);
+        }
+        let key = c.ident()?;
+        c.expect("=")?;
+        let at = *c;
+        // Skip the value: a bracketed group, a quoted string or a bare word.
+        match c.peek() {
+            Some('<') => skip_group(c, '<', '>')?,
+            Some('{') => skip_group(c, '{', '}')?,
+            Some('"') => {
+                c.quoted()?;
+            }
+            _ => {
+                while c.peek().is_some_and(|ch| !ch.is_whitespace()) {
+                    c.pos += c.peek().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        out.push((key, at));
+    }
+}
+
+fn skip_group(c: &mut LineCursor, open: char, close: char) -> PResult<()> {
+    let start = *c;
+    let mut depth = 0;
+    let mut in_str = false;
+    while let Some(ch) = c.peek() {
+        c.pos += ch.len_utf8();
+        match ch {
+            '"' => in_str = !in_str,
+            _ if in_str => {}
+            _ if ch == open => depth += 1,
+            _ if ch == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(start.err(format!("unclosed `{open}`"), format!("`{close}`")))
+}
+
+fn word<'a>(c: &mut LineCursor<'a>) -> &'a str {
+    let r = c.rest();
+    let end = r.find(char::is_whitespace).unwrap_or(r.len());
+    c.pos += end;
+    &r[..end]
+}
+
+fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResult<()> {
+    let name_at = *c;
+    let name = c.ident()?.to_string();
+    let kvs = key_values(c)?;
+    let get = |k: &str| kvs.iter().find(|(key, _)| *key == k).map(|(_, at)| *at);
+    let Some(mut vt) = get("v_type") else { return Err(c.err("declaration without `v_type`", "v_type=G|A|P|S|T")) };
+    let class = word(&mut vt);
+    let num_elts = |rb: &RoutineBuilder| -> PResult<u16> {
+        let _ = rb;
+        match get("num_elts") {
+            Some(mut at) => Ok(at.uint(u16::MAX.into())? as u16),
+            None => Err(name_at.err("declaration without `num_elts`", "num_elts=N")),
+        }
+    };
+    let attrs = |rb: &mut RoutineBuilder| -> PResult<Vec<Attribute>> {
+        match get("attrs") {
+            Some(mut at) => attribute_list(rb, &mut at),
+            None => Ok(Vec::new()),
+        }
+    };
+    match class {
+        "G" => {
+            if rb.var_ids.contains_key(&name) {
+                return Err(name_at.err(format!("`{name}` is declared twice"), "a new name"));
+            }
+            let Some(mut t) = get("type") else { return Err(name_at.err("variable without `type`", "type=<type>")) };
+            let tat = t;
+            let tname = word(&mut t);
+            let ty = Type::from_name(tname).ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
+            if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
+                return Err(tat.err(format!("type `{tname}` needs vISA 4.2"), "a type of this version"));
+            }
+            let align = match get("align") {
+                Some(mut a) => {
+                    let aat = a;
+                    let an = word(&mut a);
+                    Align::from_name(an).ok_or_else(|| aat.err(format!("unknown alignment `{an}`"), "byte, word, dword, qword, oword, GRF, GRFx2, hword, wordx32, wordx64"))?
+                }
+                None => Align(0),
+            };
+            let num_elements = num_elts(rb)?;
+            let attributes = attrs(rb)?;
+            let name_index = rb.intern(name.as_bytes());
+            let index = rb.variables.len();
+            if let Some(mut al) = get("alias") {
+                let at = al;
+                al.expect("<")?;
+                al.skip_ws();
+                let target = al.ident()?.to_string();
+                al.skip_ws();
+                al.expect(",")?;
+                al.skip_ws();
+                let off = al.uint(u16::MAX.into())? as u16;
+                rb.aliases.push((index, target, off, at.line, at.pos + 1));
+            }
+            let mut v = Variable {
+                name_index,
+                bit_properties: 0,
+                num_elements,
+                alias_index: 0,
+                alias_offset: 0,
+                alias_scope: 0,
+                attributes,
+            };
+            v.set_type_align(Type(ty.0 & 0xF), align);
+            rb.variables.push(v);
+            rb.var_ids.insert(name, PREDEFINED_VARS + index as u32);
+        }
+        "A" => {
+            let num_elements = num_elts(rb)?;
+            let attributes = attrs(rb)?;
+            let name_index = rb.intern(name.as_bytes());
+            rb.address_ids.insert(name, rb.addresses.len() as u16);
+            rb.addresses.push(AddressVar { name_index, num_elements, attributes });
+        }
+        "P" => {
+            let num_elements = num_elts(rb)?;
+            let attributes = attrs(rb)?;
+            let name_index = rb.intern(name.as_bytes());
+            rb.predicate_ids.insert(name, rb.predicates.len() as u16 + 1);
+            rb.predicates.push(PredicateVar { name_index, num_elements, attributes });
+        }
+        "S" | "T" => {
+            let num_elements = num_elts(rb)?;
+            let attributes = attrs(rb)?;
+            let vname = match get("v_name") {
+                Some(mut at) => word(&mut at).to_string(),
+                None => name.clone(),
+            };
+            let name_index = rb.intern(vname.as_bytes());
+            let sv = StateVar { name_index, num_elements, attributes };
+            if class == "S" {
+                rb.samplers.push(sv);
+            } else {
+                rb.surfaces.push(sv);
+            }
+        }
+        other => return Err(vt.err(format!("unknown variable class `{other}`"), "G, A, P, S or T")),
+    }
+    Ok(())
+}
+
+fn input(rb: &mut RoutineBuilder, implicit: u8, c: &mut LineCursor, kernel: bool) -> PResult<()> {
+    let at = *c;
+    let name = c.ident()?.to_string();
+    let (class, index) = if let Some(id) = rb.var_id(&name) {
+        (0u8, id)
+    } else if let Some(n) = name.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) {
+        (2, n)
+    } else if let Some(n) = name.strip_prefix('S').and_then(|n| n.parse::<u32>().ok()) {
+        (1, n)
+    } else {
+        return Err(at.err(format!("unknown input `{name}`"), "a declared variable, T<n> or S<n>"));
+    };
+    let kvs = key_values(c)?;
+    let get = |k: &str| kvs.iter().find(|(key, _)| *key == k).map(|(_, at)| *at);
+    let offset = match get("offset") {
+        Some(mut o) => o.int()? as i16,
+        None if kernel => return Err(c.err("input without `offset`", "offset=N")),
+        None => 0,
+    };
+    let size = match get("size") {
+        Some(mut s) => s.uint(u16::MAX.into())? as u16,
+        None => return Err(c.err("input without `size`", "size=N")),
+    };
+    rb.inputs.push(Input { kind: class | (implicit << 3), index, offset, size });
+    Ok(())
+}
+
+fn attribute(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Attribute> {
+    c.skip_ws();
+    let name = c.ident()?.to_string();
+    let name_index = rb.intern(name.as_bytes());
+    let kind = crate::isa::attribute_kind(name.as_bytes());
+    if !c.eat("=") {
+        return Ok(Attribute { name_index, value: AttributeValue::Int { value: 1, width: 0 } });
+    }
+    let value = if c.peek() == Some('"') {
+        let s = c.quoted()?;
+        match (name.as_str(), s.as_slice()) {
+            ("Target", b"cm") => AttributeValue::Int { value: 0, width: 1 },
+            ("Target", b"3d") => AttributeValue::Int { value: 1, width: 1 },
+            ("Target", b"cs") => AttributeValue::Int { value: 2, width: 1 },
+            _ => AttributeValue::Str(s),
+        }
+    } else if kind == Some(crate::isa::AttributeKind::CStr) {
+        AttributeValue::Str(word(c).as_bytes().to_vec())
+    } else {
+        let v = c.int()?;
+        // IGC stores SimdSize in one byte and other integers in four.
+        let width = if name == "SimdSize" { 1 } else { 4 };
+        AttributeValue::Int { value: v as i32, width }
+    };
+    Ok(Attribute { name_index, value })
+}
+
+fn attribute_list(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Vec<Attribute>> {
+    c.expect("{")?;
+    let mut out = Vec::new();
+    loop {
+        c.skip_ws();
+        if c.eat("}") {
+            return Ok(out);
+        }
+        out.push(attribute(rb, c)?);
+        c.skip_ws();
+        if !c.eat(",") {
+            c.skip_ws();
+            c.expect("}")?;
+            return Ok(out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- instructions
+
+struct Candidate {
+    opcode: Opcode,
+    subop: Option<u8>,
+    template: &'static str,
+    /// Texts the line (after any predicate) must start with for this template to apply.
+    keys: Vec<String>,
+}
+
+fn candidates() -> &'static [Candidate] {
+    static C: OnceLock<Vec<Candidate>> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut v = Vec::new();
+        for (opcode, subop, template) in all_syntax() {
+            let Some(layout) = opcode.layout(subop) else { continue };
+            let first = pieces(template).into_iter().find(|p| *p != Piece::Pred);
+            let keys = match first {
+                Some(Piece::Literal(l)) => vec![l.to_string()],
+                Some(Piece::Mnemonic) => vec![layout.mnemonic.to_string()],
+                Some(Piece::Field(_, Some(Format::MinMax))) => vec!["min".into(), "max".into()],
+                Some(Piece::Field(_, Some(Format::SamplerOp3d | Format::InfoOp))) => {
+                    names::SAMPLER_OP_3D.iter().filter(|n| !n.is_empty()).map(|n| n.to_string()).collect()
+                }
+                Some(Piece::Field(_, Some(Format::RawSend))) => vec!["raw_send".into()],
+                Some(Piece::Field(_, Some(Format::RawSends))) => vec!["raw_sends".into()],
+                _ => vec![],
+            };
+            v.push(Candidate { opcode, subop, template, keys });
+        }
+        v
+    })
+}
+
+fn parse_instruction(rb: &mut RoutineBuilder, version: Version, c: LineCursor) -> PResult<Instruction> {
+    let mut body = c;
+    if body.peek() == Some('(') {
+        if let Some(close) = body.rest().find(") ") {
+            body.pos += close + 2;
+        }
+    }
+    let rest = body.rest();
+    let mut best: Option<Diagnostic> = None;
+    for cand in candidates() {
+        if !cand.keys.iter().any(|k| rest.starts_with(k.as_str())) {
+            continue;
+        }
+        if cand.opcode.info().is_some_and(|i| i.since > version) {
+            continue;
+        }
+        match match_template(rb, version, c, cand) {
+            Ok(inst) => return Ok(inst),
+            Err(d) => {
+                if best.as_ref().is_none_or(|b| d.col > b.col) {
+                    best = Some(d);
+                }
+            }
+        }
+    }
+    Err(best.unwrap_or_else(|| body.err(format!("unknown instruction `{}`", body.token()), "a vISA instruction")))
+}
+
+/// The index of the first field called `name` that the version admits.
+fn field_index(fields: &[Field], name: &str, version: Version) -> Option<usize> {
+    fields.iter().position(|f| f.name == name && f.cond.version_allows(version))
+}
+
+fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, cand: &Candidate) -> PResult<Instruction> {
+    let layout = cand.opcode.layout(cand.subop).expect("candidates have layouts");
+    let fields = layout.fields;
+    let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
+    let ps = pieces(cand.template);
+    let named = named_fields(&ps);
+    let mut sat = false;
+    // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
+    let (nl, ns) = (rb.labels.len(), rb.strings.len());
+    let result = (|| -> PResult<()> {
+        for piece in &ps {
+            match *piece {
+                Piece::Literal(l) => literal(&mut c, l)?,
+                Piece::Pred => {
+                    if let Some(i) = field_index(fields, "pred", version) {
+                        if c.peek() == Some('(') && c.rest()[1..].starts_with(['!', 'P']) {
+                            ops[i] = Operand::Pred(parse_pred(&mut c)?);
+                            c.skip_ws();
+                        }
+                    }
+                }
+                Piece::Exec => {
+                    if let Some(i) = field_index(fields, "exec", version) {
+                        ops[i] = Operand::Exec(parse_exec(&mut c)?);
+                    }
+                }
+                Piece::Mnemonic => literal(&mut c, layout.mnemonic)?,
+                Piece::Sat => sat = c.eat(".sat"),
+                Piece::Field(name, fmt) => {
+                    let Some(i) = field_index(fields, name, version) else { continue };
+                    if !fields[i].cond.field_allows(&ops[..i]) {
+                        continue;
+                    }
+                    let value = match fmt {
+                        None => generic(rb, version, &mut c, &fields[i])?,
+                        Some(f) => formatted(rb, version, &mut c, f, cand.opcode, fields, &mut ops)?,
+                    };
+                    ops[i] = merge(&ops[i], value);
+                }
+                Piece::Rest => {
+                    for (i, f) in fields.iter().enumerate() {
+                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named.contains(&f.name) {
+                            continue;
+                        }
+                        if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
+                            continue;
+                        }
+                        ops[i] = generic(rb, version, &mut c, f)?;
+                    }
+                }
+            }
+        }
+        c.skip_ws();
+        if !c.at_end() {
+            return Err(c.err(format!("unexpected operand for {}", layout.mnemonic), "end of instruction"));
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        rb.labels.truncate(nl);
+        rb.defined_labels.truncate(nl);
+        rb.label_ids.retain(|_, id| (*id as usize) < nl);
+        for s in rb.strings.drain(ns..) {
+            rb.string_ids.remove(&s);
+        }
+        return Err(e);
+    }
+    for (i, f) in fields.iter().enumerate() {
+        if !matches!(ops[i], Operand::Absent) || !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
+            continue;
+        }
+        ops[i] = match f.kind {
+            FieldKind::Pred => Operand::Pred(Pred::NONE),
+            FieldKind::Exec => Operand::Exec(ExecCtrl(0)),
+            // Fields the text does not show (IGC prints neither MBZ scales nor counts).
+            FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => Operand::Int(implied_value(f, &ops)),
+            _ => return Err(c.err(format!("{} needs operand `{}`", layout.mnemonic, f.name), f.name)),
+        };
+    }
+    if sat {
+        if let Some(i) = field_index(fields, "dst", version) {
+            if let Operand::Vector(v) = &mut ops[i] {
+                v.modifier = Modifier::SAT;
+            }
+        }
+    }
+    Ok(Instruction { opcode: cand.opcode, subop: cand.subop, operands: ops })
+}
+
+/// Values of fields the text leaves out: list counts follow their lists; the rest are 0.
+fn implied_value(f: &Field, ops: &[Operand]) -> u32 {
+    let _ = f;
+    let _ = ops;
+    0
+}
+
+/// Fields written by two formatters (low and high bits of one byte) combine.
+fn merge(old: &Operand, new: Operand) -> Operand {
+    match (old, new) {
+        (Operand::Int(a), Operand::Int(b)) => Operand::Int(a | b),
+        (_, n) => n,
+    }
+}
+
+/// Matches template literal text; a space matches any run of blanks (or none).
+fn literal(c: &mut LineCursor, l: &str) -> PResult<()> {
+    for part in l.split(' ') {
+        if part.is_empty() {
+            c.skip_ws();
+            continue;
+        }
+        c.skip_ws();
+        c.expect(part)?;
+    }
+    Ok(())
+}
+
+fn parse_pred(c: &mut LineCursor) -> PResult<Pred> {
+    c.expect("(")?;
+    let inv = c.eat("!");
+    c.expect("P")?;
+    let id = c.uint(0xFFF)? as u16;
+    let ctrl = if c.eat(".any") {
+        1
+    } else if c.eat(".all") {
+        2
+    } else {
+        0
+    };
+    c.expect(")")?;
+    Ok(Pred(id | (ctrl << 13) | if inv { 0x8000 } else { 0 }))
+}
+
+fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
+    c.skip_ws();
+    c.expect("(")?;
+    c.skip_ws();
+    let at = *c;
+    let m = c.ident()?;
+    let mask = names::EMASK.iter().position(|e| *e == m).ok_or_else(|| at.err(format!("unknown execution mask `{m}`"), "M1..M8 or M1_NM..M8_NM"))?;
+    c.skip_ws();
+    c.expect(",")?;
+    c.skip_ws();
+    let at = *c;
+    let n = c.uint(32)?;
+    let e = ExecCtrl::new(n, mask as u8).ok_or_else(|| at.err(format!("execution size {n} is not 1, 2, 4, 8, 16 or 32"), "1, 2, 4, 8, 16 or 32"))?;
+    c.skip_ws();
+    c.expect(")")?;
+    Ok(e)
+}
+
+fn generic(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor, f: &Field) -> PResult<Operand> {
+    c.skip_ws();
+    Ok(match f.kind {
+        FieldKind::Vector => Operand::Vector(parse_vector(rb, c)?),
+        FieldKind::Raw => Operand::Raw(parse_raw(rb, c)?),
+        FieldKind::Label => {
+            let at = *c;
+            let n = c.ident()?;
+            Operand::Label(rb.label(n, at.line, at.pos + 1))
+        }
+        FieldKind::U8 => Operand::Int(c.uint(0xFF)?),
+        FieldKind::U16 | FieldKind::SamplerOp => Operand::Int(c.uint(0xFFFF)?),
+        FieldKind::U32 | FieldKind::WideId => Operand::Int(c.uint(u32::MAX.into())?),
+        FieldKind::I32 => Operand::Int(c.int()? as i32 as u32),
+        FieldKind::Aoffimmi => {
+            let v = parse_vector(rb, c)?;
+            match (version.wide_ids(), v.kind) {
+                (false, VectorKind::Immediate { bits, .. }) => Operand::Int(bits as u32 & 0xFFFF),
+                _ => Operand::Vector(v),
+            }
+        }
+        FieldKind::RawList(_) => {
+            let mut list = Vec::new();
+            loop {
+                c.skip_ws();
+                if c.at_end() {
+                    break;
+                }
+                list.push(parse_raw(rb, c)?);
+            }
+            Operand::RawList(list)
+        }
+        FieldKind::LabelList(_) | FieldKind::Exec | FieldKind::Pred => {
+            return Err(c.err(format!("field `{}` has no generic form", f.name), ""))
+        }
+    })
+}
+
+fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
+    let at = *c;
+    let name = c.ident()?;
+    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    c.expect(".")?;
+    let offset = c.uint(u16::MAX.into())? as u16;
+    Ok(Raw { id, offset })
+}
+
+fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
+    let at = *c;
+    c.expect("<")?;
+    let mut vals = vec![c.uint(64)? as u16];
+    let mut seps = Vec::new();
+    while let Some(sep) = c.peek().filter(|ch| matches!(ch, ';' | ',')) {
+        c.pos += 1;
+        seps.push(sep);
+        vals.push(c.uint(64)? as u16);
+    }
+    c.expect(">")?;
+    let bad = || at.err("illegal region", "<h>, <w,h> or <v;w,h> with values 0, 1, 2, 4, 8, 16, 32");
+    let code = |v: u16| Region::value_code(v).map(u16::from).ok_or_else(bad);
+    match (vals.as_slice(), seps.as_slice()) {
+        ([h], []) if dst_ok => Ok(Region(code(*h)? << 8)),
+        ([w, h], [',']) => Ok(Region((code(*w)? << 4) | (code(*h)? << 8))),
+        ([v, w, h], [';', ',']) => Ok(Region(code(*v)? | (code(*w)? << 4) | (code(*h)? << 8))),
+        _ => Err(bad()),
+    }
+}
+
+fn parse_modifier(c: &mut LineCursor) -> Modifier {
+    for (code, text) in [(3u8, "(-abs)"), (1, "(abs)"), (2, "(-)"), (5, "(~)")] {
+        if c.eat(text) {
+            return Modifier(code);
+        }
+    }
+    Modifier::NONE
+}
+
+fn surface_id(name: &str) -> Option<u16> {
+    if let Some(i) = PREDEFINED_SURFACES.iter().position(|(n, _)| *n == name) {
+        return Some(i as u16);
+    }
+    name.strip_prefix('T').and_then(|n| n.parse().ok())
+}
+
+fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
+    c.skip_ws();
+    let modifier = parse_modifier(c);
+    let at = *c;
+    let r = c.rest();
+    // Immediates: 0x<hex>:<type>, or a decimal / float literal with a type.
+    if r.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-') {
+        let v = c.int()?;
+        c.expect(":")?;
+        let tat = *c;
+        let tn = c.ident()?;
+        let ty = Type::from_name(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let bits = if ty.is_wide_immediate() { v as u64 } else { v as u64 & 0xFFFF_FFFF };
+        return Ok(Vector { modifier, kind: VectorKind::Immediate { ty: ty.0, bits } });
+    }
+    if r.starts_with("r[") {
+        c.pos += 2;
+        c.expect("A")?;
+        let addr = c.uint(0xFFFF)? as u16;
+        c.expect("(")?;
+        let addr_offset = c.uint(0xFF)? as u8;
+        c.expect(")")?;
+        c.expect(",")?;
+        let offset = c.int()? as i16;
+        c.expect("]")?;
+        let region = parse_region(c, true)?;
+        c.expect(":")?;
+        let tat = *c;
+        let tn = c.ident()?;
+        let ty = Type::from_name(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        return Ok(Vector { modifier, kind: VectorKind::Indirect { addr, addr_offset, offset, ty: ty.0, region } });
+    }
+    let name = c.ident()?;
+    if !c.rest().starts_with('(') {
+        // A bare predicate.
+        if let Some(&id) = rb.predicate_ids.get(name) {
+            return Ok(Vector { modifier, kind: VectorKind::Predicate(Pred(id)) });
+        }
+        if let Some(n) = name.strip_prefix('P').and_then(|n| n.parse::<u16>().ok()) {
+            return Ok(Vector { modifier, kind: VectorKind::Predicate(Pred(n)) });
+        }
+        return Err(at.err(format!("`{name}` is not an operand"), "V(r,c)<region>, an immediate, A<n>(o)<w>, P<n>, r[...] or a state"));
+    }
+    c.expect("(")?;
+    let first = c.uint(u32::MAX.into())?;
+    if c.eat(",") {
+        let col = c.uint(0xFF)? as u8;
+        c.expect(")")?;
+        let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+        let region = if c.peek() == Some('<') { parse_region(c, true)? } else { Region(0) };
+        let row = u8::try_from(first).map_err(|_| at.err("row offset out of range", "0..=255"))?;
+        return Ok(Vector { modifier, kind: VectorKind::General { id, row, col, region } });
+    }
+    c.expect(")")?;
+    if c.peek() == Some('<') {
+        // An address register element: A<n>(<offset>)<width>.
+        let id = match rb.address_ids.get(name) {
+            Some(&id) => id,
+            None => name.strip_prefix('A').and_then(|n| n.parse().ok()).ok_or_else(|| at.err(format!("unknown address `{name}`"), "a declared address"))?,
+        };
+        c.expect("<")?;
+        let wat = *c;
+        let w = c.uint(32)?;
+        c.expect(">")?;
+        let width = ExecCtrl::new(w, 0).ok_or_else(|| wat.err("illegal address width", "1, 2, 4, 8, 16 or 32"))?.0;
+        return Ok(Vector { modifier, kind: VectorKind::Address { id, offset: first as u8, width } });
+    }
+    // A state operand: a surface or sampler element.
+    let offset = u8::try_from(first).map_err(|_| at.err("state offset out of range", "0..=255"))?;
+    if let Some(index) = surface_id(name) {
+        return Ok(Vector { modifier, kind: VectorKind::State { class: 0, index, offset } });
+    }
+    if let Some(index) = name.strip_prefix('S').and_then(|n| n.parse().ok()) {
+        return Ok(Vector { modifier, kind: VectorKind::State { class: 1, index, offset } });
+    }
+    Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
+}
+
+/// Parses a formatted field; may also set other fields the same text spells.
+fn formatted(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: &mut LineCursor,
+    f: Format,
+    opcode: Opcode,
+    fields: &[Field],
+    ops: &mut [Operand],
+) -> PResult<Operand> {
+    let at = *c;
+    let int = |v: u32| Ok(Operand::Int(v));
+    let pick = |c: &mut LineCursor, table: &[&str], what: &str| -> PResult<u32> {
+        let at = *c;
+        let w = c.ident()?;
+        table.iter().position(|n| *n == w).map(|i| i as u32).ok_or_else(|| at.err(format!("unknown {what} `{w}`"), table.join(", ")))
+    };
+    let log2 = |c: &mut LineCursor| -> PResult<u32> {
+        let at = *c;
+        let n = c.uint(u32::MAX.into())?;
+        if n.is_power_of_two() {
+            Ok(n.trailing_zeros())
+        } else {
+            Err(at.err(format!("{n} is not a power of two"), "1, 2, 4, 8 or 16"))
+        }
+    };
+    match f {
+        Format::Surface => {
+            c.skip_ws();
+            let name = c.ident()?;
+            match surface_id(name) {
+                Some(id) => int(id.into()),
+                None => Err(at.err(format!("unknown surface `{name}`"), "a surface")),
+            }
+        }
+        Format::Channels => {
+            let mut v = 0;
+            for (bit, ch) in ['R', 'G', 'B', 'A'].iter().enumerate() {
+                if c.peek() == Some(*ch) {
+                    c.pos += 1;
+                    v |= 1 << bit;
+                }
+            }
+            int(v)
+        }
+        Format::Relop => {
+            let n = if c.eat("n") { 0x80 } else { 0 };
+            c.expect(".")?;
+            Ok(Operand::Int(n | pick(c, &names::RELOP, "relation")?))
+        }
+        Format::MinMax => {
+            if c.eat("min") {
+                int(0)
+            } else if c.eat("max") {
+                int(1)
+            } else {
+                Err(at.err("expected min or max", "min or max"))
+            }
+        }
+        Format::Atomic => {
+            c.expect(".")?;
+            let mut v = pick(c, &names::ATOMIC_OP, "atomic operation")?;
+            if c.eat(".16") {
+                v |= 0x20;
+            } else if c.eat(".64") {
+                v |= 0x40;
+            }
+            int(v)
+        }
+        Format::Owords | Format::Blocks => Ok(Operand::Int(log2(c)?)),
+        Format::EltSize => match c.uint(4)? {
+            1 => int(0),
+            2 => int(1),
+            4 => int(2),
+            n => Err(at.err(format!("element size {n}"), "1, 2 or 4")),
+        },
+        Format::GatherExec => {
+            let e = parse_exec(c)?;
+            let code = match e.exec_size() {
+                Some(8) => 0,
+                Some(16) => 1,
+                Some(1) => 2,
+                _ => return Err(at.err("gather/scatter size must be 1, 8 or 16", "1, 8 or 16")),
+            };
+            int(code | (u32::from(e.emask()) << 4))
+        }
+        Format::Modified => int(u32::from(c.eat(".mod"))),
+        Format::Hex => Ok(Operand::Int(c.uint(u32::MAX.into())?)),
+        Format::Label | Format::CallTarget => {
+            c.skip_ws();
+            let n = c.ident()?;
+            Ok(Operand::Label(rb.label(n, at.line, at.pos + 1)))
+        }
+        Format::LabelList => {
+            c.skip_ws();
+            c.expect("(")?;
+            let mut v = Vec::new();
+            loop {
+                c.skip_ws();
+                if c.eat(")") {
+                    break;
+                }
+                let lat = *c;
+                let n = c.ident()?;
+                v.push(rb.label(n, lat.line, lat.pos + 1));
+                c.skip_ws();
+                if !c.eat(",") {
+                    c.expect(")")?;
+                    break;
+                }
+            }
+            if let Some(i) = fields.iter().position(|f| f.name == "num_labels") {
+                ops[i] = Operand::Int(v.len() as u32);
+            }
+            Ok(Operand::LabelList(v))
+        }
+        Format::Str => {
+            c.skip_ws();
+            let n = c.ident()?;
+            Ok(Operand::Int(rb.intern(n.as_bytes())))
+        }
+        Format::Quoted => {
+            c.skip_ws();
+            let s = c.quoted()?;
+            Ok(Operand::Int(rb.intern(&s)))
+        }
+        Format::MediaLdModifier => Ok(Operand::Int(pick(c, &names::MEDIA_LD_MODIFIER, "media_ld modifier")?)),
+        Format::MediaStModifier => Ok(Operand::Int(pick(c, &names::MEDIA_ST_MODIFIER, "media_st modifier")?)),
+        Format::SimdMode => match c.uint(16)? {
+            8 => int(0),
+            16 => int(0x10),
+            n => Err(at.err(format!("SIMD mode {n}"), "8 or 16")),
+        },
+        Format::SamplerOp3d | Format::InfoOp => {
+            let r = c.rest();
+            let (code, name) = names::SAMPLER_OP_3D
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| !n.is_empty() && r.starts_with(*n))
+                .max_by_key(|(_, n)| n.len())
+                .map(|(i, n)| (i as u32, *n))
+                .ok_or_else(|| at.err("unknown sampler operation", "a 3D sampler operation"))?;
+            c.pos += name.len();
+            if f == Format::InfoOp {
+                if c.eat(".") {
+                    let ch = match formatted(rb, version, c, Format::Channels, opcode, fields, ops)? {
+                        Operand::Int(v) => v,
+                        _ => 0,
+                    };
+                    if let Some(i) = fields.iter().position(|f| f.name == "chmask") {
+                        ops[i] = Operand::Int(ch);
+                    }
+                }
+                return int(code);
+            }
+            c.expect(".")?;
+            let (mut pnm, mut cps, mut divs) = (false, false, false);
+            loop {
+                if c.eat("pixel_null_mask.") {
+                    pnm = true;
+                } else if opcode == Opcode::SAMPLE_3D && c.eat("cps.") {
+                    cps = true;
+                } else if opcode == Opcode::SAMPLE_3D && c.eat("divS.") {
+                    divs = true;
+                } else {
+                    break;
+                }
+            }
+            let v = if version.major >= 4 {
+                code | u32::from(pnm) << 8 | u32::from(cps) << 9 | u32::from(divs) << 10
+            } else {
+                code | u32::from(pnm) << 5 | u32::from(cps) << 6 | u32::from(divs) << 7
+            };
+            debug_assert_eq!(sampler_op_parts(version, v).0, code);
+            int(v)
+        }
+        Format::SingleChannel => Ok(Operand::Int(pick(c, &["R", "G", "B", "A"], "channel")?)),
+        Format::UnormFormat => {
+            let r = c.rest();
+            let i = names::SAMPLER_OUTPUT_FORMAT
+                .iter()
+                .position(|n| r.starts_with(n) && !r[n.len()..].starts_with('-'))
+                .ok_or_else(|| at.err("unknown output format", names::SAMPLER_OUTPUT_FORMAT.join(", ")))?;
+            c.pos += names::SAMPLER_OUTPUT_FORMAT[i].len();
+            int((i as u32) << 4)
+        }
+        Format::AvsControl => Ok(Operand::Int(pick(c, &names::AVS_CONTROL, "AVS control")?)),
+        Format::AvsExecMode => Ok(Operand::Int(pick(c, &names::AVS_EXEC_MODE, "AVS execution mode")?)),
+        Format::RtWriteMode => {
+            let mut v = 0;
+            if c.eat(".") {
+                'flags: loop {
+                    for (bit, n) in RT_WRITE_FLAGS {
+                        if c.eat(n) {
+                            v |= 1 << bit;
+                            continue 'flags;
+                        }
+                    }
+                    break;
+                }
+            }
+            int(v)
+        }
+        Format::Fence => {
+            if c.eat("_sw") {
+                return int(0x80);
+            }
+            let mut v = if c.eat("_local") {
+                0x20
+            } else {
+                c.expect("_global")?;
+                0
+            };
+            if c.eat(".") {
+                'flags: loop {
+                    for (bit, n) in FENCE_FLAGS.iter().rev() {
+                        if c.eat(n) {
+                            v |= 1 << bit;
+                            continue 'flags;
+                        }
+                    }
+                    break;
+                }
+            }
+            int(v)
+        }
+        Format::SplitBarrier => {
+            if c.eat(".signal") {
+                int(1)
+            } else {
+                c.expect(".wait")?;
+                int(0)
+            }
+        }
+        Format::Lifetime => Ok(Operand::Int(pick(c, &["start", "end"], "lifetime direction")?)),
+        Format::LifetimeTarget => {
+            c.skip_ws();
+            let name = c.ident()?;
+            let (class, id) = if let Some(&a) = rb.address_ids.get(name) {
+                (1, u32::from(a))
+            } else if let Some(&p) = rb.predicate_ids.get(name) {
+                (2, u32::from(p))
+            } else if let Some(id) = rb.var_id(name) {
+                (0, id)
+            } else {
+                return Err(at.err(format!("unknown variable `{name}`"), "a declared variable, address or predicate"));
+            };
+            if let Some(i) = fields.iter().position(|f| f.name == "properties") {
+                if let Operand::Int(p) = &mut ops[i] {
+                    *p |= class << 4;
+                }
+            }
+            int(id)
+        }
+        Format::AddressOf => {
+            c.skip_ws();
+            let modifier = parse_modifier(c);
+            if !c.eat("&") {
+                let mut v = parse_vector(rb, c)?;
+                v.modifier = modifier;
+                return Ok(Operand::Vector(v));
+            }
+            let nat = *c;
+            let name = c.ident()?;
+            let off = if c.eat("[") {
+                let o = c.uint(u32::MAX.into())?;
+                c.expect("]")?;
+                o
+            } else {
+                0
+            };
+            if let Some(index) = surface_id(name) {
+                return Ok(Operand::Vector(Vector { modifier, kind: VectorKind::State { class: 0, index, offset: (off / 4) as u8 } }));
+            }
+            if let Some(index) = name.strip_prefix('S').and_then(|n| n.parse().ok()).filter(|_| rb.var_id(name).is_none()) {
+                return Ok(Operand::Vector(Vector { modifier, kind: VectorKind::State { class: 1, index, offset: (off / 4) as u8 } }));
+            }
+            let id = rb.var_id(name).ok_or_else(|| nat.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+            let size = rb.var_type(id).size().unwrap_or(1) as u32;
+            let grf = limits::GRF_BYTES_DEFAULT;
+            let kind = VectorKind::General { id, row: (off / grf) as u8, col: ((off % grf) / size) as u8, region: Region(0) };
+            Ok(Operand::Vector(Vector { modifier, kind }))
+        }
+        Format::RawSend => {
+            if c.eat("raw_sendc") {
+                int(1)
+            } else {
+                c.expect("raw_send")?;
+                int(0)
+            }
+        }
+        Format::RawSends => {
+            if c.eat("raw_sendsc.") {
+                int(1)
+            } else {
+                c.expect("raw_sends.")?;
+                int(0)
+            }
+        }
+        Format::EndOfThread => int(if c.eat("eot.") { 2 } else { 0 }),
+        Format::SvmBlock => {
+            let mut v = if c.eat(".unaligned") { 8 } else { 0 };
+            c.skip_ws();
+            c.expect("(")?;
+            v |= log2(c)?;
+            c.expect(")")?;
+            int(v)
+        }
+        Format::SvmBlockType => match c.uint(8)? {
+            1 => int(0),
+            4 => int(1),
+            8 => int(2),
+            n => Err(at.err(format!("block size {n}"), "1, 4 or 8")),
+        },
+    }
+}
