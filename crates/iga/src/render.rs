@@ -637,6 +637,9 @@ fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> 
     };
     if let Some(m) = lsc_syntax {
         parts.push(m);
+    } else if i.comment.is_none() && gen < Gen::Xe && desc.is_some() && sfid.is_some() {
+        // iga64 could not decode the message.
+        parts.push("?".into());
     } else if let Some(c) = &i.comment {
         parts.push(c.clone());
         if c.starts_with("typed surface write") {
@@ -662,7 +665,7 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -
             "op7",
         ][((desc >> 12) & 7) as usize];
         let scope = [
-            "group", "local", "tile", "gpu", "gpus", "system", "sysacq", "scope7",
+            "group", "local", "tile", "gpu", "gpus", "sysrel", "sysacq", "scope7",
         ][((desc >> 9) & 7) as usize];
         return Some(format!("fence.{sfid}.{fence_op}.{scope}"));
     }
@@ -703,7 +706,18 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -
     let transposed = (desc >> 15) & 1 == 1;
     let addr = ["a?", "a16", "a32", "a64"][((desc >> 7) & 3) as usize];
     let mut s = format!("{name}.{sfid}.{data}");
-    if transposed {
+    if matches!(op, 0x02 | 0x06) {
+        // load_quad/store_quad: a channel mask instead of a vector size.
+        let mask = (desc >> 12) & 0xF;
+        let chans: String = "xyzw"
+            .chars()
+            .enumerate()
+            .filter(|(b, _)| mask >> b & 1 == 1)
+            .map(|(_, c)| c)
+            .collect();
+        s.push('.');
+        s.push_str(&chans);
+    } else if transposed {
         s.push_str(&format!("x{vec}t"));
     } else if vec > 1 {
         s.push_str(&format!("x{vec}"));
@@ -715,7 +729,7 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -
     if cache != 0 && sfid != "slm" {
         let names = if store {
             [
-                "", "uc.uc", "uc.wb", "wt.uc", "wt.wb", "s.uc", "s.wb", "wb.wb",
+                "", "uc.uc", "uc.wb", "wt.uc", "wt.wb", "st.uc", "st.wb", "wb.wb",
             ]
         } else {
             [
