@@ -21,10 +21,6 @@ pub const MAX_ID_LIST: usize = 1 << 20;
 /// Most sources of one instruction (iga64 prints at most 3 plus 2 send descriptors).
 pub const MAX_SRCS: usize = 16;
 
-/// Largest instruction or label id accepted; ids index tables in the analyses,
-/// so an absurd id must not become an absurd allocation.
-pub const MAX_ID: i64 = 1 << 24;
-
 /// Most repairs lenient mode performs before giving up on a document.
 pub const MAX_REPAIRS: usize = 1 << 16;
 

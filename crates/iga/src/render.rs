@@ -153,11 +153,6 @@ fn implicit_exec_size(op: &str) -> bool {
     matches!(op, "nop" | "sync" | "illegal" | "wait" | "jmpi")
 }
 
-/// Ops with a destination operand.
-fn has_dst(i: &Instruction) -> bool {
-    i.dst.is_some()
-}
-
 fn is_dpas(i: &Instruction) -> bool {
     matches!(i.op.as_str(), "dpas" | "dpasw")
 }
@@ -277,7 +272,7 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     };
     let has_opts =
         !i.opts.is_empty() || (gen >= Gen::Xe && (i.reg_dist.is_some() || i.sbid.is_some()));
-    if has_dst(i) {
+    if i.dst.is_some() {
         l.emit("  ");
         if let Some(d) = &i.dst {
             dst_operand(&mut l, i, d, gen);
@@ -480,7 +475,10 @@ fn indirect(l: &mut Line, r: &RegOperand) {
     l.emit("]");
 }
 
-fn region_text(i: &Instruction, k: usize, r: &Region, indirect: bool) -> String {
+/// A source region: `<v;w,h>`, `<w,h>` (VxH), or for align1 ternary
+/// sources `<v;h>` (src0, src1) and `<v>` (src2, which the JSON normalises
+/// to `<v;1,0>`).
+fn region_text(i: &Instruction, k: usize, r: &Region) -> String {
     if is_ternary(i) {
         return if k < 2 {
             format!("<{};{}>", r.v.unwrap_or(0), r.h)
@@ -489,7 +487,6 @@ fn region_text(i: &Instruction, k: usize, r: &Region, indirect: bool) -> String 
         };
     }
     match r.v {
-        Some(v) if !indirect || r.w.is_none() => format!("<{};{},{}>", v, r.w.unwrap_or(0), r.h),
         Some(v) => format!("<{};{},{}>", v, r.w.unwrap_or(0), r.h),
         None => format!("<{},{}>", r.w.unwrap_or(0), r.h),
     }
@@ -510,7 +507,7 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             }
             if let Some(rg) = &r.rgn {
                 if !crate::cfg::is_branching(&i.op) {
-                    l.emit(&region_text(i, k, rg, false));
+                    l.emit(&region_text(i, k, rg));
                 }
             }
             let untyped = gen >= Gen::Xe && crate::cfg::is_branching(&i.op);
@@ -528,7 +525,7 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
                 w: Some(1),
                 h: 0,
             });
-            l.emit(&region_text(i, k, &rg, true));
+            l.emit(&region_text(i, k, &rg));
             if let Some(t) = &r.ty {
                 l.emit(&format!(":{t}"));
             }

@@ -53,7 +53,7 @@ fn every_truncation() {
 
 #[test]
 fn byte_mutations() {
-    const BYTES: &[u8] = b"{}[]\":,0-9.e\\ntfu\x00\xff ";
+    const BYTES: &[u8] = b"{}[]\":,0.\\n\xff ";
     for f in fixtures() {
         let mut m = f.clone();
         for at in (0..f.len()).step_by(41) {

@@ -151,15 +151,24 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
         let Val::Obj(members) = &node.val else {
             return Err(cx.expected(node, path, &format!("{what} (an object)")));
         };
-        let mut seen = HashSet::with_capacity(members.len());
-        for m in members {
-            if !seen.insert(&*m.key) {
-                return Err(cx.err(
-                    m.key_start,
-                    path,
-                    format!("duplicate key \"{}\" in {what}", m.key),
-                ));
-            }
+        // IGA objects have a handful of keys: a quadratic scan beats hashing
+        // there; big (hostile) objects get the hash set.
+        let dup = if members.len() <= 24 {
+            members
+                .iter()
+                .enumerate()
+                .find(|(i, m)| members[..*i].iter().any(|o| o.key == m.key))
+                .map(|(_, m)| m)
+        } else {
+            let mut seen = HashSet::with_capacity(members.len());
+            members.iter().find(|m| !seen.insert(&*m.key))
+        };
+        if let Some(m) = dup {
+            return Err(cx.err(
+                m.key_start,
+                path,
+                format!("duplicate key \"{}\" in {what}", m.key),
+            ));
         }
         Ok(Obj {
             cx,
@@ -459,9 +468,8 @@ fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instru
         }
         None => None,
     };
-    let send = is_send_op(&op);
     let dst = match o.opt("dst") {
-        Some(n) => Some(read_operand(cx, n, &path.key("dst"), send)?),
+        Some(n) => Some(read_operand(cx, n, &path.key("dst"))?),
         None => None,
     };
     let srcs_node = o.req("srcs")?;
@@ -478,7 +486,7 @@ fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instru
     }
     let mut srcs = Vec::with_capacity(items.len());
     for (i, n) in items.iter().enumerate() {
-        srcs.push(read_operand(cx, n, &srcs_path.index(i), send)?);
+        srcs.push(read_operand(cx, n, &srcs_path.index(i))?);
     }
     let reg_dist = o.opt_str("regDist")?;
     let sbid = match o.opt("sbid") {
@@ -606,7 +614,7 @@ fn read_region(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Region, Err
     Ok(Region { v, w, h })
 }
 
-fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>, _send: bool) -> Result<Operand, Error> {
+fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Operand, Error> {
     let mut o = Obj::new(cx, node, path, "an operand")?;
     let kind_node = o.req("kind")?;
     let kind = cx.string(kind_node, &path.key("kind"))?;
