@@ -8,7 +8,14 @@ fn main() {
             Ok(o) => o,
             Err(d) => {
                 perr += 1;
-                print!("{}", d.render(&p, &text).lines().take(3).collect::<Vec<_>>().join("\n"));
+                print!(
+                    "{}",
+                    d.render(&p, &text)
+                        .lines()
+                        .take(3)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
                 println!();
                 continue;
             }
@@ -19,8 +26,17 @@ fn main() {
             continue;
         }
         let (gl, wl): (Vec<_>, Vec<_>) = (got.split('\n').collect(), text.split('\n').collect());
-        let i = gl.iter().zip(&wl).position(|(a, b)| a != b).unwrap_or(gl.len().min(wl.len()));
-        println!("{p}:{}\n  got:  {:?}\n  want: {:?}", i + 1, gl.get(i), wl.get(i));
+        let i = gl
+            .iter()
+            .zip(&wl)
+            .position(|(a, b)| a != b)
+            .unwrap_or(gl.len().min(wl.len()));
+        println!(
+            "{p}:{}\n  got:  {:?}\n  want: {:?}",
+            i + 1,
+            gl.get(i),
+            wl.get(i)
+        );
     }
     println!("{ok} of {total} identical, {perr} parse errors");
 }

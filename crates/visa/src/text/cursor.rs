@@ -42,7 +42,9 @@ impl<'a> LineCursor<'a> {
         let end = r
             .char_indices()
             .skip(1)
-            .find(|(_, c)| c.is_whitespace() || matches!(c, ',' | ')' | '(' | '<' | '>' | '[' | ']'))
+            .find(|(_, c)| {
+                c.is_whitespace() || matches!(c, ',' | ')' | '(' | '<' | '>' | '[' | ']')
+            })
             .map_or(r.len(), |(i, _)| i);
         r[..end].to_string()
     }
@@ -67,7 +69,11 @@ impl<'a> LineCursor<'a> {
         let r = self.rest();
         let end = r
             .char_indices()
-            .find(|&(i, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '%' | '$' | '@') || (i > 0 && c == '-')))
+            .find(|&(i, c)| {
+                !(c.is_ascii_alphanumeric()
+                    || matches!(c, '_' | '%' | '$' | '@')
+                    || (i > 0 && c == '-'))
+            })
             .map_or(r.len(), |(i, _)| i);
         if end == 0 {
             return Err(self.err("expected a name", "a name"));
@@ -80,13 +86,18 @@ impl<'a> LineCursor<'a> {
         let start = self.pos;
         let neg = self.eat("-");
         let r = self.rest();
-        let (digits, radix) = if r.starts_with("0x") || r.starts_with("0X") { (&r[2..], 16) } else { (r, 10) };
+        let (digits, radix) = if r.starts_with("0x") || r.starts_with("0X") {
+            (&r[2..], 16)
+        } else {
+            (r, 10)
+        };
         let len = digits.chars().take_while(|c| c.is_digit(radix)).count();
         if len == 0 {
             self.pos = start;
             return Err(self.err("expected a number", "a number"));
         }
-        let v = u64::from_str_radix(&digits[..len], radix).map_err(|_| self.err("number out of range", ""))?;
+        let v = u64::from_str_radix(&digits[..len], radix)
+            .map_err(|_| self.err("number out of range", ""))?;
         self.pos += (r.len() - digits.len()) + len;
         let v = v as i64;
         Ok(if neg { v.wrapping_neg() } else { v })
@@ -95,7 +106,10 @@ impl<'a> LineCursor<'a> {
         let at = *self;
         let v = self.int()?;
         if v < 0 || v as u64 > max {
-            return Err(at.err(format!("value {v} out of range 0..={max}"), format!("0..={max}")));
+            return Err(at.err(
+                format!("value {v} out of range 0..={max}"),
+                format!("0..={max}"),
+            ));
         }
         Ok(v as u32)
     }
@@ -122,10 +136,14 @@ impl<'a> LineCursor<'a> {
                         b't' => b'\t',
                         b'v' => 0x0B,
                         b'x' => {
-                            let hex: String =
-                                self.text[self.pos..].chars().take_while(|c| c.is_ascii_hexdigit()).take(2).collect();
+                            let hex: String = self.text[self.pos..]
+                                .chars()
+                                .take_while(|c| c.is_ascii_hexdigit())
+                                .take(2)
+                                .collect();
                             self.pos += hex.len();
-                            u8::from_str_radix(&hex, 16).map_err(|_| self.err("bad \\x escape", "two hex digits"))?
+                            u8::from_str_radix(&hex, 16)
+                                .map_err(|_| self.err("bad \\x escape", "two hex digits"))?
                         }
                         other => other,
                     });

@@ -25,7 +25,10 @@ impl Diagnostics {
         let lines: Vec<&str> = source.split('\n').collect();
         let mut out = String::new();
         for d in &self.0 {
-            out.push_str(&format!("{file}:{}:{}: error: {}", d.line, d.col, d.message));
+            out.push_str(&format!(
+                "{file}:{}:{}: error: {}",
+                d.line, d.col, d.message
+            ));
             if !d.token.is_empty() || !d.expected.is_empty() {
                 out.push_str(" (");
                 if !d.token.is_empty() {
@@ -41,7 +44,10 @@ impl Diagnostics {
             }
             out.push('\n');
             if let Some(l) = lines.get(d.line.wrapping_sub(1)) {
-                out.push_str(&format!("    {l}\n    {}^\n", " ".repeat(d.col.saturating_sub(1))));
+                out.push_str(&format!(
+                    "    {l}\n    {}^\n",
+                    " ".repeat(d.col.saturating_sub(1))
+                ));
             }
         }
         out

@@ -9,8 +9,8 @@ use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
 use crate::isa::syntax::{all_syntax, Format};
 use crate::isa::{predefined_vars, Align, Field, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
-use crate::limits::PREDEFINED_VARS;
 use crate::limits;
+use crate::limits::PREDEFINED_VARS;
 use crate::model::*;
 use crate::version::Version;
 use std::collections::HashMap;
@@ -123,14 +123,21 @@ impl RoutineBuilder {
         if let Some(&id) = self.var_ids.get(name) {
             return Some(id);
         }
-        crate::isa::PREDEFINED_VARS.iter().find(|p| p.name == name).map(|p| p.id)
+        crate::isa::PREDEFINED_VARS
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.id)
     }
 
     fn var_type(&self, id: u32) -> Type {
         if id < PREDEFINED_VARS {
-            crate::isa::PREDEFINED_VARS.get(id as usize).map_or(Type::UD, |p| p.ty)
+            crate::isa::PREDEFINED_VARS
+                .get(id as usize)
+                .map_or(Type::UD, |p| p.ty)
         } else {
-            self.variables.get((id - PREDEFINED_VARS) as usize).map_or(Type::UD, |v| v.ty())
+            self.variables
+                .get((id - PREDEFINED_VARS) as usize)
+                .map_or(Type::UD, |v| v.ty())
         }
     }
 
@@ -141,7 +148,11 @@ impl RoutineBuilder {
         }
         let id = self.labels.len() as u16;
         let name_index = self.intern(name.as_bytes());
-        self.labels.push(Label { name_index, kind: 0, attributes: Vec::new() });
+        self.labels.push(Label {
+            name_index,
+            kind: 0,
+            attributes: Vec::new(),
+        });
         self.defined_labels.push(false);
         self.label_ids.insert(name.to_string(), id);
         self.label_uses.insert(id, (line, col));
@@ -149,8 +160,20 @@ impl RoutineBuilder {
     }
 }
 
-fn diag(line: usize, col: usize, message: impl Into<String>, token: &str, expected: &str) -> Diagnostic {
-    Diagnostic { line, col, message: message.into(), token: token.into(), expected: expected.into() }
+fn diag(
+    line: usize,
+    col: usize,
+    message: impl Into<String>,
+    token: &str,
+    expected: &str,
+) -> Diagnostic {
+    Diagnostic {
+        line,
+        col,
+        message: message.into(),
+        token: token.into(),
+        expected: expected.into(),
+    }
 }
 
 impl Parser {
@@ -170,7 +193,10 @@ impl Parser {
         }
         let version = self.version();
         let Some(rb) = self.routine.as_mut() else {
-            return Err(c.err("instruction outside a kernel or function", "`.kernel` or `.global_function` first"));
+            return Err(c.err(
+                "instruction outside a kernel or function",
+                "`.kernel` or `.global_function` first",
+            ));
         };
         let inst = parse_instruction(rb, version, c)?;
         rb.instructions.push(inst);
@@ -178,7 +204,12 @@ impl Parser {
     }
 
     fn routine(&mut self, c: &LineCursor) -> PResult<&mut RoutineBuilder> {
-        self.routine.as_mut().ok_or_else(|| c.err("declaration outside a kernel or function", "`.kernel` first"))
+        self.routine.as_mut().ok_or_else(|| {
+            c.err(
+                "declaration outside a kernel or function",
+                "`.kernel` first",
+            )
+        })
     }
 
     fn label_definition(&mut self, c: LineCursor, name: &str) -> PResult<()> {
@@ -189,7 +220,10 @@ impl Parser {
             Some((fname, _)) if fname == name => {
                 let id = rb.label(name, line, col);
                 // A subroutine prints as `<name>_<id>`: keep the bare name in the pool.
-                let bare = name.rsplit_once('_').filter(|(_, n)| n.parse::<u16>().ok() == Some(id)).map(|(b, _)| b);
+                let bare = name
+                    .rsplit_once('_')
+                    .filter(|(_, n)| n.parse::<u16>().ok() == Some(id))
+                    .map(|(b, _)| b);
                 if let Some(bare) = bare {
                     let ix = rb.intern(bare.as_bytes());
                     rb.labels[id as usize].name_index = ix;
@@ -200,20 +234,39 @@ impl Parser {
             _ => (Opcode::LABEL, rb.label(name, line, col)),
         };
         if rb.defined_labels[id as usize] {
-            return Err(diag(line, col, format!("label `{name}` is defined twice"), name, "a new label name"));
+            return Err(diag(
+                line,
+                col,
+                format!("label `{name}` is defined twice"),
+                name,
+                "a new label name",
+            ));
         }
         rb.defined_labels[id as usize] = true;
-        rb.instructions.push(Instruction { opcode, subop: None, operands: vec![Operand::Label(id)] });
+        rb.instructions.push(Instruction {
+            opcode,
+            subop: None,
+            operands: vec![Operand::Label(id)],
+        });
         Ok(())
     }
 
     fn finish_routine(&mut self) {
-        let Some(rb) = self.routine.take() else { return };
+        let Some(rb) = self.routine.take() else {
+            return;
+        };
         for (i, defined) in rb.defined_labels.iter().enumerate() {
             if !defined {
                 let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
-                let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize]).into_owned();
-                self.diags.push(diag(line, col, format!("label `{name}` is never defined"), &name, "a label definition"));
+                let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize])
+                    .into_owned();
+                self.diags.push(diag(
+                    line,
+                    col,
+                    format!("label `{name}` is never defined"),
+                    &name,
+                    "a label definition",
+                ));
             }
         }
         let mut rb = rb;
@@ -223,7 +276,13 @@ impl Parser {
                     rb.variables[var].alias_index = id;
                     rb.variables[var].alias_offset = offset;
                 }
-                None => self.diags.push(diag(line, col, format!("unknown alias target `{target}`"), &target, "a declared variable")),
+                None => self.diags.push(diag(
+                    line,
+                    col,
+                    format!("unknown alias target `{target}`"),
+                    &target,
+                    "a declared variable",
+                )),
             }
         }
         let body = Routine {
@@ -239,15 +298,28 @@ impl Parser {
             interface: if rb.is_kernel {
                 Interface::Kernel { inputs: rb.inputs }
             } else {
-                Interface::Function { input_size: 0, return_value_size: 0 }
+                Interface::Function {
+                    input_size: 0,
+                    return_value_size: 0,
+                }
             },
             attributes: rb.attributes,
             code: Code::Instructions(rb.instructions),
         };
         if rb.is_kernel {
-            self.kernels.push(Kernel { name: rb.name, relocations: Relocations::default(), gen_binaries: Vec::new(), body });
+            self.kernels.push(Kernel {
+                name: rb.name,
+                relocations: Relocations::default(),
+                gen_binaries: Vec::new(),
+                body,
+            });
         } else {
-            self.functions.push(Function { linkage: 0, name: rb.name, relocations: Relocations::default(), body });
+            self.functions.push(Function {
+                linkage: 0,
+                name: rb.name,
+                relocations: Relocations::default(),
+                body,
+            });
         }
     }
 
@@ -270,7 +342,11 @@ impl Parser {
             "kernel" | "global_function" => {
                 self.finish_routine();
                 let name = c.quoted()?;
-                let mut rb = RoutineBuilder { is_kernel: word == "kernel", name: name.clone(), ..Default::default() };
+                let mut rb = RoutineBuilder {
+                    is_kernel: word == "kernel",
+                    name: name.clone(),
+                    ..Default::default()
+                };
                 rb.intern(&name);
                 for p in predefined_vars(self.version()) {
                     rb.intern(p.name.as_bytes());
@@ -286,7 +362,8 @@ impl Parser {
             }
             "function" => {
                 let name = c.quoted()?;
-                self.pending_function = Some((String::from_utf8_lossy(&name).into_owned(), at.line));
+                self.pending_function =
+                    Some((String::from_utf8_lossy(&name).into_owned(), at.line));
             }
             "decl" => {
                 let version = self.version();
@@ -303,9 +380,17 @@ impl Parser {
                     "GROUP_COUNT" => 2,
                     "LOCAL_ID" => 3,
                     "PSEUDO_INPUT" => 0x10,
-                    other => match other.strip_prefix("UNDEFINED_").and_then(|n| n.parse::<u8>().ok()) {
+                    other => match other
+                        .strip_prefix("UNDEFINED_")
+                        .and_then(|n| n.parse::<u8>().ok())
+                    {
                         Some(n) if n < 32 => n,
-                        _ => return Err(at.err(format!("unknown implicit input kind `{other}`"), "LOCAL_SIZE, GROUP_COUNT, LOCAL_ID or PSEUDO_INPUT")),
+                        _ => {
+                            return Err(at.err(
+                                format!("unknown implicit input kind `{other}`"),
+                                "LOCAL_SIZE, GROUP_COUNT, LOCAL_ID or PSEUDO_INPUT",
+                            ))
+                        }
                     },
                 };
                 let rb = self.routine(&at)?;
@@ -316,7 +401,9 @@ impl Parser {
                 let a = attribute(rb, &mut c)?;
                 rb.attributes.push(a);
             }
-            other => return Err(at.err(format!("unknown directive `.{other}`"), "a vISA directive")),
+            other => {
+                return Err(at.err(format!("unknown directive `.{other}`"), "a vISA directive"))
+            }
         }
         c.skip_ws();
         if !c.at_end() {
@@ -388,7 +475,9 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
     let name = c.ident()?.to_string();
     let kvs = key_values(c)?;
     let get = |k: &str| kvs.iter().find(|(key, _)| *key == k).map(|(_, at)| *at);
-    let Some(mut vt) = get("v_type") else { return Err(c.err("declaration without `v_type`", "v_type=G|A|P|S|T")) };
+    let Some(mut vt) = get("v_type") else {
+        return Err(c.err("declaration without `v_type`", "v_type=G|A|P|S|T"));
+    };
     let class = word(&mut vt);
     let num_elts = |rb: &RoutineBuilder| -> PResult<u16> {
         let _ = rb;
@@ -408,18 +497,29 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             if rb.var_ids.contains_key(&name) {
                 return Err(name_at.err(format!("`{name}` is declared twice"), "a new name"));
             }
-            let Some(mut t) = get("type") else { return Err(name_at.err("variable without `type`", "type=<type>")) };
+            let Some(mut t) = get("type") else {
+                return Err(name_at.err("variable without `type`", "type=<type>"));
+            };
             let tat = t;
             let tname = word(&mut t);
-            let ty = Type::from_name(tname).ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
+            let ty = Type::from_name(tname)
+                .ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
             if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
-                return Err(tat.err(format!("type `{tname}` needs vISA 4.2"), "a type of this version"));
+                return Err(tat.err(
+                    format!("type `{tname}` needs vISA 4.2"),
+                    "a type of this version",
+                ));
             }
             let align = match get("align") {
                 Some(mut a) => {
                     let aat = a;
                     let an = word(&mut a);
-                    Align::from_name(an).ok_or_else(|| aat.err(format!("unknown alignment `{an}`"), "byte, word, dword, qword, oword, GRF, GRFx2, hword, wordx32, wordx64"))?
+                    Align::from_name(an).ok_or_else(|| {
+                        aat.err(
+                            format!("unknown alignment `{an}`"),
+                            "byte, word, dword, qword, oword, GRF, GRFx2, hword, wordx32, wordx64",
+                        )
+                    })?
                 }
                 None => Align(0),
             };
@@ -456,14 +556,23 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             let attributes = attrs(rb)?;
             let name_index = rb.intern(name.as_bytes());
             rb.address_ids.insert(name, rb.addresses.len() as u16);
-            rb.addresses.push(AddressVar { name_index, num_elements, attributes });
+            rb.addresses.push(AddressVar {
+                name_index,
+                num_elements,
+                attributes,
+            });
         }
         "P" => {
             let num_elements = num_elts(rb)?;
             let attributes = attrs(rb)?;
             let name_index = rb.intern(name.as_bytes());
-            rb.predicate_ids.insert(name, rb.predicates.len() as u16 + 1);
-            rb.predicates.push(PredicateVar { name_index, num_elements, attributes });
+            rb.predicate_ids
+                .insert(name, rb.predicates.len() as u16 + 1);
+            rb.predicates.push(PredicateVar {
+                name_index,
+                num_elements,
+                attributes,
+            });
         }
         "S" | "T" => {
             let num_elements = num_elts(rb)?;
@@ -473,14 +582,23 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 None => name.clone(),
             };
             let name_index = rb.intern(vname.as_bytes());
-            let sv = StateVar { name_index, num_elements, attributes };
+            let sv = StateVar {
+                name_index,
+                num_elements,
+                attributes,
+            };
             if class == "S" {
                 rb.samplers.push(sv);
             } else {
                 rb.surfaces.push(sv);
             }
         }
-        other => return Err(vt.err(format!("unknown variable class `{other}`"), "G, A, P, S or T")),
+        other => {
+            return Err(vt.err(
+                format!("unknown variable class `{other}`"),
+                "G, A, P, S or T",
+            ))
+        }
     }
     Ok(())
 }
@@ -495,7 +613,10 @@ fn input(rb: &mut RoutineBuilder, implicit: u8, c: &mut LineCursor, kernel: bool
     } else if let Some(n) = name.strip_prefix('S').and_then(|n| n.parse::<u32>().ok()) {
         (1, n)
     } else {
-        return Err(at.err(format!("unknown input `{name}`"), "a declared variable, T<n> or S<n>"));
+        return Err(at.err(
+            format!("unknown input `{name}`"),
+            "a declared variable, T<n> or S<n>",
+        ));
     };
     let kvs = key_values(c)?;
     let get = |k: &str| kvs.iter().find(|(key, _)| *key == k).map(|(_, at)| *at);
@@ -508,7 +629,12 @@ fn input(rb: &mut RoutineBuilder, implicit: u8, c: &mut LineCursor, kernel: bool
         Some(mut s) => s.uint(u16::MAX.into())? as u16,
         None => return Err(c.err("input without `size`", "size=N")),
     };
-    rb.inputs.push(Input { kind: class | (implicit << 3), index, offset, size });
+    rb.inputs.push(Input {
+        kind: class | (implicit << 3),
+        index,
+        offset,
+        size,
+    });
     Ok(())
 }
 
@@ -518,7 +644,10 @@ fn attribute(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Attribute> 
     let name_index = rb.intern(name.as_bytes());
     let kind = crate::isa::attribute_kind(name.as_bytes());
     if !c.eat("=") {
-        return Ok(Attribute { name_index, value: AttributeValue::Int { value: 1, width: 0 } });
+        return Ok(Attribute {
+            name_index,
+            value: AttributeValue::Int { value: 1, width: 0 },
+        });
     }
     let value = if c.peek() == Some('"') {
         let s = c.quoted()?;
@@ -534,7 +663,10 @@ fn attribute(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Attribute> 
         let v = c.int()?;
         // IGC stores SimdSize in one byte and other integers in four.
         let width = if name == "SimdSize" { 1 } else { 4 };
-        AttributeValue::Int { value: v as i32, width }
+        AttributeValue::Int {
+            value: v as i32,
+            width,
+        }
     };
     Ok(Attribute { name_index, value })
 }
@@ -572,26 +704,41 @@ fn candidates() -> &'static [Candidate] {
     C.get_or_init(|| {
         let mut v = Vec::new();
         for (opcode, subop, template) in all_syntax() {
-            let Some(layout) = opcode.layout(subop) else { continue };
+            let Some(layout) = opcode.layout(subop) else {
+                continue;
+            };
             let first = pieces(template).into_iter().find(|p| *p != Piece::Pred);
             let keys = match first {
                 Some(Piece::Literal(l)) => vec![l.to_string()],
                 Some(Piece::Mnemonic) => vec![layout.mnemonic.to_string()],
                 Some(Piece::Field(_, Some(Format::MinMax))) => vec!["min".into(), "max".into()],
                 Some(Piece::Field(_, Some(Format::SamplerOp3d | Format::InfoOp))) => {
-                    names::SAMPLER_OP_3D.iter().filter(|n| !n.is_empty()).map(|n| n.to_string()).collect()
+                    names::SAMPLER_OP_3D
+                        .iter()
+                        .filter(|n| !n.is_empty())
+                        .map(|n| n.to_string())
+                        .collect()
                 }
                 Some(Piece::Field(_, Some(Format::RawSend))) => vec!["raw_send".into()],
                 Some(Piece::Field(_, Some(Format::RawSends))) => vec!["raw_sends".into()],
                 _ => vec![],
             };
-            v.push(Candidate { opcode, subop, template, keys });
+            v.push(Candidate {
+                opcode,
+                subop,
+                template,
+                keys,
+            });
         }
         v
     })
 }
 
-fn parse_instruction(rb: &mut RoutineBuilder, version: Version, c: LineCursor) -> PResult<Instruction> {
+fn parse_instruction(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: LineCursor,
+) -> PResult<Instruction> {
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -616,16 +763,31 @@ fn parse_instruction(rb: &mut RoutineBuilder, version: Version, c: LineCursor) -
             }
         }
     }
-    Err(best.unwrap_or_else(|| body.err(format!("unknown instruction `{}`", body.token()), "a vISA instruction")))
+    Err(best.unwrap_or_else(|| {
+        body.err(
+            format!("unknown instruction `{}`", body.token()),
+            "a vISA instruction",
+        )
+    }))
 }
 
 /// The index of the first field called `name` that the version admits.
 fn field_index(fields: &[Field], name: &str, version: Version) -> Option<usize> {
-    fields.iter().position(|f| f.name == name && f.cond.version_allows(version))
+    fields
+        .iter()
+        .position(|f| f.name == name && f.cond.version_allows(version))
 }
 
-fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, cand: &Candidate) -> PResult<Instruction> {
-    let layout = cand.opcode.layout(cand.subop).expect("candidates have layouts");
+fn match_template(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    mut c: LineCursor,
+    cand: &Candidate,
+) -> PResult<Instruction> {
+    let layout = cand
+        .opcode
+        .layout(cand.subop)
+        .expect("candidates have layouts");
     let fields = layout.fields;
     let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
     let ps = pieces(cand.template);
@@ -653,19 +815,25 @@ fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, 
                 Piece::Mnemonic => literal(&mut c, layout.mnemonic)?,
                 Piece::Sat => sat = c.eat(".sat"),
                 Piece::Field(name, fmt) => {
-                    let Some(i) = field_index(fields, name, version) else { continue };
+                    let Some(i) = field_index(fields, name, version) else {
+                        continue;
+                    };
                     if !fields[i].cond.field_allows(&ops[..i]) {
                         continue;
                     }
                     let value = match fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
-                        Some(f) => formatted(rb, version, &mut c, f, cand.opcode, fields, &mut ops)?,
+                        Some(f) => {
+                            formatted(rb, version, &mut c, f, cand.opcode, fields, &mut ops)?
+                        }
                     };
                     ops[i] = merge(&ops[i], value);
                 }
                 Piece::Rest => {
                     for (i, f) in fields.iter().enumerate() {
-                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named.contains(&f.name) {
+                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
+                            || named.contains(&f.name)
+                        {
                             continue;
                         }
                         if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
@@ -678,7 +846,10 @@ fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, 
         }
         c.skip_ws();
         if !c.at_end() {
-            return Err(c.err(format!("unexpected operand for {}", layout.mnemonic), "end of instruction"));
+            return Err(c.err(
+                format!("unexpected operand for {}", layout.mnemonic),
+                "end of instruction",
+            ));
         }
         Ok(())
     })();
@@ -692,15 +863,25 @@ fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, 
         return Err(e);
     }
     for (i, f) in fields.iter().enumerate() {
-        if !matches!(ops[i], Operand::Absent) || !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
+        if !matches!(ops[i], Operand::Absent)
+            || !f.cond.version_allows(version)
+            || !f.cond.field_allows(&ops[..i])
+        {
             continue;
         }
         ops[i] = match f.kind {
             FieldKind::Pred => Operand::Pred(Pred::NONE),
             FieldKind::Exec => Operand::Exec(ExecCtrl(0)),
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
-            FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => Operand::Int(implied_value(f, &ops)),
-            _ => return Err(c.err(format!("{} needs operand `{}`", layout.mnemonic, f.name), f.name)),
+            FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
+                Operand::Int(implied_value(i, fields, &ops))
+            }
+            _ => {
+                return Err(c.err(
+                    format!("{} needs operand `{}`", layout.mnemonic, f.name),
+                    f.name,
+                ))
+            }
         };
     }
     if sat {
@@ -710,13 +891,24 @@ fn match_template(rb: &mut RoutineBuilder, version: Version, mut c: LineCursor, 
             }
         }
     }
-    Ok(Instruction { opcode: cand.opcode, subop: cand.subop, operands: ops })
+    Ok(Instruction {
+        opcode: cand.opcode,
+        subop: cand.subop,
+        operands: ops,
+    })
 }
 
 /// Values of fields the text leaves out: list counts follow their lists; the rest are 0.
-fn implied_value(f: &Field, ops: &[Operand]) -> u32 {
-    let _ = f;
-    let _ = ops;
+fn implied_value(index: usize, fields: &[Field], ops: &[Operand]) -> u32 {
+    for (f, o) in fields.iter().zip(ops) {
+        match (f.kind, o) {
+            (FieldKind::RawList(c), Operand::RawList(l)) if c == index => return l.len() as u32,
+            (FieldKind::LabelList(c), Operand::LabelList(l)) if c == index => {
+                return l.len() as u32
+            }
+            _ => {}
+        }
+    }
     0
 }
 
@@ -763,19 +955,34 @@ fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     let at = *c;
     let m = c.ident()?;
-    let mask = names::EMASK.iter().position(|e| *e == m).ok_or_else(|| at.err(format!("unknown execution mask `{m}`"), "M1..M8 or M1_NM..M8_NM"))?;
+    let mask = names::EMASK.iter().position(|e| *e == m).ok_or_else(|| {
+        at.err(
+            format!("unknown execution mask `{m}`"),
+            "M1..M8 or M1_NM..M8_NM",
+        )
+    })?;
     c.skip_ws();
     c.expect(",")?;
     c.skip_ws();
     let at = *c;
     let n = c.uint(32)?;
-    let e = ExecCtrl::new(n, mask as u8).ok_or_else(|| at.err(format!("execution size {n} is not 1, 2, 4, 8, 16 or 32"), "1, 2, 4, 8, 16 or 32"))?;
+    let e = ExecCtrl::new(n, mask as u8).ok_or_else(|| {
+        at.err(
+            format!("execution size {n} is not 1, 2, 4, 8, 16 or 32"),
+            "1, 2, 4, 8, 16 or 32",
+        )
+    })?;
     c.skip_ws();
     c.expect(")")?;
     Ok(e)
 }
 
-fn generic(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor, f: &Field) -> PResult<Operand> {
+fn generic(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: &mut LineCursor,
+    f: &Field,
+) -> PResult<Operand> {
     c.skip_ws();
     Ok(match f.kind {
         FieldKind::Vector => Operand::Vector(parse_vector(rb, c)?),
@@ -816,7 +1023,9 @@ fn generic(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor, f: &Fi
 fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
     let at = *c;
     let name = c.ident()?;
-    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let id = rb
+        .var_id(name)
+        .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     c.expect(".")?;
     let offset = c.uint(u16::MAX.into())? as u16;
     Ok(Raw { id, offset })
@@ -833,7 +1042,12 @@ fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
         vals.push(c.uint(64)? as u16);
     }
     c.expect(">")?;
-    let bad = || at.err("illegal region", "<h>, <w,h> or <v;w,h> with values 0, 1, 2, 4, 8, 16, 32");
+    let bad = || {
+        at.err(
+            "illegal region",
+            "<h>, <w,h> or <v;w,h> with values 0, 1, 2, 4, 8, 16, 32",
+        )
+    };
     let code = |v: u16| Region::value_code(v).map(u16::from).ok_or_else(bad);
     match (vals.as_slice(), seps.as_slice()) {
         ([h], []) if dst_ok => Ok(Region(code(*h)? << 8)),
@@ -870,9 +1084,17 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
-        let bits = if ty.is_wide_immediate() { v as u64 } else { v as u64 & 0xFFFF_FFFF };
-        return Ok(Vector { modifier, kind: VectorKind::Immediate { ty: ty.0, bits } });
+        let ty = Type::from_name(tn)
+            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let bits = if ty.is_wide_immediate() {
+            v as u64
+        } else {
+            v as u64 & 0xFFFF_FFFF
+        };
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::Immediate { ty: ty.0, bits },
+        });
     }
     if r.starts_with("r[") {
         c.pos += 2;
@@ -888,51 +1110,110 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
-        return Ok(Vector { modifier, kind: VectorKind::Indirect { addr, addr_offset, offset, ty: ty.0, region } });
+        let ty = Type::from_name(tn)
+            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::Indirect {
+                addr,
+                addr_offset,
+                offset,
+                ty: ty.0,
+                region,
+            },
+        });
     }
     let name = c.ident()?;
     if !c.rest().starts_with('(') {
         // A bare predicate.
         if let Some(&id) = rb.predicate_ids.get(name) {
-            return Ok(Vector { modifier, kind: VectorKind::Predicate(Pred(id)) });
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::Predicate(Pred(id)),
+            });
         }
         if let Some(n) = name.strip_prefix('P').and_then(|n| n.parse::<u16>().ok()) {
-            return Ok(Vector { modifier, kind: VectorKind::Predicate(Pred(n)) });
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::Predicate(Pred(n)),
+            });
         }
-        return Err(at.err(format!("`{name}` is not an operand"), "V(r,c)<region>, an immediate, A<n>(o)<w>, P<n>, r[...] or a state"));
+        return Err(at.err(
+            format!("`{name}` is not an operand"),
+            "V(r,c)<region>, an immediate, A<n>(o)<w>, P<n>, r[...] or a state",
+        ));
     }
     c.expect("(")?;
     let first = c.uint(u32::MAX.into())?;
     if c.eat(",") {
         let col = c.uint(0xFF)? as u8;
         c.expect(")")?;
-        let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
-        let region = if c.peek() == Some('<') { parse_region(c, true)? } else { Region(0) };
+        let id = rb
+            .var_id(name)
+            .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+        let region = if c.peek() == Some('<') {
+            parse_region(c, true)?
+        } else {
+            Region(0)
+        };
         let row = u8::try_from(first).map_err(|_| at.err("row offset out of range", "0..=255"))?;
-        return Ok(Vector { modifier, kind: VectorKind::General { id, row, col, region } });
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::General {
+                id,
+                row,
+                col,
+                region,
+            },
+        });
     }
     c.expect(")")?;
     if c.peek() == Some('<') {
         // An address register element: A<n>(<offset>)<width>.
         let id = match rb.address_ids.get(name) {
             Some(&id) => id,
-            None => name.strip_prefix('A').and_then(|n| n.parse().ok()).ok_or_else(|| at.err(format!("unknown address `{name}`"), "a declared address"))?,
+            None => name
+                .strip_prefix('A')
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| at.err(format!("unknown address `{name}`"), "a declared address"))?,
         };
         c.expect("<")?;
         let wat = *c;
         let w = c.uint(32)?;
         c.expect(">")?;
-        let width = ExecCtrl::new(w, 0).ok_or_else(|| wat.err("illegal address width", "1, 2, 4, 8, 16 or 32"))?.0;
-        return Ok(Vector { modifier, kind: VectorKind::Address { id, offset: first as u8, width } });
+        let width = ExecCtrl::new(w, 0)
+            .ok_or_else(|| wat.err("illegal address width", "1, 2, 4, 8, 16 or 32"))?
+            .0;
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::Address {
+                id,
+                offset: first as u8,
+                width,
+            },
+        });
     }
     // A state operand: a surface or sampler element.
     let offset = u8::try_from(first).map_err(|_| at.err("state offset out of range", "0..=255"))?;
     if let Some(index) = surface_id(name) {
-        return Ok(Vector { modifier, kind: VectorKind::State { class: 0, index, offset } });
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::State {
+                class: 0,
+                index,
+                offset,
+            },
+        });
     }
     if let Some(index) = name.strip_prefix('S').and_then(|n| n.parse().ok()) {
-        return Ok(Vector { modifier, kind: VectorKind::State { class: 1, index, offset } });
+        return Ok(Vector {
+            modifier,
+            kind: VectorKind::State {
+                class: 1,
+                index,
+                offset,
+            },
+        });
     }
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
 }
@@ -952,7 +1233,11 @@ fn formatted(
     let pick = |c: &mut LineCursor, table: &[&str], what: &str| -> PResult<u32> {
         let at = *c;
         let w = c.ident()?;
-        table.iter().position(|n| *n == w).map(|i| i as u32).ok_or_else(|| at.err(format!("unknown {what} `{w}`"), table.join(", ")))
+        table
+            .iter()
+            .position(|n| *n == w)
+            .map(|i| i as u32)
+            .ok_or_else(|| at.err(format!("unknown {what} `{w}`"), table.join(", ")))
     };
     let log2 = |c: &mut LineCursor| -> PResult<u32> {
         let at = *c;
@@ -1063,8 +1348,16 @@ fn formatted(
             let s = c.quoted()?;
             Ok(Operand::Int(rb.intern(&s)))
         }
-        Format::MediaLdModifier => Ok(Operand::Int(pick(c, &names::MEDIA_LD_MODIFIER, "media_ld modifier")?)),
-        Format::MediaStModifier => Ok(Operand::Int(pick(c, &names::MEDIA_ST_MODIFIER, "media_st modifier")?)),
+        Format::MediaLdModifier => Ok(Operand::Int(pick(
+            c,
+            &names::MEDIA_LD_MODIFIER,
+            "media_ld modifier",
+        )?)),
+        Format::MediaStModifier => Ok(Operand::Int(pick(
+            c,
+            &names::MEDIA_ST_MODIFIER,
+            "media_st modifier",
+        )?)),
         Format::SimdMode => match c.uint(16)? {
             8 => int(0),
             16 => int(0x10),
@@ -1082,7 +1375,8 @@ fn formatted(
             c.pos += name.len();
             if f == Format::InfoOp {
                 if c.eat(".") {
-                    let ch = match formatted(rb, version, c, Format::Channels, opcode, fields, ops)? {
+                    let ch = match formatted(rb, version, c, Format::Channels, opcode, fields, ops)?
+                    {
                         Operand::Int(v) => v,
                         _ => 0,
                     };
@@ -1119,12 +1413,21 @@ fn formatted(
             let i = names::SAMPLER_OUTPUT_FORMAT
                 .iter()
                 .position(|n| r.starts_with(n) && !r[n.len()..].starts_with('-'))
-                .ok_or_else(|| at.err("unknown output format", names::SAMPLER_OUTPUT_FORMAT.join(", ")))?;
+                .ok_or_else(|| {
+                    at.err(
+                        "unknown output format",
+                        names::SAMPLER_OUTPUT_FORMAT.join(", "),
+                    )
+                })?;
             c.pos += names::SAMPLER_OUTPUT_FORMAT[i].len();
             int((i as u32) << 4)
         }
         Format::AvsControl => Ok(Operand::Int(pick(c, &names::AVS_CONTROL, "AVS control")?)),
-        Format::AvsExecMode => Ok(Operand::Int(pick(c, &names::AVS_EXEC_MODE, "AVS execution mode")?)),
+        Format::AvsExecMode => Ok(Operand::Int(pick(
+            c,
+            &names::AVS_EXEC_MODE,
+            "AVS execution mode",
+        )?)),
         Format::RtWriteMode => {
             let mut v = 0;
             if c.eat(".") {
@@ -1171,7 +1474,11 @@ fn formatted(
                 int(0)
             }
         }
-        Format::Lifetime => Ok(Operand::Int(pick(c, &["start", "end"], "lifetime direction")?)),
+        Format::Lifetime => Ok(Operand::Int(pick(
+            c,
+            &["start", "end"],
+            "lifetime direction",
+        )?)),
         Format::LifetimeTarget => {
             c.skip_ws();
             let name = c.ident()?;
@@ -1182,7 +1489,10 @@ fn formatted(
             } else if let Some(id) = rb.var_id(name) {
                 (0, id)
             } else {
-                return Err(at.err(format!("unknown variable `{name}`"), "a declared variable, address or predicate"));
+                return Err(at.err(
+                    format!("unknown variable `{name}`"),
+                    "a declared variable, address or predicate",
+                ));
             };
             if let Some(i) = fields.iter().position(|f| f.name == "properties") {
                 if let Operand::Int(p) = &mut ops[i] {
@@ -1209,15 +1519,42 @@ fn formatted(
                 0
             };
             if let Some(index) = surface_id(name) {
-                return Ok(Operand::Vector(Vector { modifier, kind: VectorKind::State { class: 0, index, offset: (off / 4) as u8 } }));
+                return Ok(Operand::Vector(Vector {
+                    modifier,
+                    kind: VectorKind::State {
+                        class: 0,
+                        index,
+                        offset: (off / 4) as u8,
+                    },
+                }));
             }
-            if let Some(index) = name.strip_prefix('S').and_then(|n| n.parse().ok()).filter(|_| rb.var_id(name).is_none()) {
-                return Ok(Operand::Vector(Vector { modifier, kind: VectorKind::State { class: 1, index, offset: (off / 4) as u8 } }));
+            if let Some(index) = name
+                .strip_prefix('S')
+                .and_then(|n| n.parse().ok())
+                .filter(|_| rb.var_id(name).is_none())
+            {
+                return Ok(Operand::Vector(Vector {
+                    modifier,
+                    kind: VectorKind::State {
+                        class: 1,
+                        index,
+                        offset: (off / 4) as u8,
+                    },
+                }));
             }
-            let id = rb.var_id(name).ok_or_else(|| nat.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+            let id = rb.var_id(name).ok_or_else(|| {
+                nat.err(format!("unknown variable `{name}`"), "a declared variable")
+            })?;
             let size = rb.var_type(id).size().unwrap_or(1) as u32;
             let grf = limits::GRF_BYTES_DEFAULT;
-            let kind = VectorKind::General { id, row: (off / grf) as u8, col: ((off % grf) / size) as u8, region: Region(0) };
+            // The text does not show the region of `&var`; IGC stores the scalar <0;1,0>.
+            let scalar = Region::from_values(0, 1, 0).unwrap_or_default();
+            let kind = VectorKind::General {
+                id,
+                row: (off / grf) as u8,
+                col: ((off % grf) / size) as u8,
+                region: scalar,
+            };
             Ok(Operand::Vector(Vector { modifier, kind }))
         }
         Format::RawSend => {

@@ -1,5 +1,7 @@
 //! `gpukit visa ...`: Intel vISA objects. One file per subcommand.
+mod asm;
 mod dis;
+mod fmt;
 mod gen;
 mod info;
 
@@ -10,6 +12,10 @@ use clap::Subcommand;
 pub enum VisaCommand {
     /// Summarise a .isa file: version, routines, tables, inputs, attributes, Gen binaries, instructions
     Info(info::Args),
+    /// Assemble vISA text into a .isa binary
+    Asm(asm::Args),
+    /// Parse vISA text and print it again in IGC's layout for its version
+    Fmt(fmt::Args),
     /// Print a .isa file as vISA assembly text, exactly as the IGC release that writes its version does
     Dis(dis::Args),
     /// Extract a kernel's embedded Gen binary as raw machine code (what `iga64 -d` reads)
@@ -22,6 +28,21 @@ impl VisaCommand {
             VisaCommand::Info(a) => info::run(a),
             VisaCommand::Gen(a) => gen::run(a),
             VisaCommand::Dis(a) => dis::run(a),
+            VisaCommand::Asm(a) => asm::run(a),
+            VisaCommand::Fmt(a) => fmt::run(a),
         }
     }
+}
+
+/// Reads and parses a `.visaasm` file; parse errors are rendered with file:line:col,
+/// the source line and a caret.
+fn parse_file(path: &std::path::Path) -> Result<gpukit_visa::Object, crate::output::CmdError> {
+    let bytes = crate::output::read_file(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        crate::output::CmdError::Input(format!("{}: not UTF-8 text: {e}", path.display()))
+    })?;
+    gpukit_visa::text::parse_text(&text).map_err(|d| {
+        let rendered = d.render(&path.display().to_string(), &text);
+        crate::output::CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))
+    })
 }
