@@ -140,6 +140,9 @@ fn check_metadata(root: &Path) {
                     } else {
                         failures.push(format!("{}: kernel {name}: emit differs", path.display()));
                     }
+                    for finding in m.check() {
+                        failures.push(format!("{}: kernel {name}: {finding}", path.display()));
+                    }
                     if m.kernel_name() != Some(name.as_str()) {
                         failures.push(format!(
                             "{}: kernel {name}: ARGSTART names {}",

@@ -4,6 +4,8 @@
 //! * `fixtures/metadata/ok/*.txt` — parse, then emit must give the same bytes;
 //!   `*.json` beside it is the typed model (arguments, memory totals).
 //! * `fixtures/metadata/bad/*.txt` — `*.err` holds the diagnostic.
+//! * `fixtures/metadata/inconsistent/*.txt` — parse fine; `*.findings` holds
+//!   what `Metadata::check` reports.
 //! * `fixtures/datasegment/*.{spec,hex}.txt` — the radix is in the name;
 //!   `*.out` holds the materialised bytes (hex) or the error.
 //! * `fixtures/link/<program>/program.il` (+ `library.il`) — `<kernel>.out`
@@ -99,6 +101,27 @@ fn metadata_bad_gives_diagnostics() {
                 &format!("{e}\n"),
                 &mut failures,
             ),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn metadata_inconsistent_gives_findings() {
+    let mut failures = Vec::new();
+    let files = listing(&dir("metadata/inconsistent"), ".txt");
+    assert!(!files.is_empty());
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        match parse_metadata(&bytes) {
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+            Ok(m) => {
+                let got: String = m.check().iter().map(|x| format!("{x}\n")).collect();
+                if got.is_empty() {
+                    failures.push(format!("{}: no findings", f.display()));
+                }
+                check(&with_ext(&f, ".txt", ".findings"), &got, &mut failures);
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -1,10 +1,12 @@
 //! AMD IL kernel metadata: the `;ARGSTART`..`;ARGEND` text the compiler
 //! hands the runtime for every function.
 
+pub mod check;
 pub mod emit;
 pub mod model;
 pub mod parse;
 
+pub use check::Finding;
 pub use model::*;
 pub use parse::{parse_blocks, parse_metadata, parse_metadata_at, ParseError};
 

@@ -16,6 +16,9 @@ pub struct Args {
     /// Print the typed model as JSON instead of the text
     #[arg(long)]
     json: bool,
+    /// Check each block for consistency (slots, ids, indexes) instead of printing it; exit 1 on findings
+    #[arg(long, conflicts_with = "json")]
+    check: bool,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -72,6 +75,27 @@ pub fn run(args: Args) -> CmdResult {
         blocks.retain(|_| *k.next().unwrap_or(&false));
         let mut k = keep.iter();
         texts.retain(|_| *k.next().unwrap_or(&false));
+    }
+    if args.check {
+        let mut report = String::new();
+        let mut count = 0;
+        for m in &blocks {
+            let findings = m.check();
+            count += findings.len();
+            report.push_str(&format!("{}: {} finding(s)\n", m.name, findings.len()));
+            for f in findings {
+                report.push_str(&format!("  {f}\n"));
+            }
+        }
+        emit(args.output.as_deref(), report.as_bytes())?;
+        return if count == 0 {
+            Ok(())
+        } else {
+            Err(CmdError::input(
+                &args.file,
+                format!("{count} consistency finding(s)"),
+            ))
+        };
     }
     let out = if args.json {
         let reports: Vec<BlockReport> = blocks
