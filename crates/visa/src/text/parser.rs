@@ -984,6 +984,15 @@ fn generic(
     f: &Field,
 ) -> PResult<Operand> {
     c.skip_ws();
+    if c.at_end() && !matches!(f.kind, FieldKind::RawList(_)) {
+        let what = match f.kind {
+            FieldKind::Vector => "a vector operand",
+            FieldKind::Raw => "a raw operand (var.offset)",
+            FieldKind::Label => "a label",
+            _ => "a number",
+        };
+        return Err(c.err(format!("too few operands: `{}` is missing", f.name), what));
+    }
     Ok(match f.kind {
         FieldKind::Vector => Operand::Vector(parse_vector(rb, c)?),
         FieldKind::Raw => Operand::Raw(parse_raw(rb, c)?),
