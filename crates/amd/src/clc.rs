@@ -95,9 +95,10 @@ fn preprocess(source: &str, defines: &[&str]) -> Result<String, SourceError> {
         }
     }
     let mut out = String::with_capacity(no_comments.len());
-    let mut stack: Vec<(bool, bool)> = Vec::new(); // (this branch active, parent active)
+    // Whether each enclosing conditional's current branch is taken.
+    let mut stack: Vec<bool> = Vec::new();
     for (n, line) in no_comments.lines().enumerate() {
-        let active = stack.last().map_or(true, |&(a, p)| a && p);
+        let active = stack.iter().all(|&a| a);
         let t = line.trim_start();
         if let Some(d) = t.strip_prefix('#') {
             let mut words = d.split_whitespace();
@@ -117,10 +118,10 @@ fn preprocess(source: &str, defines: &[&str]) -> Result<String, SourceError> {
                     } else {
                         !defined
                     };
-                    stack.push((cond, active));
+                    stack.push(cond);
                 }
                 Some("else") => match stack.last_mut() {
-                    Some(top) => top.0 = !top.0,
+                    Some(top) => *top = !*top,
                     None => {
                         return Err(SourceError {
                             line: n + 1,
