@@ -35,7 +35,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
         for e in std::fs::read_dir(&d).unwrap().flatten() {
             let p = e.path();
             if p.is_dir() {
-                if p.extension().is_none_or(|e| e != "meta") {
+                if p.extension() != Some(std::ffi::OsStr::new("meta")) {
                     stack.push(p);
                 }
             } else {
