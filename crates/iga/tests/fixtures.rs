@@ -1,0 +1,51 @@
+//! The checked-in kernels (tgllp, pvc, skl; iga64 1.0 and 2.0 output of the
+//! same binaries, with iga64's text): what the corpus tests check, on a
+//! machine without the corpus.
+
+use gpukit_iga::{convert, parse, render::render, write, Mode, Version};
+use std::path::Path;
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn kernels_round_trip_convert_and_render_exactly() {
+    for k in ["tgllp_saxpy", "pvc_saxpy", "skl_saxpy"] {
+        let v1 = data(&format!("{k}.iga1.json"));
+        let v2 = data(&format!("{k}.iga2.json"));
+        let asm = String::from_utf8(data(&format!("{k}.asm"))).unwrap();
+        let l1 = parse(&v1, Mode::Strict).unwrap().listing;
+        let l2 = parse(&v2, Mode::Strict).unwrap().listing;
+        assert!(write(&l1, Version::V1) == v1, "{k}: 1.0 round trip");
+        assert!(write(&l2, Version::V2) == v2, "{k}: 2.0 round trip");
+        assert!(
+            write(&convert(&l1, Version::V2), Version::V2) == v2,
+            "{k}: 1.0 -> 2.0"
+        );
+        assert!(
+            write(&convert(&l2, Version::V1), Version::V1) == v1,
+            "{k}: 2.0 -> 1.0"
+        );
+        assert_eq!(render(&l1), asm, "{k}: text from 1.0");
+        assert_eq!(render(&l2), asm, "{k}: text from 2.0");
+        assert!(gpukit_iga::analysis::check(&l2).is_empty(), "{k}: check");
+    }
+}
+
+#[test]
+fn defective_listing_is_diagnosed_then_repaired() {
+    let b = data("skl_raw_send_defect.iga1.json");
+    let e = parse(&b, Mode::Strict).unwrap_err();
+    assert_eq!((e.line, e.column, e.offset), (47, 15, 4143));
+    assert_eq!(e.path, "insts[8].srcs");
+    let p = parse(&b, Mode::Lenient).unwrap();
+    assert_eq!(p.repairs.len(), 1);
+    assert_eq!((p.repairs[0].line, p.repairs[0].column), (47, 9));
+    assert_eq!(p.repairs[0].path, "insts[8].srcs[0]");
+}
