@@ -129,14 +129,15 @@ impl Cfg {
     }
 
     /// The block's instructions.
-    pub fn insts<'l>(
-        &self,
-        listing: &'l Listing,
+    pub fn insts<'a>(
+        &'a self,
+        listing: &'a Listing,
         b: usize,
-    ) -> impl Iterator<Item = &'l Instruction> + 'l {
-        let ixs = self.blocks[b].insts.clone();
-        ixs.into_iter()
-            .filter_map(move |ix| match &listing.elems[ix] {
+    ) -> impl Iterator<Item = &'a Instruction> + 'a {
+        self.blocks[b]
+            .insts
+            .iter()
+            .filter_map(move |&ix| match &listing.elems[ix] {
                 Element::Inst(i) => Some(&**i),
                 Element::Label(_) => None,
             })

@@ -182,6 +182,14 @@ fn reg_text(r: &Reg, sub: bool) -> String {
     s
 }
 
+/// The flag register of a predicate or flag modifier (`f0.0` when the JSON omits it).
+fn flag_reg_text(i: &Instruction) -> String {
+    match &i.flag_reg {
+        Some(f) => reg_text(f, true),
+        None => "f0.0".into(),
+    }
+}
+
 fn src_mod(op: &str, m: SrcMod) -> &'static str {
     let logic = matches!(op, "and" | "or" | "xor" | "not" | "bfn");
     match m {
@@ -209,12 +217,7 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
             if p.inv {
                 l.emit("~");
             }
-            let f = i.flag_reg.clone().unwrap_or(Reg {
-                name: "f".into(),
-                num: 0,
-                sub: 0,
-            });
-            l.emit(&reg_text(&f, true));
+            l.emit(&flag_reg_text(i));
             l.emit(&p.func);
         }
         l.emit(")");
@@ -253,12 +256,7 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     if let Some(fm) = &i.flag_modifier {
         if !i.is_send() {
             l.emit(&format!("({})", fm.cond));
-            let f = i.flag_reg.clone().unwrap_or(Reg {
-                name: "f".into(),
-                num: 0,
-                sub: 0,
-            });
-            l.emit(&reg_text(&f, true));
+            l.emit(&flag_reg_text(i));
         }
     }
     l.finish();
@@ -288,7 +286,8 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
         for (k, s) in srcs.iter().enumerate() {
             l.emit("  ");
             if let (0, Some(set)) = (k, sbid_set(i, s)) {
-                // iga64 prints the SBID set outside its column bookkeeping.
+                // iga64 prints the SBID set without a column; the empty
+                // second source column follows.
                 l.emit(&set);
                 l.start(width::SRC);
                 l.finish();

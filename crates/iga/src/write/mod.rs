@@ -22,6 +22,14 @@ pub fn write(listing: &Listing, version: Version) -> Vec<u8> {
     w.buf
 }
 
+/// Whether an operand is a destination or a source: the versions print
+/// different keys for each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Dst,
+    Src,
+}
+
 pub(crate) struct Out {
     pub buf: Vec<u8>,
 }

@@ -1,7 +1,7 @@
 //! JSON 1.0, as iga64's `FormatterJSON.cpp` prints it: every key always
 //! present, `null` for what is absent, registers with all three fields.
 
-use super::Out;
+use super::{Out, Role};
 use crate::model::*;
 
 pub(super) fn listing(w: &mut Out, l: &Listing) {
@@ -165,12 +165,6 @@ pub(super) fn live_totals(w: &mut Out, lt: &LiveTotals) {
         w.s(v);
     }
     w.s("}");
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Dst,
-    Src,
 }
 
 fn rgn(w: &mut Out, r: Option<&Region>, role: Role) {

@@ -1,7 +1,7 @@
 //! JSON 2.0, as iga64's `FormatterJSON2.cpp` prints it: keys with default
 //! values are left out, registers drop zero numbers.
 
-use super::Out;
+use super::{Out, Role};
 use crate::model::*;
 
 pub(super) fn listing(w: &mut Out, l: &Listing) {
@@ -186,12 +186,6 @@ fn instruction(w: &mut Out, i: &Instruction) {
     }
     w.extra(&i.extra);
     w.s("}");
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Dst,
-    Src,
 }
 
 fn rgn(w: &mut Out, r: Option<&Region>, role: Role) {
