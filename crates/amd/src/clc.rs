@@ -6,7 +6,7 @@
 
 use crate::abi::args::{AddressSpace, ArgType, Scalar};
 use crate::limits;
-use crate::metadata::ImageDim;
+use crate::metadata::{Access, DataType, ImageDim};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,7 +20,32 @@ pub struct SourceError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelSignature {
     pub name: String,
+    /// Name and placement type of each argument.
     pub args: Vec<(String, ArgType)>,
+    /// The same arguments with what the metadata records beyond placement.
+    pub params: Vec<Param>,
+}
+
+/// What a pointer points to, as the metadata describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pointee {
+    /// Element type (`u8` for `void`, `struct` for structs and unions).
+    pub data_type: DataType,
+    /// Bytes of one element: vec3 counts as vec4, a struct its size.
+    pub size: u64,
+}
+
+/// One kernel parameter with its qualifiers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    pub ty: ArgType,
+    pub pointee: Option<Pointee>,
+    pub is_const: bool,
+    pub is_volatile: bool,
+    pub is_restrict: bool,
+    /// `read_only`/`write_only`/`read_write` on images.
+    pub image_access: Option<Access>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +72,7 @@ struct Layout {
 enum Named {
     Arg(ArgType),
     Aggregate(Layout),
+    Void,
 }
 
 /// Reads every kernel signature in `source`. `defines` are the names
@@ -406,6 +432,7 @@ impl<'a> Parser<'a> {
                 };
                 Ok(Named::Arg(ArgType::Scalar(s)))
             }
+            "void" => Ok(Named::Void),
             name => match builtin(name, self.width) {
                 Some(ty) => Ok(Named::Arg(ty)),
                 None => self.typedefs.get(name).cloned().ok_or_else(|| SourceError {
@@ -498,15 +525,15 @@ impl<'a> Parser<'a> {
             .ok_or_else(|| self.err("expected the kernel name".into()))?
             .to_owned();
         self.expect("(")?;
-        let mut args = Vec::new();
+        let mut params: Vec<Param> = Vec::new();
         if self.peek() == Some("void") && self.toks.get(self.pos + 1).map(|t| t.text) == Some(")") {
             self.pos += 1;
         }
         while self.peek() != Some(")") {
-            if args.len() >= limits::MAX_KERNEL_ARGS {
+            if params.len() >= limits::MAX_KERNEL_ARGS {
                 return Err(self.err("too many kernel arguments".into()));
             }
-            args.push(self.param()?);
+            params.push(self.param()?);
             match self.peek() {
                 Some(",") => self.pos += 1,
                 Some(")") => {}
@@ -528,32 +555,46 @@ impl<'a> Parser<'a> {
             Some(";") => self.pos += 1,
             _ => {}
         }
-        Ok(KernelSignature { name, args })
+        let args = params
+            .iter()
+            .map(|p| (p.name.clone(), p.ty.clone()))
+            .collect();
+        Ok(KernelSignature { name, args, params })
     }
 
-    fn param(&mut self) -> Result<(String, ArgType), SourceError> {
+    fn param(&mut self) -> Result<Param, SourceError> {
         let mut space = AddressSpace::Private;
-        loop {
-            match self.peek() {
-                Some("global" | "__global") => space = AddressSpace::Global,
-                Some("constant" | "__constant") => space = AddressSpace::Constant,
-                Some("local" | "__local") => space = AddressSpace::Local,
-                Some("private" | "__private") => space = AddressSpace::Private,
-                Some(t) if QUALIFIERS.contains(&t) => {}
-                _ => break,
+        let (mut is_const, mut is_volatile, mut is_restrict) = (false, false, false);
+        let mut image_access = None;
+        let mut qualifier = |t: &str, space: &mut AddressSpace| -> bool {
+            match t {
+                "global" | "__global" => *space = AddressSpace::Global,
+                "constant" | "__constant" => *space = AddressSpace::Constant,
+                "local" | "__local" => *space = AddressSpace::Local,
+                "private" | "__private" => *space = AddressSpace::Private,
+                "const" | "__const" => is_const = true,
+                "volatile" => is_volatile = true,
+                "restrict" | "__restrict" => is_restrict = true,
+                "read_only" | "__read_only" => image_access = Some(Access::ReadOnly),
+                "write_only" | "__write_only" => image_access = Some(Access::WriteOnly),
+                "read_write" | "__read_write" => image_access = Some(Access::ReadWrite),
+                t => return QUALIFIERS.contains(&t),
+            }
+            true
+        };
+        while let Some(t) = self.peek() {
+            if !qualifier(t, &mut space) {
+                break;
             }
             self.pos += 1;
         }
         let named = self.type_spec()?;
         let mut pointer = false;
-        loop {
-            match self.peek() {
-                Some("*") => pointer = true,
-                Some(t) if QUALIFIERS.contains(&t) => {}
-                Some("global" | "__global") => space = AddressSpace::Global,
-                Some("constant" | "__constant") => space = AddressSpace::Constant,
-                Some("local" | "__local") => space = AddressSpace::Local,
-                _ => break,
+        while let Some(t) = self.peek() {
+            if t == "*" {
+                pointer = true;
+            } else if !qualifier(t, &mut space) {
+                break;
             }
             self.pos += 1;
         }
@@ -565,15 +606,57 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_group("(", ")")?;
         }
-        let ty = if pointer {
-            ArgType::Pointer(space)
+        let (ty, pointee) = if pointer {
+            (
+                ArgType::Pointer(space),
+                Some(pointee_of(&named, self.width)),
+            )
         } else {
-            match named {
+            let ty = match named {
                 Named::Arg(t) => t,
                 Named::Aggregate(l) => ArgType::Aggregate { size: l.size },
-            }
+                Named::Void => return Err(self.err(format!("argument `{name}` has type void"))),
+            };
+            (ty, None)
         };
-        Ok((name, ty))
+        Ok(Param {
+            name,
+            ty,
+            pointee,
+            is_const,
+            is_volatile,
+            is_restrict,
+            image_access,
+        })
+    }
+}
+
+fn pointee_of(named: &Named, width: PointerWidth) -> Pointee {
+    match named {
+        Named::Void => Pointee {
+            data_type: DataType::U8,
+            size: 1,
+        },
+        Named::Aggregate(l) => Pointee {
+            data_type: DataType::Struct,
+            size: l.size,
+        },
+        Named::Arg(ArgType::Scalar(s)) => Pointee {
+            data_type: s.metadata_type(),
+            size: s.size().into(),
+        },
+        Named::Arg(ArgType::Vector(s, _)) => Pointee {
+            data_type: s.metadata_type(),
+            size: layout_of(named, width).size,
+        },
+        Named::Arg(ArgType::Aggregate { size }) => Pointee {
+            data_type: DataType::Struct,
+            size: *size,
+        },
+        Named::Arg(_) => Pointee {
+            data_type: DataType::Opaque,
+            size: ptr_size(width),
+        },
     }
 }
 
@@ -601,6 +684,7 @@ fn layout_of(named: &Named, width: PointerWidth) -> Layout {
             size: *size,
             align: 1,
         },
+        Named::Void => Layout { size: 1, align: 1 },
         Named::Arg(_) => {
             let p = ptr_size(width);
             Layout { size: p, align: p }
@@ -647,7 +731,6 @@ fn builtin(name: &str, width: PointerWidth) -> Option<ArgType> {
         "image2d_t" => Some(ArgType::Image(ImageDim::D2)),
         "image2d_array_t" => Some(ArgType::Image(ImageDim::D2Array)),
         "image3d_t" => Some(ArgType::Image(ImageDim::D3)),
-        "void" => Some(ArgType::Scalar(Scalar::Int)),
         _ => None,
     };
     if special.is_some() {

@@ -4,12 +4,13 @@
 //! corpus at `<workspace>/../shared/corpus/amd`; the corpus runs are skipped
 //! with a message when it is absent, unless `CI=true` or `REQUIRE_PEERS=1`.
 
-use gpukit_amd::abi::args::{place_arguments, ArgBuffer};
+use gpukit_amd::abi::args::{argument_entries, place_arguments, ArgBuffer, EntryOptions};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::clc::{kernel_signatures, PointerWidth};
 use gpukit_amd::container::{detect, BinaryKind};
 use gpukit_amd::elf::ElfClass;
 use gpukit_amd::metadata::parse_metadata;
+use gpukit_amd::metadata::{Entry, MemType};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {
@@ -190,6 +191,7 @@ fn argument_offsets_from_source_match_metadata() {
 
 fn check_arguments(root: &Path) {
     let (mut binaries, mut kernels, mut args, mut matched) = (0, 0, 0, 0);
+    let (mut lines, mut lines_matched, mut pointers, mut access_matched) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for (path, _) in cl1_binaries(root) {
         let fname = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -213,6 +215,48 @@ fn check_arguments(root: &Path) {
             };
             let meta = parse_metadata(k.metadata).unwrap();
             let real = meta.arguments();
+            // The compiler side: argument lines generated from the signature.
+            let constant = match bin
+                .driver_version()
+                .and_then(|v| v.split('.').next()?.parse::<u32>().ok())
+            {
+                Some(v) if v < 1348 => MemType::HwConstant,
+                _ => MemType::Constant,
+            };
+            let generated = argument_entries(
+                &sig.params,
+                EntryOptions {
+                    buffer: ArgBuffer::GCN,
+                    constant,
+                },
+            )
+            .unwrap();
+            let real_lines: Vec<&Entry> = meta
+                .entries()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        Entry::Value(_) | Entry::Pointer(_) | Entry::Image(_) | Entry::Counter(_)
+                    )
+                })
+                .collect();
+            for (g, r) in generated.iter().zip(&real_lines) {
+                lines += 1;
+                if same_fixed_fields(g, r) {
+                    lines_matched += 1;
+                } else {
+                    failures.push(format!(
+                        "{fname}: {}: generated {g:?}\n    real {r:?}",
+                        k.name
+                    ));
+                }
+                if let (Entry::Pointer(a), Entry::Pointer(b)) = (g, r) {
+                    pointers += 1;
+                    if a.qualifiers.map(|q| q.access) == b.qualifiers.map(|q| q.access) {
+                        access_matched += 1;
+                    }
+                }
+            }
             let placed = place_arguments(
                 sig.args.iter().map(|(n, t)| (n.as_str(), t)),
                 ArgBuffer::GCN,
@@ -240,8 +284,35 @@ fn check_arguments(root: &Path) {
             }
         }
     }
+    eprintln!(
+        "{}: generated argument lines: {lines_matched}/{lines} match on every signature-fixed field; \
+         pointer access guessed right for {access_matched}/{pointers}",
+        root.display()
+    );
     eprintln!("{}: argument placement: {binaries} binaries, {kernels} kernels, {matched}/{args} argument offsets match", root.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compares the fields a signature fixes (see `argument_entries`).
+fn same_fixed_fields(g: &Entry, r: &Entry) -> bool {
+    match (g, r) {
+        (Entry::Value(a), Entry::Value(b)) => a == b,
+        (Entry::Image(a), Entry::Image(b)) => a == b,
+        (Entry::Counter(a), Entry::Counter(b)) => a == b,
+        (Entry::Pointer(a), Entry::Pointer(b)) => {
+            a.name == b.name
+                && a.data_type == b.data_type
+                && a.count == b.count
+                && a.cb == b.cb
+                && a.offset == b.offset
+                && a.mem_type == b.mem_type
+                && a.align == b.align
+                && (a.mem_type != MemType::HwLocal || a.buffer == b.buffer)
+                && a.qualifiers.map(|q| (q.volatile, q.restrict))
+                    == b.qualifiers.map(|q| (q.volatile, q.restrict))
+        }
+        _ => false,
+    }
 }
 
 #[test]

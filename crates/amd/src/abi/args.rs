@@ -8,8 +8,12 @@
 //! the buffer is cb1 starting at byte 0; the 2009 spec (7XX/Evergreen)
 //! places arguments in cb0 from byte 96.
 
+use crate::clc::Param;
 use crate::limits;
-use crate::metadata::{DataType, ImageDim};
+use crate::metadata::{
+    Access, CounterArg, DataType, Entry, ImageArg, ImageDim, MemType, PointerArg,
+    PointerQualifiers, ValueArg,
+};
 use serde::Serialize;
 
 pub const SLOT: u32 = 16;
@@ -228,6 +232,120 @@ pub fn place_arguments<'a>(
             size: size as u32,
         });
         offset += size;
+    }
+    Ok(out)
+}
+
+/// Choices the compiler makes that the signature does not fix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryOptions {
+    pub buffer: ArgBuffer,
+    /// Memory type of `constant` pointers: `hc` before driver 1348, `c` after.
+    pub constant: MemType,
+}
+
+/// The argument lines (`;value`, `;pointer`, `;image`, `;counter`) a GCN
+/// compiler writes for these parameters, in order.
+///
+/// Fixed by the signature and checked against real drivers: types, counts,
+/// constant buffer, offsets, memory types, pointer alignment (element size,
+/// vec3 as vec4, struct size), volatile/restrict, image dimension/access/id
+/// (read-only and write-only images are numbered separately), counter ids.
+/// Not fixed by the signature, so only conventional: pointer buffer ids
+/// (UAV allocation; written as 0, `hl` as 1) and pointer access (`RO` for
+/// `constant` and `const global`, else `RW`; drivers may use `RW` for
+/// unused `const` pointers).
+pub fn argument_entries(
+    params: &[Param],
+    options: EntryOptions,
+) -> Result<Vec<Entry>, PlacementError> {
+    let placed = place_arguments(
+        params.iter().map(|p| (p.name.as_str(), &p.ty)),
+        options.buffer,
+    )?;
+    let (mut ro_images, mut wo_images, mut counters) = (0u32, 0u32, 0u32);
+    let mut out = Vec::with_capacity(params.len());
+    for (p, at) in params.iter().zip(&placed) {
+        let value = |data_type: DataType, count: u32| {
+            Entry::Value(ValueArg {
+                name: p.name.clone(),
+                data_type,
+                count,
+                cb: at.cb,
+                offset: at.offset,
+            })
+        };
+        out.push(match &p.ty {
+            ArgType::Scalar(s) => value(s.metadata_type(), 1),
+            ArgType::Vector(s, n) => value(s.metadata_type(), *n),
+            ArgType::Sampler => value(DataType::U32, 1),
+            ArgType::Event => value(DataType::Event, 1),
+            ArgType::Aggregate { size } => {
+                value(DataType::Struct, u32::try_from(*size).unwrap_or(u32::MAX))
+            }
+            ArgType::Pointer(space) => {
+                let (mem_type, buffer) = match space {
+                    AddressSpace::Global => (MemType::Uav, 0),
+                    AddressSpace::Local => (MemType::HwLocal, 1),
+                    AddressSpace::Constant => (options.constant, 0),
+                    AddressSpace::Private => (MemType::HwPrivate, 0),
+                };
+                let pointee = p.pointee.unwrap_or(crate::clc::Pointee {
+                    data_type: DataType::U8,
+                    size: 1,
+                });
+                let read_only = *space == AddressSpace::Constant
+                    || (p.is_const && *space == AddressSpace::Global);
+                Entry::Pointer(PointerArg {
+                    name: p.name.clone(),
+                    data_type: pointee.data_type,
+                    count: 1,
+                    cb: at.cb,
+                    offset: at.offset,
+                    mem_type,
+                    buffer,
+                    align: u32::try_from(pointee.size).unwrap_or(u32::MAX),
+                    qualifiers: Some(PointerQualifiers {
+                        access: if read_only {
+                            Access::ReadOnly
+                        } else {
+                            Access::ReadWrite
+                        },
+                        volatile: p.is_volatile,
+                        restrict: p.is_restrict,
+                    }),
+                })
+            }
+            ArgType::Image(dim) => {
+                let access = p.image_access.unwrap_or(Access::ReadOnly);
+                let counter = if access == Access::ReadOnly {
+                    &mut ro_images
+                } else {
+                    &mut wo_images
+                };
+                let id = *counter;
+                *counter += 1;
+                Entry::Image(ImageArg {
+                    name: p.name.clone(),
+                    dim: *dim,
+                    access,
+                    id,
+                    cb: at.cb,
+                    offset: at.offset,
+                })
+            }
+            ArgType::Counter32 => {
+                let id = counters;
+                counters += 1;
+                Entry::Counter(CounterArg {
+                    name: p.name.clone(),
+                    bits: 32,
+                    id,
+                    cb: at.cb,
+                    offset: at.offset,
+                })
+            }
+        });
     }
     Ok(out)
 }
