@@ -238,6 +238,11 @@ pub fn grf_bytes(platform: &str) -> i64 {
     }
 }
 
+/// Whole registers needed for `bytes` (saturating: `liveTotals` is input).
+pub fn regs_for(bytes: i64, reg: i64) -> i64 {
+    bytes.saturating_add(reg - 1).div_euclid(reg)
+}
+
 pub fn stats(l: &Listing) -> Stats {
     let mut ops = BTreeMap::new();
     let mut sends = SendStats::default();
@@ -292,7 +297,7 @@ pub fn stats(l: &Listing) -> Stats {
         Pressure {
             grf_bytes_peak: peak,
             grf_bytes_mean: (sum / live.len() as f64 * 100.0).round() / 100.0,
-            grf_regs_peak: (peak + reg - 1) / reg,
+            grf_regs_peak: regs_for(peak, reg),
             grf_reg_bytes: reg,
             peak_at,
             acc_bytes_peak: live.iter().map(|(_, lt)| lt.acc).max().unwrap_or(0),

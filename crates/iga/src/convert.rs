@@ -201,16 +201,17 @@ fn to_v2(l: &Listing) -> Listing {
         elems: Vec::with_capacity(l.elems.len()),
         extra: l.extra.clone(),
     };
-    let mut block = 0usize;
+    let block_at: HashMap<usize, usize> = cfg
+        .blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(b, blk)| blk.label.map(|ix| (ix, b)))
+        .collect();
     for (ix, e) in l.elems.iter().enumerate() {
         match e {
             Element::Label(lb) => {
-                let b = cfg
-                    .blocks
-                    .iter()
-                    .position(|blk| blk.label == Some(ix))
-                    .unwrap_or(block);
-                block = b + 1;
+                // Every label opens a block; the fallback is for the type checker.
+                let b = block_at.get(&ix).copied().unwrap_or(0);
                 out.elems.push(Element::Label(Label {
                     id: Some(b as i64),
                     preds: cfg.preds[b].iter().map(|&p| p as i64).collect(),

@@ -1,7 +1,7 @@
 //! SVG drawings: register pressure over the instruction index, and the CFG.
 //! Plain SVG 1.1 text with no scripts or external references.
 
-use crate::analysis::grf_bytes;
+use crate::analysis::{grf_bytes, regs_for};
 use crate::cfg::Cfg;
 use crate::model::Listing;
 
@@ -27,9 +27,11 @@ pub fn pressure(l: &Listing) -> Option<String> {
     let ph = h - top - bottom;
     let reg = grf_bytes(&l.platform);
     let peak = pts.iter().map(|p| p.1).max().unwrap_or(0);
-    // Round the axis up to a whole number of 8-register steps.
-    let step = reg * 8;
-    let ymax = (((peak.max(1) + step - 1) / step) * step) as f64;
+    // Eight grid steps of a whole number of registers each, however large
+    // the (input) totals are.
+    const STEPS: i64 = 8;
+    let step = regs_for(regs_for(peak.max(1), reg), STEPS).saturating_mul(reg);
+    let ymax = (step as f64) * STEPS as f64;
     let n = pts.len();
     let x = |k: usize| {
         left + if n > 1 {
@@ -49,12 +51,12 @@ pub fn pressure(l: &Listing) -> Option<String> {
     s.push_str(&format!(
         "<text x=\"{left}\" y=\"22\" font-size=\"14\">Register pressure ({}): peak {peak} bytes = {} GRFs before instruction {}</text>\n",
         esc(&l.platform),
-        (peak + reg - 1) / reg,
+        regs_for(peak, reg),
         pts[peak_ix].0
     ));
     // Axes and horizontal grid at each step.
-    let mut v = 0;
-    while (v as f64) <= ymax {
+    for k in 0..=STEPS {
+        let v = step.saturating_mul(k);
         let yy = y(v);
         s.push_str(&format!(
             "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/>\n<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n",
@@ -63,7 +65,6 @@ pub fn pressure(l: &Listing) -> Option<String> {
             yy + 4.0,
             v / reg
         ));
-        v += step;
     }
     s.push_str(&format!(
         "<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{:.1}\" stroke=\"black\"/>\n<line x1=\"{left}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"black\"/>\n",

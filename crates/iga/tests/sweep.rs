@@ -74,3 +74,13 @@ fn deep_nesting_is_refused_not_overflowed() {
         assert!(e.message.contains("nesting deeper"), "{e}");
     }
 }
+
+#[test]
+fn extreme_numbers_do_not_overflow() {
+    let f = &fixtures()[1];
+    let text = String::from_utf8(f.clone()).unwrap();
+    for n in ["9223372036854775807", "-9223372036854775808", "-1", "0"] {
+        let t = text.replace("\"r\":124,", &format!("\"r\":{n},")).replace("\"id\":3,", &format!("\"id\":{n},"));
+        exercise(t.as_bytes());
+    }
+}
