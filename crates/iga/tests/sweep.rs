@@ -80,7 +80,9 @@ fn extreme_numbers_do_not_overflow() {
     let f = &fixtures()[1];
     let text = String::from_utf8(f.clone()).unwrap();
     for n in ["9223372036854775807", "-9223372036854775808", "-1", "0"] {
-        let t = text.replace("\"r\":124,", &format!("\"r\":{n},")).replace("\"id\":3,", &format!("\"id\":{n},"));
+        let t = text
+            .replace("\"r\":124,", &format!("\"r\":{n},"))
+            .replace("\"id\":3,", &format!("\"id\":{n},"));
         exercise(t.as_bytes());
     }
 }

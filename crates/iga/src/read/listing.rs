@@ -567,7 +567,7 @@ fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Error> 
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
             let id = rest[..digits].parse::<i64>().map_err(|_| bad())?;
             let func = &rest[digits..];
-            if !matches!(func, "" | ".src" | ".dst") {
+            if !matches!(func, "" | ".src" | ".dst") || id > 255 {
                 return Err(bad());
             }
             Ok(Sbid {
@@ -579,6 +579,18 @@ fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Error> 
         _ => {
             let mut o = Obj::new(cx, node, path, "an SBID")?;
             let id = o.req_int("id")?;
+            if !(0..=255).contains(&id) {
+                let n = o
+                    .members
+                    .iter()
+                    .find(|m| m.key == "id")
+                    .map_or(node.start, |m| m.value.start);
+                return Err(cx.err(
+                    n,
+                    &path.key("id"),
+                    format!("SBID {id} out of range 0..=255"),
+                ));
+            }
             let func_node = o.req("func")?;
             let func = cx.string(func_node, &path.key("func"))?;
             if !matches!(func.as_str(), "" | ".src" | ".dst") {
