@@ -1,11 +1,13 @@
 //! `gpukit amd args SOURCE.cl [--kernel K] [--bits 32|64] [--abi gcn|spec] [--check FILE.clo] [--json]`
 
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
-use gpukit_amd::abi::args::{place_arguments, ArgBuffer};
+use gpukit_amd::abi::args::{argument_entries, place_arguments, ArgBuffer, EntryOptions};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::clc::{kernel_signatures, PointerWidth};
 use gpukit_amd::elf::ElfClass;
+use gpukit_amd::metadata::emit::entry_to_string;
 use gpukit_amd::metadata::parse_metadata;
+use gpukit_amd::metadata::MemType;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -45,6 +47,9 @@ pub struct Args {
     /// Print as JSON
     #[arg(long)]
     json: bool,
+    /// Print the metadata argument lines a GCN compiler writes (buffer ids as placeholders)
+    #[arg(long, conflicts_with_all = ["json", "check"])]
+    lines: bool,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -88,6 +93,28 @@ pub fn run(args: Args) -> CmdResult {
     };
     let sigs = kernel_signatures(&source, &["__GPU__"], width)
         .map_err(|e| CmdError::input(&args.source, e))?;
+    if args.lines {
+        let mut out = Vec::new();
+        for sig in sigs
+            .iter()
+            .filter(|s| args.kernel.as_ref().map_or(true, |k| *k == s.name))
+        {
+            out.extend_from_slice(format!("; kernel {}\n", sig.name).as_bytes());
+            let entries = argument_entries(
+                &sig.params,
+                EntryOptions {
+                    buffer,
+                    constant: MemType::Constant,
+                },
+            )
+            .map_err(|e| CmdError::input(&args.source, format!("kernel `{}`: {e}", sig.name)))?;
+            for e in &entries {
+                out.extend_from_slice(&entry_to_string(e));
+                out.push(b'\n');
+            }
+        }
+        return emit(args.output.as_deref(), &out);
+    }
     let mut reports = Vec::new();
     let mut mismatches = Vec::new();
     for sig in &sigs {
