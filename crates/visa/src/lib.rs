@@ -14,6 +14,7 @@ mod error;
 pub mod isa;
 pub mod limits;
 pub mod model;
+pub mod semantics;
 pub mod text;
 mod version;
 

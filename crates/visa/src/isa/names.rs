@@ -83,3 +83,45 @@ pub fn spell(table: &[&str], code: u32) -> String {
         _ => format!("{code}"),
     }
 }
+
+/// LSC shared function ids.
+pub const LSC_SFID: [&str; 4] = ["ugm", "ugml", "tgm", "slm"];
+/// LSC cache controls (L1 and L3 each).
+pub const LSC_CACHE: [&str; 7] = ["df", "uc", "ca", "wb", "wt", "st", "ri"];
+/// LSC address models by code (0 unused).
+pub const LSC_ADDR_TYPE: [&str; 6] = ["", "flat", "bss", "ss", "bti", "arg"];
+/// LSC address sizes by code (0 unused).
+pub const LSC_ADDR_SIZE: [&str; 4] = ["", "a16", "a32", "a64"];
+/// LSC data sizes by code (0 unused), as IGC 1.0.12504 spells them.
+pub const LSC_DATA_SIZE: [&str; 8] = ["", "d8", "d16", "d32", "d64", "d8c32", "d16c32", "d16c32h"];
+/// The same, as IGC 2.x spells the zero-extending forms.
+pub const LSC_DATA_SIZE_V42: [&str; 8] = ["", "d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h"];
+/// LSC vector lengths by code (0 unused; 1 element prints as nothing).
+pub const LSC_ELEMS: [&str; 9] = ["", "", "x2", "x3", "x4", "x8", "x16", "x32", "x64"];
+pub const LSC_FENCE_OP: [&str; 7] = ["none", "evict", "invalidate", "discard", "clean", "flushl3", "type6"];
+pub const LSC_SCOPE: [&str; 7] = ["group", "local", "tile", "gpu", "gpus", "sysrel", "sysacq"];
+
+/// What an LSC operation does with data, which decides its operand order in text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LscKind {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// The kind of an LSC operation (`LSC_OP` code).
+pub fn lsc_kind(op: u8) -> LscKind {
+    match op {
+        0x00..=0x03 | 0x1B | 0x1E => LscKind::Load,
+        0x04..=0x07 | 0x1C | 0x1D => LscKind::Store,
+        _ => LscKind::Atomic,
+    }
+}
+
+/// Quad operations carry a channel mask instead of a vector length.
+pub fn lsc_has_chmask(op: u8) -> bool {
+    matches!(op, 0x02 | 0x06)
+}
+
+/// `dpas` operand precisions by `GenPrecision` code (0 and 11 unused).
+pub const DPAS_PRECISION: [&str; 13] = ["", "u1", "s1", "u2", "s2", "u4", "s4", "u8", "s8", "bf", "hf", "", "tf32"];

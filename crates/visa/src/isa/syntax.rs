@@ -17,6 +17,7 @@
 //! differently, [`crate::text::Style`] picks a variant.
 
 use super::table::Opcode;
+use crate::version::Version;
 
 /// Formatters: how a field's value is spelled when its generic form is not enough.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,30 +92,61 @@ pub enum Format {
     SvmBlock,
     /// SVM gather/scatter block type: 1, 4 or 8 bytes.
     SvmBlockType,
+    /// LSC shared function: `.ugm`, `.slm`, ...
+    LscSfid,
+    /// LSC L1/L3 caching on field `l1` (reads `l3` too): nothing when both default, else `.ca.ca`.
+    LscCaching,
+    /// LSC data operand: raw register (offset only when not 0), `:d32x4t`, `:d32.xyzw` for quads;
+    /// also sets the data size, order, vector length and channel mask fields.
+    LscData,
+    /// LSC untyped address on field `addr_type`: `bti(0x2)[0x4*V12+0x10, pitch]:a32`;
+    /// also sets surface, scale, src0, offset, pitch and address size.
+    LscAddress,
+    /// LSC typed address: `bti(0x2)[u, v, r, lod]:a32`.
+    LscTypedAddress,
+    /// LSC block2d data operand: `V12:d16.2x16x8nn`.
+    LscData2d,
+    /// LSC block2d address on field `surface_base`: `flat[base, width, height, pitch, x, y]`.
+    LscBlock2dAddress,
+    /// A raw operand without leading space, its offset only when not 0.
+    LscRaw,
+    /// The surface of `lsc_read_state_info`: `bti(0x4)`.
+    LscSurface,
+    LscFenceOp,
+    LscScope,
+    /// `bfn` boolean function: `x` and the table in hex (`.xd8`).
+    BfnControl,
+    /// `dpas` precisions and shape from the packed field: `.bf.bf.8.8` (W, A, depth, repeat).
+    DpasInfo,
+    /// A vector operand without its region (`dpas` src2).
+    NoRegion,
+    /// `nbarrier` thread count: shown only when signalling.
+    WhenSignal,
 }
 
 /// One template.
 #[derive(Clone, Copy, Debug)]
 pub struct Syntax {
+    /// The first version whose IGC prints this form (later entries override earlier ones).
+    pub since: Version,
     pub opcode: Opcode,
     /// The sub-opcode, for families; `None` matches any (the template uses `{MN}`).
     pub subop: Option<u8>,
     pub template: &'static str,
 }
 
+const V30: Version = Version::new(3, 0);
+const V40: Version = Version::new(4, 0);
+
 const fn t(opcode: Opcode, template: &'static str) -> Syntax {
-    Syntax {
-        opcode,
-        subop: None,
-        template,
-    }
+    Syntax { since: V30, opcode, subop: None, template }
 }
 const fn ts(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
-    Syntax {
-        opcode,
-        subop: Some(subop),
-        template,
-    }
+    Syntax { since: V30, opcode, subop: Some(subop), template }
+}
+/// A form IGC prints from vISA 4.0 (IGC 1.0.12504) on.
+const fn t4(opcode: Opcode, template: &'static str) -> Syntax {
+    Syntax { since: V40, opcode, subop: None, template }
 }
 
 /// Templates for instructions whose syntax is not the class default.
@@ -131,6 +163,10 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::FENCE, "fence{mask:Fence}"),
     t(Opcode::SBARRIER, "sbarrier{mode:SplitBarrier}"),
     t(Opcode::NBARRIER, "nbarrier"),
+    t4(Opcode::NBARRIER, "nbarrier{mode:SplitBarrier}{id}{thread_count:WhenSignal}"),
+    t(Opcode::BFN, "{P}bfn.{func_ctrl:BfnControl}{SAT} {E}{dst}{src0}{src1}{src2}"),
+    t(Opcode::DPAS, "{P}dpas{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2:NoRegion}"),
+    t(Opcode::DPASW, "{P}dpasw{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2:NoRegion}"),
     // control flow (func and label are structural: see the printer)
     t(Opcode::JMP, "{P}jmp {E} {label:CallTarget}"),
     t(Opcode::CALL, "{P}call {E} {label:CallTarget}"),
@@ -212,11 +248,47 @@ pub const DEFAULT_SYNTAX: &str = "{P}{MN}{SAT} {E}{*}";
 /// Families without a dedicated template (VA, VA+, LSC): mnemonic, exec size, fields.
 pub const FAMILY_SYNTAX: &str = "{P}{MN} {E}{*}";
 
-/// The template for an opcode (and sub-opcode).
-pub fn syntax(opcode: Opcode, subop: Option<u8>) -> &'static str {
+const LSC_UNTYPED_LOAD: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscAddress}";
+const LSC_UNTYPED_STORE: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {addr_type:LscAddress}  {src1:LscData}";
+const LSC_UNTYPED_ATOMIC: &str =
+    "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscAddress}  {src1:LscRaw}  {src2:LscRaw}";
+const LSC_BLOCK2D_LOAD: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData2d}  {surface_base:LscBlock2dAddress}";
+const LSC_BLOCK2D_STORE: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {surface_base:LscBlock2dAddress}  {src1:LscData2d}";
+const LSC_TYPED_LOAD: &str = "{P}{MN}.tgm{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscTypedAddress}";
+const LSC_TYPED_STORE: &str = "{P}{MN}.tgm{l1:LscCaching} {E}  {addr_type:LscTypedAddress}  {src1:LscData}";
+const LSC_TYPED_ATOMIC: &str =
+    "{P}{MN}.tgm{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscTypedAddress}  {src1:LscRaw}  {src2:LscRaw}";
+const LSC_READ_STATE_INFO: &str = "{P}{MN}.tgm{l1:LscCaching}  {dst:LscRaw}  {addr_type:LscSurface}";
+const LSC_FENCE: &str = "{P}lsc_fence{sfid:LscSfid}{fence_op:LscFenceOp}{scope:LscScope}";
+
+/// LSC templates: the operation's kind decides whether data or address comes first.
+fn lsc_syntax(opcode: Opcode, subop: u8) -> &'static str {
+    use super::names::{lsc_kind, LscKind};
+    match (opcode, subop, lsc_kind(subop)) {
+        (Opcode::LSC_UNTYPED, 0x03, _) => LSC_BLOCK2D_LOAD,
+        (Opcode::LSC_UNTYPED, 0x07, _) => LSC_BLOCK2D_STORE,
+        (Opcode::LSC_UNTYPED, _, LscKind::Load) => LSC_UNTYPED_LOAD,
+        (Opcode::LSC_UNTYPED, _, LscKind::Store) => LSC_UNTYPED_STORE,
+        (Opcode::LSC_UNTYPED, _, LscKind::Atomic) => LSC_UNTYPED_ATOMIC,
+        (_, 0x1E, _) => LSC_READ_STATE_INFO,
+        (_, _, LscKind::Load) => LSC_TYPED_LOAD,
+        (_, _, LscKind::Store) => LSC_TYPED_STORE,
+        (_, _, LscKind::Atomic) => LSC_TYPED_ATOMIC,
+    }
+}
+
+/// The template for an opcode (and sub-opcode) as the IGC that writes `version` prints it.
+pub fn syntax(opcode: Opcode, subop: Option<u8>, version: Version) -> &'static str {
+    if opcode == Opcode::LSC_FENCE {
+        return LSC_FENCE;
+    }
+    if let (Opcode::LSC_UNTYPED | Opcode::LSC_TYPED, Some(s)) = (opcode, subop) {
+        return lsc_syntax(opcode, s);
+    }
     SYNTAX
         .iter()
-        .find(|s| s.opcode == opcode && (s.subop.is_none() || s.subop == subop))
+        .filter(|s| s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version)
+        .last()
         .map(|s| s.template)
         .unwrap_or(if opcode.has_subop() {
             FAMILY_SYNTAX
@@ -225,15 +297,15 @@ pub fn syntax(opcode: Opcode, subop: Option<u8>) -> &'static str {
         })
 }
 
-/// Every (opcode, sub-opcode, template) triple, for the parser's lookup.
-pub fn all_syntax() -> impl Iterator<Item = (Opcode, Option<u8>, &'static str)> {
-    super::table::OPCODES.iter().flat_map(|info| {
+/// Every (opcode, sub-opcode, template) triple of a version, for the parser's lookup.
+pub fn all_syntax(version: Version) -> impl Iterator<Item = (Opcode, Option<u8>, &'static str)> {
+    super::table::OPCODES.iter().flat_map(move |info| {
         let op = Opcode(info.code);
         let subs: Vec<Option<u8>> = if op.has_subop() {
             op.subops().map(|(s, _)| Some(s)).collect()
         } else {
             vec![None]
         };
-        subs.into_iter().map(move |s| (op, s, syntax(op, s)))
+        subs.into_iter().map(move |s| (op, s, syntax(op, s, version)))
     })
 }

@@ -699,11 +699,14 @@ struct Candidate {
     keys: Vec<String>,
 }
 
-fn candidates() -> &'static [Candidate] {
-    static C: OnceLock<Vec<Candidate>> = OnceLock::new();
-    C.get_or_init(|| {
-        let mut v = Vec::new();
-        for (opcode, subop, template) in all_syntax() {
+/// The templates of the releases that print 3.x and 4.x text, built once each.
+fn candidates(version: Version) -> &'static [Candidate] {
+    static V3: OnceLock<Vec<Candidate>> = OnceLock::new();
+    static V4: OnceLock<Vec<Candidate>> = OnceLock::new();
+    let (cell, v) = if version.major >= 4 { (&V4, Version::new(4, 0)) } else { (&V3, Version::OLDEST) };
+    cell.get_or_init(|| {
+        let mut out = Vec::new();
+        for (opcode, subop, template) in all_syntax(v) {
             let Some(layout) = opcode.layout(subop) else {
                 continue;
             };
@@ -723,14 +726,14 @@ fn candidates() -> &'static [Candidate] {
                 Some(Piece::Field(_, Some(Format::RawSends))) => vec!["raw_sends".into()],
                 _ => vec![],
             };
-            v.push(Candidate {
+            out.push(Candidate {
                 opcode,
                 subop,
                 template,
                 keys,
             });
         }
-        v
+        out
     })
 }
 
@@ -747,7 +750,7 @@ fn parse_instruction(
     }
     let rest = body.rest();
     let mut best: Option<Diagnostic> = None;
-    for cand in candidates() {
+    for cand in candidates(version) {
         if !cand.keys.iter().any(|k| rest.starts_with(k.as_str())) {
             continue;
         }
@@ -824,7 +827,7 @@ fn match_template(
                     let value = match fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => {
-                            formatted(rb, version, &mut c, f, cand.opcode, fields, &mut ops)?
+                            formatted(rb, version, &mut c, f, (cand.opcode, cand.subop), fields, &mut ops)?
                         }
                     };
                     ops[i] = merge(&ops[i], value);
@@ -873,6 +876,12 @@ fn match_template(
             FieldKind::Pred => Operand::Pred(Pred::NONE),
             FieldKind::Exec => Operand::Exec(ExecCtrl(0)),
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
+            // Fields the template never shows (MBZ scales, counts, LSC operands a load
+            // does not use) take the value IGC's builder gives them.
+            FieldKind::Raw if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => Operand::Raw(Raw::NULL),
+            FieldKind::Vector if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
+                Operand::Vector(Vector::general(0, 0, 0, Region(0)))
+            }
             FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
                 Operand::Int(implied_value(i, fields, &ops))
             }
@@ -1233,7 +1242,7 @@ fn formatted(
     version: Version,
     c: &mut LineCursor,
     f: Format,
-    opcode: Opcode,
+    (opcode, subop): (Opcode, Option<u8>),
     fields: &[Field],
     ops: &mut [Operand],
 ) -> PResult<Operand> {
@@ -1384,7 +1393,7 @@ fn formatted(
             c.pos += name.len();
             if f == Format::InfoOp {
                 if c.eat(".") {
-                    let ch = match formatted(rb, version, c, Format::Channels, opcode, fields, ops)?
+                    let ch = match formatted(rb, version, c, Format::Channels, (opcode, subop), fields, ops)?
                     {
                         Operand::Int(v) => v,
                         _ => 0,
@@ -1597,5 +1606,303 @@ fn formatted(
             8 => int(2),
             n => Err(at.err(format!("block size {n}"), "1, 4 or 8")),
         },
+        Format::LscSfid => {
+            c.expect(".")?;
+            Ok(Operand::Int(longest(c, &names::LSC_SFID, "LSC shared function")?))
+        }
+        Format::LscCaching => {
+            let r = c.rest();
+            let is_cache = |s: &str| names::LSC_CACHE.iter().any(|n| s.strip_prefix('.').is_some_and(|t| t.starts_with(n)));
+            if !is_cache(r) {
+                return int(0);
+            }
+            c.expect(".")?;
+            let l1 = longest(c, &names::LSC_CACHE, "L1 cache control")?;
+            c.expect(".")?;
+            let l3 = longest(c, &names::LSC_CACHE, "L3 cache control")?;
+            set_field(fields, ops, "l3", Operand::Int(l3));
+            int(l1)
+        }
+        Format::LscRaw => Ok(Operand::Raw(lsc_raw(rb, c)?)),
+        Format::LscData => {
+            let raw = lsc_raw(rb, c)?;
+            c.expect(":")?;
+            let size = lsc_data_size(c)?;
+            set_field(fields, ops, "data_size", Operand::Int(size));
+            if names::lsc_has_chmask(subop.unwrap_or(0)) {
+                c.expect(".")?;
+                let mut mask = 0;
+                for (bit, ch) in ['x', 'y', 'z', 'w'].iter().enumerate() {
+                    if c.peek() == Some(*ch) {
+                        c.pos += 1;
+                        mask |= 1 << bit;
+                    }
+                }
+                set_field(fields, ops, "chmask", Operand::Int(mask));
+                set_field(fields, ops, "data_elems", Operand::Int(1));
+                set_field(fields, ops, "data_order", Operand::Int(1));
+            } else {
+                let elems = if c.peek() == Some('x') {
+                    let at = *c;
+                    c.pos += 1;
+                    let n = c.uint(64)?;
+                    match n {
+                        2 => 2,
+                        3 => 3,
+                        4 => 4,
+                        8 => 5,
+                        16 => 6,
+                        32 => 7,
+                        64 => 8,
+                        _ => return Err(at.err(format!("vector length {n}"), "x2, x3, x4, x8, x16, x32 or x64")),
+                    }
+                } else {
+                    1
+                };
+                let order = if c.eat("t") { 2 } else { 1 };
+                set_field(fields, ops, "data_elems", Operand::Int(elems));
+                set_field(fields, ops, "data_order", Operand::Int(order));
+                set_field(fields, ops, "chmask", Operand::Int(0));
+            }
+            Ok(Operand::Raw(raw))
+        }
+        Format::LscAddress | Format::LscTypedAddress | Format::LscSurface => {
+            let ty = longest(c, &names::LSC_ADDR_TYPE, "address model")?;
+            let surface = if matches!(ty, 2..=4) {
+                c.expect("(")?;
+                let v = lsc_vector(rb, c)?;
+                c.expect(")")?;
+                v
+            } else {
+                Vector::general(0, 0, 0, Region(0))
+            };
+            set_field(fields, ops, "surface", Operand::Vector(surface));
+            if f == Format::LscSurface {
+                set_field(fields, ops, "addr_size", Operand::Int(0));
+                for n in ["data_size", "data_order", "data_elems", "chmask"] {
+                    set_field(fields, ops, n, Operand::Int(0));
+                }
+                for n in ["u", "v", "r", "lod", "src1", "src2"] {
+                    set_field(fields, ops, n, Operand::Raw(Raw::NULL));
+                }
+                return int(ty);
+            }
+            c.expect("[")?;
+            if f == Format::LscTypedAddress {
+                let coords = ["u", "v", "r", "lod"];
+                let mut n = 0;
+                while !c.rest().starts_with(']') && n < coords.len() {
+                    if n > 0 {
+                        c.expect(",")?;
+                        c.skip_ws();
+                    }
+                    let at = *c;
+                    let name = c.ident()?;
+                    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+                    set_field(fields, ops, coords[n], Operand::Raw(Raw::new(id, 0)));
+                    n += 1;
+                }
+                for name in &coords[n..] {
+                    set_field(fields, ops, name, Operand::Raw(Raw::NULL));
+                }
+            } else {
+                let mut scale = 1;
+                if c.rest().starts_with("0x") && c.rest().contains('*') {
+                    scale = c.uint(0xFFFF)?;
+                    c.expect("*")?;
+                }
+                set_field(fields, ops, "imm_scale", Operand::Int(scale));
+                let src0 = lsc_raw(rb, c)?;
+                set_field(fields, ops, "src0", Operand::Raw(src0));
+                let off = if c.eat("+") {
+                    c.int()? as i32
+                } else if c.eat("-") {
+                    (c.int()? as i32).wrapping_neg()
+                } else {
+                    0
+                };
+                set_field(fields, ops, "imm_offset", Operand::Int(off as u32));
+                let pitch = if c.eat(",") {
+                    c.skip_ws();
+                    lsc_vector(rb, c)?
+                } else {
+                    Vector::general(0, 0, 0, Region(0))
+                };
+                set_field(fields, ops, "src0_pitch", Operand::Vector(pitch));
+            }
+            c.expect("]")?;
+            c.expect(":")?;
+            let size = longest(c, &names::LSC_ADDR_SIZE, "address size")?;
+            set_field(fields, ops, "addr_size", Operand::Int(size));
+            int(ty)
+        }
+        Format::LscData2d => {
+            let raw = lsc_raw(rb, c)?;
+            c.expect(":")?;
+            let size = lsc_data_size(c)?;
+            c.expect(".")?;
+            let mut nums = vec![c.uint(0xFFFF)?];
+            while c.eat("x") {
+                nums.push(c.uint(0xFFFF)?);
+            }
+            let (blocks, w, h) = match nums.as_slice() {
+                [w, h] => (1, *w, *h),
+                [b, w, h] => (*b, *w, *h),
+                _ => return Err(at.err("bad block shape", "[blocks x] width x height")),
+            };
+            let order = match c.peek() {
+                Some('t') => 2,
+                Some('n') => 1,
+                _ => return Err(c.err("expected t or n", "t (transposed) or n")),
+            };
+            c.pos += 1;
+            let vnni = match c.peek() {
+                Some('t') => 1,
+                Some('n') => 0,
+                _ => return Err(c.err("expected t or n", "t (VNNI) or n")),
+            };
+            c.pos += 1;
+            for (n, v) in [("data_size", size), ("data_order", order), ("blocks", blocks), ("block_width", w), ("block_height", h), ("vnni", vnni)] {
+                set_field(fields, ops, n, Operand::Int(v));
+            }
+            Ok(Operand::Raw(raw))
+        }
+        Format::LscBlock2dAddress => {
+            c.expect("flat[")?;
+            let names = ["surface_base", "surface_width", "surface_height", "surface_pitch", "x", "y"];
+            let mut first = None;
+            for (i, n) in names.iter().enumerate() {
+                if i > 0 {
+                    c.expect(",")?;
+                    c.skip_ws();
+                }
+                let v = lsc_vector(rb, c)?;
+                if i == 0 {
+                    first = Some(v);
+                } else {
+                    set_field(fields, ops, n, Operand::Vector(v));
+                }
+            }
+            c.expect("]")?;
+            Ok(Operand::Vector(first.expect("six operands")))
+        }
+        Format::LscFenceOp => {
+            c.expect(".")?;
+            Ok(Operand::Int(longest(c, &names::LSC_FENCE_OP, "fence operation")?))
+        }
+        Format::LscScope => {
+            c.expect(".")?;
+            Ok(Operand::Int(longest(c, &names::LSC_SCOPE, "fence scope")?))
+        }
+        Format::BfnControl => {
+            c.expect("x")?;
+            let r = c.rest();
+            let n = r.chars().take_while(char::is_ascii_hexdigit).count();
+            let v = u8::from_str_radix(&r[..n], 16).map_err(|_| c.err("bad boolean function", "x<hex byte>"))?;
+            c.pos += n;
+            int(v.into())
+        }
+        Format::DpasInfo => {
+            c.expect(".")?;
+            let w = longest(c, &names::DPAS_PRECISION, "precision")?;
+            c.expect(".")?;
+            let a = longest(c, &names::DPAS_PRECISION, "precision")?;
+            c.expect(".")?;
+            let d = c.uint(0xFF)?;
+            c.expect(".")?;
+            let r = c.uint(0xFF)?;
+            int(w | a << 8 | d << 16 | r << 24)
+        }
+        Format::NoRegion => {
+            let mut v = parse_vector(rb, c)?;
+            if let VectorKind::General { region, .. } = &mut v.kind {
+                *region = Region(0);
+            }
+            Ok(Operand::Vector(v))
+        }
+        Format::WhenSignal => {
+            c.skip_ws();
+            if c.at_end() {
+                Ok(Operand::Vector(Vector::general(0, 0, 0, Region(0))))
+            } else {
+                Ok(Operand::Vector(parse_vector(rb, c)?))
+            }
+        }
     }
+}
+
+/// Sets a field by name (the first the layout has), for formatters that spell several fields at once.
+fn set_field(fields: &[Field], ops: &mut [Operand], name: &str, value: Operand) {
+    if let Some(i) = fields.iter().position(|f| f.name == name) {
+        ops[i] = value;
+    }
+}
+
+/// The longest table entry the text starts with; its index.
+fn longest(c: &mut LineCursor, table: &[&str], what: &str) -> PResult<u32> {
+    let r = c.rest();
+    let (i, n) = table
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.is_empty() && r.starts_with(**n))
+        .max_by_key(|(_, n)| n.len())
+        .ok_or_else(|| c.err(format!("unknown {what}"), table.iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join(", ")))?;
+    c.pos += n.len();
+    Ok(i as u32)
+}
+
+/// LSC data sizes in either spelling (IGC 2.x renamed `c32` to `u32`).
+fn lsc_data_size(c: &mut LineCursor) -> PResult<u32> {
+    let at = *c;
+    let a = longest(&mut at.clone(), &names::LSC_DATA_SIZE, "data size").ok();
+    let b = longest(&mut at.clone(), &names::LSC_DATA_SIZE_V42, "data size").ok();
+    let pick = match (a, b) {
+        (Some(x), Some(y)) => {
+            if names::LSC_DATA_SIZE[x as usize].len() >= names::LSC_DATA_SIZE_V42[y as usize].len() {
+                (x, names::LSC_DATA_SIZE[x as usize])
+            } else {
+                (y, names::LSC_DATA_SIZE_V42[y as usize])
+            }
+        }
+        (Some(x), None) => (x, names::LSC_DATA_SIZE[x as usize]),
+        (None, Some(y)) => (y, names::LSC_DATA_SIZE_V42[y as usize]),
+        (None, None) => return Err(at.err("unknown data size", "d8, d16, d32, d64, d8c32, d16c32, d16c32h")),
+    };
+    c.pos += pick.1.len();
+    Ok(pick.0)
+}
+
+/// A raw operand as LSC prints it: the register, and `.offset` only when not 0.
+fn lsc_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
+    c.skip_ws();
+    let at = *c;
+    let name = c.ident()?;
+    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let offset = if c.rest().starts_with('.') && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_digit()) {
+        c.pos += 1;
+        c.uint(u16::MAX.into())? as u16
+    } else {
+        0
+    };
+    Ok(Raw { id, offset })
+}
+
+/// An LSC address-part operand: a bare hex immediate, or a variable with an optional (row,col).
+fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
+    c.skip_ws();
+    if c.rest().starts_with("0x") || c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
+        let v = c.int()?;
+        return Ok(Vector::imm(Type::UD, v as u64 & 0xFFFF_FFFF));
+    }
+    let at = *c;
+    let name = c.ident()?;
+    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let (mut row, mut col) = (0, 0);
+    if c.eat("(") {
+        row = c.uint(0xFF)? as u8;
+        c.expect(",")?;
+        col = c.uint(0xFF)? as u8;
+        c.expect(")")?;
+    }
+    Ok(Vector::general(id, row, col, Region::from_values(0, 1, 0).unwrap_or_default()))
 }

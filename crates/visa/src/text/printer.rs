@@ -513,7 +513,7 @@ impl Printer<'_> {
         if matches!(inst.opcode, Opcode::FUNC | Opcode::LABEL) {
             return self.label_line(inst);
         }
-        let template = syntax(inst.opcode, inst.subop);
+        let template = syntax(inst.opcode, inst.subop, self.version);
         self.render(inst, template)
     }
 
@@ -729,7 +729,175 @@ impl Printer<'_> {
                 .copied()
                 .unwrap_or(0)
                 .to_string(),
+            Format::LscSfid => format!(".{}", spell(&names::LSC_SFID, v)),
+            Format::LscCaching => {
+                let l3 = field_int(inst, "l3");
+                if v == 0 && l3 == 0 {
+                    String::new()
+                } else {
+                    format!(".{}.{}", spell(&names::LSC_CACHE, v), spell(&names::LSC_CACHE, l3))
+                }
+            }
+            Format::LscRaw => match o {
+                Operand::Raw(r) => self.lsc_raw(r),
+                _ => String::new(),
+            },
+            Format::LscData => {
+                let Operand::Raw(r) = o else { return String::new() };
+                let mut s = format!("{}:{}", self.lsc_raw(r), self.lsc_data_size(field_int(inst, "data_size")));
+                if names::lsc_has_chmask(inst.subop.unwrap_or(0)) {
+                    s.push('.');
+                    for (bit, ch) in ["x", "y", "z", "w"].iter().enumerate() {
+                        if field_int(inst, "chmask") & (1 << bit) != 0 {
+                            s.push_str(ch);
+                        }
+                    }
+                } else {
+                    s.push_str(names::LSC_ELEMS.get(field_int(inst, "data_elems") as usize).copied().unwrap_or("x?"));
+                    if field_int(inst, "data_order") == 2 {
+                        s.push('t');
+                    }
+                }
+                s
+            }
+            Format::LscAddress => {
+                let mut s = self.lsc_surface(inst, v);
+                s.push('[');
+                let scale = field_int(inst, "imm_scale");
+                if scale > 1 {
+                    let _ = write!(s, "0x{scale:x}*");
+                }
+                if let Some(Operand::Raw(r)) = inst.operand("src0") {
+                    s.push_str(&self.lsc_raw(r));
+                }
+                let off = field_int(inst, "imm_offset") as i32;
+                if off != 0 {
+                    let _ = write!(s, "{}0x{:x}", if off < 0 { "-" } else { "+" }, off.unsigned_abs());
+                }
+                if let Some(Operand::Vector(p)) = inst.operand("src0_pitch") {
+                    if !matches!(p.kind, VectorKind::General { id: 0, .. }) {
+                        let _ = write!(s, ", {}", self.lsc_vector(p));
+                    }
+                }
+                let _ = write!(s, "]:{}", spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size")));
+                s
+            }
+            Format::LscTypedAddress => {
+                let mut s = self.lsc_surface(inst, v);
+                let mut regs = Vec::new();
+                for n in ["u", "v", "r", "lod"] {
+                    match inst.operand(n) {
+                        Some(Operand::Raw(r)) if r.id != 0 => regs.push(self.var_name(r.id)),
+                        _ => break,
+                    }
+                }
+                let _ = write!(s, "[{}]:{}", regs.join(", "), spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size")));
+                s
+            }
+            Format::LscSurface => self.lsc_surface(inst, v),
+            Format::LscData2d => {
+                let Operand::Raw(r) = o else { return String::new() };
+                let mut s = format!("{}:{}.", self.lsc_raw(r), self.lsc_data_size(field_int(inst, "data_size")));
+                let blocks = field_int(inst, "blocks");
+                if blocks != 1 {
+                    let _ = write!(s, "{blocks}x");
+                }
+                let _ = write!(
+                    s,
+                    "{}x{}{}{}",
+                    field_int(inst, "block_width"),
+                    field_int(inst, "block_height"),
+                    if field_int(inst, "data_order") == 2 { 't' } else { 'n' },
+                    if field_int(inst, "vnni") != 0 { 't' } else { 'n' }
+                );
+                s
+            }
+            Format::LscBlock2dAddress => {
+                let parts: Vec<_> = ["surface_base", "surface_width", "surface_height", "surface_pitch", "x", "y"]
+                    .iter()
+                    .map(|n| match inst.operand(n) {
+                        Some(Operand::Vector(v)) => self.lsc_vector(v),
+                        _ => String::new(),
+                    })
+                    .collect();
+                format!("flat[{}]", parts.join(", "))
+            }
+            Format::LscFenceOp => format!(".{}", spell(&names::LSC_FENCE_OP, v)),
+            Format::LscScope => format!(".{}", spell(&names::LSC_SCOPE, v)),
+            Format::BfnControl => format!("x{v:x}"),
+            Format::DpasInfo => format!(
+                ".{}.{}.{}.{}",
+                spell(&names::DPAS_PRECISION, v & 0xFF),
+                spell(&names::DPAS_PRECISION, (v >> 8) & 0xFF),
+                (v >> 16) & 0xFF,
+                v >> 24
+            ),
+            Format::NoRegion => match o {
+                Operand::Vector(Vector { modifier, kind: VectorKind::General { id, row, col, .. } }) => {
+                    let m = names::MODIFIER.get(modifier.0 as usize).copied().unwrap_or("");
+                    format!(" {m}{}({row},{col})", self.var_name(*id))
+                }
+                _ => self.operand(o),
+            },
+            Format::WhenSignal => {
+                if field_int(inst, "mode") & 1 != 0 {
+                    self.operand(o)
+                } else {
+                    String::new()
+                }
+            }
         }
+    }
+
+    fn lsc_raw(&self, r: &Raw) -> String {
+        if r.offset != 0 {
+            format!("{}.{}", self.var_name(r.id), r.offset)
+        } else {
+            self.var_name(r.id)
+        }
+    }
+
+    /// An LSC surface or address-part operand: an immediate in upper-case hex, or a
+    /// variable with its row/column only when not 0.
+    fn lsc_vector(&self, v: &Vector) -> String {
+        match v.kind {
+            VectorKind::Immediate { bits, .. } => format!("0x{:X}", bits as u32),
+            VectorKind::General { id, row, col, .. } => {
+                if row != 0 || col != 0 {
+                    format!("{}({row},{col})", self.var_name(id))
+                } else {
+                    self.var_name(id)
+                }
+            }
+            _ => self.vector(v).trim_start().to_string(),
+        }
+    }
+
+    /// The address model, with its surface for the stateful models.
+    fn lsc_surface(&self, inst: &Instruction, addr_type: u32) -> String {
+        let mut s = spell(&names::LSC_ADDR_TYPE, addr_type);
+        if matches!(addr_type, 2..=4) {
+            if let Some(Operand::Vector(v)) = inst.operand("surface") {
+                let _ = write!(s, "({})", self.lsc_vector(v));
+            }
+        }
+        s
+    }
+
+    fn lsc_data_size(&self, v: u32) -> String {
+        if self.version >= Version::new(4, 2) {
+            spell(&names::LSC_DATA_SIZE_V42, v)
+        } else {
+            spell(&names::LSC_DATA_SIZE, v)
+        }
+    }
+}
+
+/// The value of an integer field, or 0.
+pub(crate) fn field_int(inst: &Instruction, name: &str) -> u32 {
+    match inst.operand(name) {
+        Some(Operand::Int(v)) => *v,
+        _ => 0,
     }
 }
 

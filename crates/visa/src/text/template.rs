@@ -90,6 +90,21 @@ pub fn format_by_name(name: &str) -> Option<Format> {
         "EndOfThread" => EndOfThread,
         "SvmBlock" => SvmBlock,
         "SvmBlockType" => SvmBlockType,
+        "LscSfid" => LscSfid,
+        "LscCaching" => LscCaching,
+        "LscData" => LscData,
+        "LscAddress" => LscAddress,
+        "LscTypedAddress" => LscTypedAddress,
+        "LscData2d" => LscData2d,
+        "LscBlock2dAddress" => LscBlock2dAddress,
+        "LscRaw" => LscRaw,
+        "LscSurface" => LscSurface,
+        "LscFenceOp" => LscFenceOp,
+        "LscScope" => LscScope,
+        "BfnControl" => BfnControl,
+        "DpasInfo" => DpasInfo,
+        "NoRegion" => NoRegion,
+        "WhenSignal" => WhenSignal,
         _ => return None,
     })
 }
@@ -111,7 +126,9 @@ mod tests {
 
     #[test]
     fn every_template_names_real_fields_and_formatters() {
-        for (op, sub, template) in crate::isa::syntax::all_syntax() {
+        for (op, sub, template) in crate::isa::syntax::all_syntax(crate::Version::LATEST_TEXT)
+            .chain(crate::isa::syntax::all_syntax(crate::Version::OLDEST))
+        {
             let Some(layout) = op.layout(sub) else {
                 continue;
             };
