@@ -16,5 +16,14 @@ fuzz_target!(|data: &[u8]| {
         .map(|s| s.materialize());
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = gpukit_amd::link::IlProgram::parse(text).map(|p| p.link("k", None));
+        // The same bytes as OpenCL C: signatures, placement, generated lines.
+        use gpukit_amd::abi::args::{argument_entries, ArgBuffer, EntryOptions};
+        use gpukit_amd::clc::{kernel_signatures, PointerWidth};
+        if let Ok(sigs) = kernel_signatures(text, &["__GPU__"], PointerWidth::Bits64) {
+            let options = EntryOptions { buffer: ArgBuffer::GCN, constant: gpukit_amd::metadata::MemType::Constant };
+            for s in &sigs {
+                let _ = argument_entries(&s.params, options);
+            }
+        }
     }
 });

@@ -7,6 +7,7 @@ use gpukit_amd::metadata::*;
 use proptest::prelude::*;
 
 const SAMPLE: &[u8] = include_bytes!("data/alltypes.clo.meta/myKernel.txt");
+const SOURCE: &str = include_str!("data/structkernel2.cl");
 
 fn name() -> impl Strategy<Value = String> {
     "[A-Za-z_][A-Za-z0-9_]{0,12}"
@@ -190,6 +191,26 @@ proptest! {
         let text = md.emit();
         let back = parse_metadata(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&text))))?;
         prop_assert_eq!(back, md);
+    }
+
+    #[test]
+    fn mutated_opencl_sources_never_panic(
+        edits in prop::collection::vec((0..SOURCE.len(), "[ -~\n]"), 0..6),
+        cut in 0..=SOURCE.len(),
+    ) {
+        use gpukit_amd::abi::args::{argument_entries, ArgBuffer, EntryOptions};
+        use gpukit_amd::clc::{kernel_signatures, PointerWidth};
+        let mut src: Vec<u8> = SOURCE.as_bytes().to_vec();
+        for (at, s) in edits {
+            src[at] = s.as_bytes()[0];
+        }
+        src.truncate(cut);
+        let text = String::from_utf8_lossy(&src);
+        if let Ok(sigs) = kernel_signatures(&text, &["__GPU__"], PointerWidth::Bits32) {
+            for s in &sigs {
+                let _ = argument_entries(&s.params, EntryOptions { buffer: ArgBuffer::GCN, constant: MemType::Constant });
+            }
+        }
     }
 
     #[test]
