@@ -197,7 +197,7 @@ fn operand(w: &mut Out, o: &Operand, role: Role, send: bool) {
     match &o.kind {
         OperandKind::Direct(r) | OperandKind::Indirect(r) | OperandKind::Macro(r) => {
             let indirect = matches!(o.kind, OperandKind::Indirect(_));
-            if send {
+            if send && matches!(o.kind, OperandKind::Direct(_)) {
                 // Raw send payloads and register descriptors.
                 w.s(", \"reg\":");
                 w.reg_full(&r.reg);

@@ -219,7 +219,7 @@ fn operand(w: &mut Out, o: &Operand, role: Role, send: bool) {
     w.s("\"");
     match &o.kind {
         OperandKind::Direct(r) | OperandKind::Indirect(r) | OperandKind::Macro(r) => {
-            if send {
+            if send && matches!(o.kind, OperandKind::Direct(_)) {
                 w.s(", \"reg\":");
                 w.reg_short(&r.reg);
                 rgn(w, r.rgn.as_ref(), role);
