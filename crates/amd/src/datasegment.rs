@@ -508,3 +508,64 @@ impl DataSegment {
         Ok(out)
     }
 }
+
+/// Finds and parses every `;#DATASTART`..`;#DATAEND` segment of an IL text,
+/// returning each with the 1-based line of its `;#DATASTART`.
+pub fn find_data_segments(
+    text: &str,
+    radix: Radix,
+) -> Result<Vec<(usize, DataSegment)>, ParseError> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, usize)> = None; // (byte offset, line)
+    let mut pos = 0;
+    for (i, (line, eol)) in split_lines(text).enumerate() {
+        let end = pos + line.len() + eol.as_str().len();
+        match open {
+            None if line.starts_with(";#DATASTART") => open = Some((pos, i + 1)),
+            Some((from, first)) if line.starts_with(";#DATAEND") => {
+                let seg =
+                    parse_data_segment(&text.as_bytes()[from..end], radix).map_err(|mut e| {
+                        e.line += first - 1;
+                        e
+                    })?;
+                out.push((first, seg));
+                open = None;
+            }
+            _ => {}
+        }
+        pos = end;
+    }
+    if let Some((_, first)) = open {
+        return Err(err(
+            first,
+            1,
+            "data segment end",
+            "end of input".into(),
+            "`;#DATAEND[:CBID]`",
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_inside_an_il_program() {
+        let il = "il_cs_2_0\n;#DATASTART:16\n;#i32:0:4:0:1:2:3\n;#DATAEND:0\ndcl_cb cb0[10]\n\
+                  ;#DATASTART:2:8\n;#float:0:2:3F800000:40000000\n;#DATAEND:2\nendmain\n";
+        let segs = find_data_segments(il, Radix::Spec).unwrap();
+        assert_eq!(segs.len(), 2);
+        assert_eq!(segs[0].0, 2);
+        assert_eq!(segs[1].0, 6);
+        assert_eq!(segs[1].1.cb, Some(2));
+        assert_eq!(
+            segs[1].1.materialize().unwrap(),
+            [0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]
+        );
+        let bad = "x\n;#DATASTART:4\n;#i32:0:1:zz\n;#DATAEND\n";
+        let e = find_data_segments(bad, Radix::Spec).unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+}
