@@ -43,7 +43,7 @@ fn defective_listing_is_diagnosed_then_repaired() {
     let b = data("skl_raw_send_defect.iga1.json");
     let e = parse(&b, Mode::Strict).unwrap_err();
     assert_eq!((e.line, e.column, e.offset), (47, 15, 4143));
-    assert_eq!(e.path, "insts[8].srcs");
+    assert_eq!(e.path, "insts[8].srcs[0]");
     let p = parse(&b, Mode::Lenient).unwrap();
     assert_eq!(p.repairs.len(), 1);
     assert_eq!((p.repairs[0].line, p.repairs[0].column), (47, 9));

@@ -510,6 +510,8 @@ impl<'a> Parser<'a> {
                              lenient mode repairs it)",
                         );
                     }
+                    // Name the element just read, where the fault is.
+                    self.path.push(Seg::Index(items.len().saturating_sub(1)));
                     return Err(self.err(self.pos, msg));
                 }
             }
