@@ -104,6 +104,25 @@ pub fn defs_of(i: &Instruction) -> impl Iterator<Item = i64> {
     inputs(i).into_iter().map(|(d, _)| d)
 }
 
+/// 1.0 never prints an indirect source's region. This infers it: a scalar
+/// read `<0;1,0>` at execution size 1, else the VxH `<1,0>` compilers emit
+/// most (as in the corpus, where 2.0 agrees). An inference, not a conversion.
+pub fn inferred_indirect_region(exec_size: i64) -> Region {
+    if exec_size == 1 {
+        Region {
+            v: Some(0),
+            w: Some(1),
+            h: 0,
+        }
+    } else {
+        Region {
+            v: None,
+            w: Some(1),
+            h: 0,
+        }
+    }
+}
+
 fn sorted_unique(ids: &[i64]) -> Vec<i64> {
     ids.iter()
         .copied()
@@ -247,14 +266,7 @@ fn to_v2(l: &Listing) -> Listing {
                 }
                 for s in &mut n.srcs {
                     if let OperandKind::Indirect(r) = &mut s.kind {
-                        // 1.0 never prints an indirect source's region; the VxH
-                        // form <1,0> is the one compilers emit (and the only one
-                        // in the corpus). This is an inference, not a conversion.
-                        r.rgn.get_or_insert(Region {
-                            v: None,
-                            w: Some(1),
-                            h: 0,
-                        });
+                        r.rgn.get_or_insert(inferred_indirect_region(n.exec_size));
                     }
                     if let OperandKind::Address(a) = &mut s.kind {
                         if let Some(surf) = &mut a.surface {

@@ -519,11 +519,9 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
         OperandKind::Indirect(r) => {
             l.emit(src_mod(&i.op, r.mods));
             indirect(l, r);
-            let rg = r.rgn.unwrap_or(Region {
-                v: None,
-                w: Some(1),
-                h: 0,
-            });
+            let rg = r
+                .rgn
+                .unwrap_or_else(|| crate::convert::inferred_indirect_region(i.exec_size));
             l.emit(&region_text(i, k, &rg));
             if let Some(t) = &r.ty {
                 l.emit(&format!(":{t}"));
