@@ -1,12 +1,20 @@
 //! IGA JSON listings: what `iga64 -Xprint-json` prints, in both format
 //! versions (1.0, `IGAJSONv1.md`; 2.0, `IGAJSONv2.md`).
 //!
-//! Data flows one way per direction: bytes -> [`read`] -> [`model`] ->
-//! ([`write`] | [`convert`] | [`render`] | [`cfg`] | [`analysis`]). The reader
+//! Data flows one way per direction: bytes -> [`mod@read`] -> [`mod@model`] ->
+//! ([`mod@write`] | [`mod@convert`] | [`mod@render`] | [`mod@cfg`] |
+//! [`mod@analysis`] | [`mod@svg`]). The reader
 //! and writers reproduce iga64's exact bytes, so `write(parse(x)) == x` for
 //! every listing iga64 wrote; iga64's known syntax defect (send operands
 //! printed without braces) is an error in strict mode and repaired, with a
 //! note, in lenient mode.
+//!
+//! Where the specifications live: `model.rs` (listing, elements, operands:
+//! IGAJSONv1.md "Format", IGAJSONv2.md "Labels", "Instructions", "Operand
+//! Objects", "Reg", "Rgn", "SBID"), `read/` and `write/v1.rs`/`write/v2.rs`
+//! (the byte layout of iga64's FormatterJSON/FormatterJSON2), `convert.rs`
+//! (dataflow `defs`/`uses`, `implicit`/`other`), `cfg.rs` (label
+//! `preds`/`succs`), `render.rs` (iga64's text formatter), `limits.rs`.
 #![forbid(unsafe_code)]
 
 pub mod analysis;

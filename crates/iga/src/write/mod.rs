@@ -10,7 +10,7 @@ use crate::model::{Extra, Listing, Reg, Version};
 
 /// Writes `listing` in the given format version. The model is written as it
 /// is; to change a listing's version with the information the other version
-/// needs, use [`crate::convert`].
+/// needs, use [`mod@crate::convert`].
 pub fn write(listing: &Listing, version: Version) -> Vec<u8> {
     let mut w = Out {
         buf: Vec::with_capacity(listing.elems.len() * 400),
