@@ -215,6 +215,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
             },
         ],
         code: Code::Instructions(insts),
+        build_info: None,
     };
     let mut function_body = body.clone();
     function_body.interface = Interface::Function {

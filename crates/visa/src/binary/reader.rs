@@ -487,6 +487,7 @@ fn read_routine(
             interface,
             attributes,
             code,
+            build_info: None,
         },
         layout,
     ))

@@ -12,4 +12,5 @@ pub use predefined::{
     predefined_vars, PredefinedVar, BINDLESS_SAMPLER, PREDEFINED_SURFACES, PREDEFINED_VARS,
 };
 pub mod names;
+pub mod rules;
 pub mod syntax;

@@ -122,6 +122,8 @@ pub enum Format {
     NoRegion,
     /// `nbarrier` thread count: shown only when signalling.
     WhenSignal,
+    /// A string-pool entry, bare when it is an identifier, quoted otherwise.
+    Symbol,
 }
 
 /// One template.
@@ -147,6 +149,9 @@ const fn ts(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
 /// A form IGC prints from vISA 4.0 (IGC 1.0.12504) on.
 const fn t4(opcode: Opcode, template: &'static str) -> Syntax {
     Syntax { since: V40, opcode, subop: None, template }
+}
+const fn ts4(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
+    Syntax { since: V40, opcode, subop: Some(subop), template }
 }
 
 /// Templates for instructions whose syntax is not the class default.
@@ -175,6 +180,7 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::FCALL, "{P}fcall {E} {function:Str} {arg_size} {ret_size}"),
     t(Opcode::IFCALL, "{P}ifcall {E}{function_addr} {arg_size} {ret_size}"),
     t(Opcode::FADDR, "faddr {function:Str}{dst}"),
+    t4(Opcode::FADDR, "faddr {function:Symbol}{dst}"),
     t(Opcode::SWITCHJMP, "{P}switchjmp {E}{index} {labels:LabelList}"),
     // SVM (IGC never prints their predicate)
     ts(Opcode::SVM, 1, "svm_block_ld{properties:SvmBlock}{address}{dst}"),
@@ -184,6 +190,14 @@ pub static SYNTAX: &[Syntax] = &[
     ts(Opcode::SVM, 5, "svm_atomic{op:Atomic} {E}{addresses}{dst}{src0}{src1}"),
     ts(Opcode::SVM, 6, "svm_gather4scaled.{chmask:Channels} {E}{address}{offsets}{dst}"),
     ts(Opcode::SVM, 7, "svm_scatter4scaled.{chmask:Channels} {E}{address}{offsets}{src}"),
+    // IGC 1.0.12504 prints the SVM predicate.
+    ts4(Opcode::SVM, 1, "{P}svm_block_ld{properties:SvmBlock}{address}{dst}"),
+    ts4(Opcode::SVM, 2, "{P}svm_block_st{properties:SvmBlock}{address}{src}"),
+    ts4(Opcode::SVM, 3, "{P}svm_gather.{block_type:SvmBlockType}.{num_blocks:Blocks} {E}{addresses}{dst}"),
+    ts4(Opcode::SVM, 4, "{P}svm_scatter.{block_type:SvmBlockType}.{num_blocks:Blocks} {E}{addresses}{src}"),
+    ts4(Opcode::SVM, 5, "{P}svm_atomic{op:Atomic} {E}{addresses}{dst}{src0}{src1}"),
+    ts4(Opcode::SVM, 6, "{P}svm_gather4scaled.{chmask:Channels} {E}{address}{offsets}{dst}"),
+    ts4(Opcode::SVM, 7, "{P}svm_scatter4scaled.{chmask:Channels} {E}{address}{offsets}{src}"),
     // data port
     t(
         Opcode::MEDIA_LD,
@@ -288,6 +302,7 @@ pub fn syntax(opcode: Opcode, subop: Option<u8>, version: Version) -> &'static s
     SYNTAX
         .iter()
         .filter(|s| s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version)
+        // A sub-opcode entry beats a family-wide one of the same version.
         .last()
         .map(|s| s.template)
         .unwrap_or(if opcode.has_subop() {

@@ -118,6 +118,16 @@ pub struct Routine {
     pub interface: Interface,
     pub attributes: Vec<Attribute>,
     pub code: Code,
+    /// IGC 2.x ends its text dumps with the platform and finalizer options as comments;
+    /// kept so that text round-trips. Binaries never carry it.
+    pub build_info: Option<BuildInfo>,
+}
+
+/// The `//Platform:` and `//Build option:` trailer of IGC 2.x text dumps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildInfo {
+    pub platform: String,
+    pub options: String,
 }
 
 /// What differs between a kernel body and a function body.

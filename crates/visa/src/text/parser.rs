@@ -23,7 +23,21 @@ const MAX_DIAGNOSTICS: usize = 50;
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
     let mut p = Parser::default();
     for (i, raw) in src.split('\n').enumerate() {
-        let line = strip_comment(raw.trim_end_matches('\r'));
+        let raw = raw.trim_end_matches('\r');
+        if let Some(rb) = p.routine.as_mut() {
+            // IGC 2.x's build trailer is a pair of comments worth keeping.
+            if let Some(platform) = raw.strip_prefix("//Platform: ") {
+                rb.build_info.get_or_insert_with(|| BuildInfo { platform: String::new(), options: String::new() }).platform =
+                    platform.to_string();
+                continue;
+            }
+            if let Some(options) = raw.strip_prefix("//Build option: ") {
+                rb.build_info.get_or_insert_with(|| BuildInfo { platform: String::new(), options: String::new() }).options =
+                    options.to_string();
+                continue;
+            }
+        }
+        let line = strip_comment(raw);
         if line.trim().is_empty() {
             continue;
         }
@@ -106,6 +120,7 @@ struct RoutineBuilder {
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
     instructions: Vec<Instruction>,
+    build_info: Option<BuildInfo>,
 }
 
 impl RoutineBuilder {
@@ -305,6 +320,7 @@ impl Parser {
             },
             attributes: rb.attributes,
             code: Code::Instructions(rb.instructions),
+            build_info: rb.build_info,
         };
         if rb.is_kernel {
             self.kernels.push(Kernel {
@@ -1793,6 +1809,11 @@ fn formatted(
         Format::LscScope => {
             c.expect(".")?;
             Ok(Operand::Int(longest(c, &names::LSC_SCOPE, "fence scope")?))
+        }
+        Format::Symbol => {
+            c.skip_ws();
+            let s = if c.peek() == Some('"') { c.quoted()? } else { c.ident()?.as_bytes().to_vec() };
+            Ok(Operand::Int(rb.intern(&s)))
         }
         Format::BfnControl => {
             c.expect("x")?;

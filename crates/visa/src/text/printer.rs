@@ -62,6 +62,9 @@ pub fn print_routine(obj: &Object, which: RoutineRef, style: Style) -> String {
             out.push('\n');
         }
     }
+    if let (true, Some(b)) = (style.prints_build_info(), &r.build_info) {
+        let _ = write!(out, "\n//Platform: {}\n//Build option: {}", b.platform, b.options);
+    }
     out
 }
 
@@ -177,6 +180,9 @@ impl Printer<'_> {
         let r = self.r;
         let mut h = String::new();
         let _ = writeln!(h, ".version {}.{}", self.version.major, self.version.minor);
+        if self.style.blank_line_after_version() {
+            h.push('\n');
+        }
         let name: Vec<u8> = r
             .string(r.name_index)
             .unwrap_or_default()
@@ -257,9 +263,6 @@ impl Printer<'_> {
                 continue;
             }
             let _ = write!(h, "\n.kernel_attr {}", self.attribute(a));
-        }
-        if self.style.blank_line_before_first_function() {
-            h.push('\n');
         }
         h
     }
@@ -527,7 +530,11 @@ impl Printer<'_> {
         let name = self.label_name(id);
         if inst.opcode == Opcode::FUNC {
             let unique = format!("{name}_{id}");
-            format!("\n.function {}\n\n{unique}:", quoted(unique.as_bytes()))
+            if self.style.blank_line_before_function_directive() {
+                format!("\n\n.function {}\n{unique}:", quoted(unique.as_bytes()))
+            } else {
+                format!("\n.function {}\n\n{unique}:", quoted(unique.as_bytes()))
+            }
         } else {
             format!("\n{name}:")
         }
@@ -825,6 +832,17 @@ impl Printer<'_> {
             Format::LscFenceOp => format!(".{}", spell(&names::LSC_FENCE_OP, v)),
             Format::LscScope => format!(".{}", spell(&names::LSC_SCOPE, v)),
             Format::BfnControl => format!("x{v:x}"),
+            Format::Symbol => {
+                let bytes = self.r.string(v).unwrap_or_default();
+                let ident = !bytes.is_empty()
+                    && !bytes[0].is_ascii_digit()
+                    && bytes.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+                if ident {
+                    self.s(v)
+                } else {
+                    quoted(bytes)
+                }
+            }
             Format::DpasInfo => format!(
                 ".{}.{}.{}.{}",
                 spell(&names::DPAS_PRECISION, v & 0xFF),

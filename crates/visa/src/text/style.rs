@@ -32,8 +32,19 @@ impl Style {
         self == Style::Igc1_0_5353
     }
 
-    /// IGC 2.x puts a blank line between the header and the first `.function`.
-    pub fn blank_line_before_first_function(self) -> bool {
+    /// IGC 2.x leaves a blank line after `.version`.
+    pub fn blank_line_after_version(self) -> bool {
+        self == Style::Igc2
+    }
+
+    /// Where the blank line of a subroutine entry goes: IGC 2.x puts it before the
+    /// `.function` line, earlier releases between it and the label.
+    pub fn blank_line_before_function_directive(self) -> bool {
+        self == Style::Igc2
+    }
+
+    /// IGC 2.x ends a dump with `//Platform:` and `//Build option:` comments.
+    pub fn prints_build_info(self) -> bool {
         self == Style::Igc2
     }
 }

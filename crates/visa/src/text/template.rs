@@ -105,6 +105,7 @@ pub fn format_by_name(name: &str) -> Option<Format> {
         "DpasInfo" => DpasInfo,
         "NoRegion" => NoRegion,
         "WhenSignal" => WhenSignal,
+        "Symbol" => Symbol,
         _ => return None,
     })
 }

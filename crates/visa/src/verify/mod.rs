@@ -1,0 +1,388 @@
+//! The verifier: every rule the vISA specification states about an object, each with
+//! a stable id. Rules read the object model and the instruction table only, so the
+//! same checks serve a binary and (once it carries source positions) a text.
+//!
+//! One module per rule family; [`RULES`] lists every id with its one-line summary.
+
+mod decl;
+mod header;
+mod inputs;
+mod instructions;
+mod operands;
+mod platform;
+
+use crate::model::{Object, Routine};
+use crate::version::Version;
+use serde::Serialize;
+use std::fmt;
+
+pub use platform::Platform;
+
+/// One rule violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable id, `VISA-<FAMILY>-<NNN>`.
+    pub rule: &'static str,
+    pub message: String,
+    pub location: Location,
+}
+
+/// Where a finding is. `place` is always known; `source` is filled in by whoever knows
+/// how the object was stored (a byte offset in a binary, a line and column in text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub place: Place,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    Binary { offset: usize },
+    Text { line: u32, col: u32 },
+}
+
+/// A routine of an object: a kernel or a function, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "index", rename_all = "snake_case")]
+pub enum RoutineRef {
+    Kernel(usize),
+    Function(usize),
+}
+
+/// The part of an object a finding is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Place {
+    Header,
+    Routine {
+        routine: RoutineRef,
+    },
+    /// An entry of a declaration table (`variables`, `addresses`, `predicates`,
+    /// `labels`, `samplers`, `surfaces`, `vmes`, `attributes`, `filescope_variables`).
+    Declaration {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        routine: Option<RoutineRef>,
+        table: &'static str,
+        index: usize,
+    },
+    Input {
+        routine: RoutineRef,
+        index: usize,
+    },
+    /// An instruction, and the layout field the finding is about when there is one.
+    Instruction {
+        routine: RoutineRef,
+        index: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        field: Option<&'static str>,
+    },
+}
+
+impl fmt::Display for RoutineRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoutineRef::Kernel(i) => write!(f, "kernel {i}"),
+            RoutineRef::Function(i) => write!(f, "function {i}"),
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Header => f.write_str("header"),
+            Place::Routine { routine } => write!(f, "{routine}"),
+            Place::Declaration {
+                routine: Some(r),
+                table,
+                index,
+            } => write!(f, "{r} {table}[{index}]"),
+            Place::Declaration {
+                routine: None,
+                table,
+                index,
+            } => write!(f, "{table}[{index}]"),
+            Place::Input { routine, index } => write!(f, "{routine} input {index}"),
+            Place::Instruction {
+                routine,
+                index,
+                field,
+            } => {
+                write!(f, "{routine} instruction {index}")?;
+                if let Some(field) = field {
+                    write!(f, " {field}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source {
+            Some(Source::Binary { offset }) => write!(f, "{offset:#x}: {}", self.place),
+            Some(Source::Text { line, col }) => write!(f, "{line}:{col}: {}", self.place),
+            None => write!(f, "{}", self.place),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.location, self.rule, self.message)
+    }
+}
+
+/// What to check beyond the platform-independent rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Also check the rules of this platform; its GRF size replaces the one the
+    /// object implies.
+    pub platform: Option<Platform>,
+}
+
+/// Every rule: id and one-line summary.
+pub static RULES: &[(&str, &str)] = &[
+    ("VISA-HDR-001", "at most 512 kernels in an object"),
+    ("VISA-HDR-002", "kernel and function names are 1 to 65535 bytes"),
+    ("VISA-HDR-003", "a string pool holds 1 to 131072 strings"),
+    ("VISA-HDR-004", "every string index is inside the routine's string pool"),
+    ("VISA-HDR-005", "names stay within their maximum length (variables 64, labels 1024, routines 1023, attributes 64 printable ASCII)"),
+    ("VISA-HDR-006", "a kernel declares at most 256 inputs"),
+    ("VISA-HDR-007", "function input size is 0-32 GRFs and return value size 0-12 GRFs"),
+    ("VISA-HDR-008", "the instruction stream decodes"),
+    ("VISA-HDR-009", "file-scope variables have 1 to 1024 elements and a valid linkage"),
+    ("VISA-DECL-001", "a general variable has type UD, D, UW, W, UB, B, UQ, Q, DF, HF, F (or BF)"),
+    ("VISA-DECL-002", "a general variable has 1 to 4096 elements"),
+    ("VISA-DECL-003", "a general variable is smaller than 4 KiB"),
+    ("VISA-DECL-004", "a general variable's alignment code is valid"),
+    ("VISA-DECL-005", "an alias target is a declared (or named predefined) variable"),
+    ("VISA-DECL-006", "an alias offset is aligned to the alias's type"),
+    ("VISA-DECL-007", "a variable that aliases nothing has alias offset 0"),
+    ("VISA-DECL-008", "alias scope is 0 (local) or 1 (global, naming a file-scope variable)"),
+    ("VISA-DECL-009", "aliases do not form a cycle"),
+    ("VISA-DECL-010", "an alias lies within its target"),
+    ("VISA-DECL-011", "an address variable has 1 to 16 elements"),
+    ("VISA-DECL-012", "a predicate variable has 1, 2, 4, 8, 16 or 32 elements"),
+    ("VISA-DECL-013", "a label kind is block, subroutine, fc, function or divergent_resource_loop"),
+    ("VISA-INPUT-001", "an input's class is general, sampler or surface and reserved bit 2 is clear"),
+    ("VISA-INPUT-002", "an input names a declared, non-predefined variable, sampler or surface"),
+    ("VISA-INPUT-003", "inputs do not overlap"),
+    ("VISA-INPUT-004", "an input offset is aligned to its type (dword for sampler and surface)"),
+    ("VISA-INPUT-005", "an input of at least one GRF is GRF-aligned"),
+    ("VISA-INPUT-006", "an input smaller than one GRF does not cross a GRF boundary"),
+    ("VISA-INPUT-007", "an input's size equals type size times element count"),
+    ("VISA-INPUT-008", "explicit inputs come before implicit inputs"),
+    ("VISA-INPUT-009", "an input variable is not an alias"),
+    ("VISA-INPUT-010", "an input offset is not negative"),
+    ("VISA-OPND-001", "region width is 1, 2, 4, 8 or 16"),
+    ("VISA-OPND-002", "region vertical stride is 0, 1, 2, 4, 8, 16 or 32"),
+    ("VISA-OPND-003", "region horizontal stride is 0, 1, 2 or 4"),
+    ("VISA-OPND-004", "exec size is at least the region width"),
+    ("VISA-OPND-005", "a destination's horizontal stride is not 0"),
+    ("VISA-OPND-006", "an operand touches at most two adjacent GRFs"),
+    ("VISA-OPND-007", "an indirect offset is within [-512, 511]"),
+    ("VISA-OPND-008", "a multi-address indirect operand is not a destination"),
+    ("VISA-OPND-009", "an immediate has a type other than BOOL"),
+    ("VISA-OPND-010", "an indirect operand has a type other than V, UV, VF, BOOL"),
+    ("VISA-OPND-011", "only general and indirect operands carry modifiers"),
+    ("VISA-OPND-012", "the not modifier only in and/or/xor/not; arithmetic modifiers only in arithmetic, shift and move instructions"),
+    ("VISA-OPND-013", "an immediate is not a destination"),
+    ("VISA-OPND-014", "an operand names a declared variable, address, predicate or state"),
+    ("VISA-OPND-015", "an operand does not use a reserved predefined variable"),
+    ("VISA-OPND-016", "an address operand's elements lie within the address variable"),
+    ("VISA-OPND-017", "a direct region stays within its variable"),
+    ("VISA-OPND-018", "an operand class is one of general, address, predicate, indirect, immediate, state"),
+    ("VISA-OPND-019", "a column offset does not cross the GRF boundary"),
+    ("VISA-OPND-020", "a raw operand lies within its variable"),
+    ("VISA-INST-001", "exec size is 1, 2, 4, 8, 16 or 32"),
+    ("VISA-INST-002", "the mask offset plus exec size stays within 32 channels"),
+    ("VISA-INST-003", "a predicate names a declared predicate and uses no reserved control bits"),
+    ("VISA-INST-004", "a label operand names a declared label"),
+    ("VISA-INST-005", "jmp, goto and switchjmp target block labels; call targets subroutine labels"),
+    ("VISA-INST-006", "a label is placed at most once"),
+    ("VISA-INST-007", "a label that is jumped to is placed in the routine"),
+    ("VISA-INST-008", "an operand kind is allowed for the opcode's field"),
+    ("VISA-INST-009", "an operand type is allowed for the opcode's field"),
+    ("VISA-INST-010", "an opcode-specific control value is in range"),
+    ("VISA-INST-011", "the opcode exists in the object's version"),
+    ("VISA-PLAT-001", "the opcode is available on the platform"),
+    ("VISA-PLAT-002", "the object's Gen binaries include the platform"),
+];
+
+/// The one-line summary of a rule id.
+pub fn rule_summary(id: &str) -> Option<&'static str> {
+    RULES.iter().find(|r| r.0 == id).map(|r| r.1)
+}
+
+/// Checks an object. Findings come in a fixed order: header, then each routine
+/// (declarations, inputs, instructions), kernels before functions.
+pub fn verify(object: &Object, options: &Options) -> Vec<Finding> {
+    let mut out = Findings::default();
+    header::check_object(object, &mut out);
+    let routines = object
+        .kernels
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (RoutineRef::Kernel(i), &k.body, grf_of_kernel(k, options)))
+        .chain(
+            object
+                .functions
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (RoutineRef::Function(i), &f.body, grf_default(object, options))),
+        );
+    for (rref, body, grf_size) in routines {
+        let cx = Cx {
+            object,
+            version: object.version,
+            routine: body,
+            rref,
+            grf_size,
+            platform: options.platform,
+        };
+        header::check_routine(&cx, &mut out);
+        decl::check(&cx, &mut out);
+        inputs::check(&cx, &mut out);
+        instructions::check(&cx, &mut out);
+        if let Some(p) = options.platform {
+            platform::check(&cx, p, &mut out);
+        }
+    }
+    if let Some(p) = options.platform {
+        platform::check_object(object, p, &mut out);
+    }
+    out.0
+}
+
+/// The GRF size the rules assume for a kernel: the chosen platform's, else that of the
+/// platform its embedded Gen binary was compiled for, else 32 bytes (every platform
+/// before Xe-HPC).
+fn grf_of_kernel(kernel: &crate::Kernel, options: &Options) -> u32 {
+    if let Some(p) = options.platform {
+        return p.grf_size();
+    }
+    kernel
+        .gen_binaries
+        .iter()
+        .find_map(|g| Platform::from_code(g.platform))
+        .map_or(crate::limits::GRF_BYTES_DEFAULT, Platform::grf_size)
+}
+
+fn grf_default(object: &Object, options: &Options) -> u32 {
+    match object.kernels.first() {
+        Some(k) => grf_of_kernel(k, options),
+        None => options
+            .platform
+            .map_or(crate::limits::GRF_BYTES_DEFAULT, Platform::grf_size),
+    }
+}
+
+/// What every rule of a routine needs to know.
+pub(crate) struct Cx<'a> {
+    pub object: &'a Object,
+    pub version: Version,
+    pub routine: &'a Routine,
+    pub rref: RoutineRef,
+    pub grf_size: u32,
+    pub platform: Option<Platform>,
+}
+
+#[derive(Default)]
+pub(crate) struct Findings(Vec<Finding>);
+
+impl Findings {
+    pub fn push(&mut self, rule: &'static str, place: Place, message: impl Into<String>) {
+        debug_assert!(rule_summary(rule).is_some(), "unlisted rule {rule}");
+        self.0.push(Finding {
+            rule,
+            message: message.into(),
+            location: Location {
+                place,
+                source: None,
+            },
+        });
+    }
+}
+
+impl Cx<'_> {
+    pub fn decl(&self, table: &'static str, index: usize) -> Place {
+        Place::Declaration {
+            routine: Some(self.rref),
+            table,
+            index,
+        }
+    }
+    pub fn inst(&self, index: usize, field: Option<&'static str>) -> Place {
+        Place::Instruction {
+            routine: self.rref,
+            index,
+            field,
+        }
+    }
+    /// The declaration behind a general variable id, if it is declared or a named predefined.
+    pub fn var(&self, id: u32) -> Option<VarDecl> {
+        var_decl(self.routine, self.version, id)
+    }
+}
+
+/// The facts of a general variable the rules use, for user and predefined ids alike.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct VarDecl {
+    pub ty: crate::isa::Type,
+    pub num_elements: u32,
+    /// `(target id, byte offset)` for an alias.
+    pub alias: Option<(u32, u32)>,
+    pub predefined: bool,
+}
+
+impl VarDecl {
+    pub fn byte_size(&self) -> Option<u32> {
+        self.ty.size().map(|s| s as u32 * self.num_elements)
+    }
+}
+
+pub(crate) fn var_decl(routine: &Routine, version: Version, id: u32) -> Option<VarDecl> {
+    let first_user = crate::limits::PREDEFINED_VARS;
+    if id < first_user {
+        return crate::isa::predefined_vars(version)
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| VarDecl {
+                ty: p.ty,
+                num_elements: u32::from(p.num_elements),
+                alias: None,
+                predefined: true,
+            });
+    }
+    let v = routine.variables.get((id - first_user) as usize)?;
+    Some(VarDecl {
+        ty: v.ty(),
+        num_elements: u32::from(v.num_elements),
+        alias: (v.alias_index != 0).then_some((v.alias_index, u32::from(v.alias_offset))),
+        predefined: false,
+    })
+}
+
+/// Where a variable's storage starts: the root variable it aliases (after following
+/// every alias) and the byte offset into it. `None` on a cycle or an undeclared link;
+/// those are reported by the declaration rules.
+pub(crate) fn resolve_alias(routine: &Routine, version: Version, id: u32) -> Option<(u32, u32)> {
+    let mut current = id;
+    let mut offset: u32 = 0;
+    // A chain longer than the table must repeat a variable.
+    for _ in 0..=routine.variables.len() + 1 {
+        let d = var_decl(routine, version, current)?;
+        match d.alias {
+            None => return Some((current, offset)),
+            Some((target, off)) => {
+                offset = offset.checked_add(off)?;
+                current = target;
+            }
+        }
+    }
+    None
+}
