@@ -1,6 +1,6 @@
-//! `gpukit iga cfg FILE --dot|--svg [-o OUT]`
+//! `gpukit iga cfg FILE --dot|--svg|--json [-o OUT]`
 
-use crate::output::{emit, CmdResult};
+use crate::output::{emit, json, CmdResult};
 use gpukit_iga::cfg::Cfg;
 use std::path::PathBuf;
 
@@ -9,11 +9,14 @@ pub struct Args {
     /// IGA JSON listing
     file: PathBuf,
     /// Graphviz dot (the default)
-    #[arg(long, conflicts_with = "svg")]
+    #[arg(long, conflicts_with_all = ["svg", "json"])]
     dot: bool,
     /// SVG drawing
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     svg: bool,
+    /// Blocks and edges as JSON
+    #[arg(long)]
+    json: bool,
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
@@ -22,13 +25,36 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
+#[derive(serde::Serialize)]
+struct Block<'a> {
+    id: usize,
+    label: &'a str,
+    instructions: usize,
+    preds: Vec<usize>,
+    succs: Vec<usize>,
+}
+
 pub fn run(a: Args) -> CmdResult {
     let parsed = super::load(&a.file, a.lenient)?;
     let cfg = Cfg::build(&parsed.listing);
-    let text = if a.svg {
-        gpukit_iga::svg::cfg(&parsed.listing, &cfg)
+    let bytes = if a.json {
+        let blocks: Vec<Block> = cfg
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, blk)| Block {
+                id: b,
+                label: &blk.symbol,
+                instructions: blk.insts.len(),
+                preds: cfg.preds[b].iter().copied().collect(),
+                succs: cfg.succs[b].iter().copied().collect(),
+            })
+            .collect();
+        json(&blocks)
+    } else if a.svg {
+        gpukit_iga::svg::cfg(&parsed.listing, &cfg).into_bytes()
     } else {
-        cfg.to_dot(&parsed.listing)
+        cfg.to_dot(&parsed.listing).into_bytes()
     };
-    emit(a.output.as_deref(), text.as_bytes())
+    emit(a.output.as_deref(), &bytes)
 }
