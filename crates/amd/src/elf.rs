@@ -178,7 +178,12 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
         structure,
         message,
     };
-    let header = H::parse(data).map_err(|e| err("file header", e.to_string()))?;
+    let header = H::parse(data).map_err(|e| {
+        err(
+            "file header",
+            format!("{e} (the ELF image is {:#x} bytes)", data.len()),
+        )
+    })?;
     let endian = header
         .endian()
         .map_err(|e| err("file header", e.to_string()))?;
@@ -191,7 +196,19 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
     let ident = header.e_ident();
     let table = header
         .sections(endian, data)
-        .map_err(|e| err("section headers", e.to_string()))?;
+        .map_err(|e| {
+            let off: u64 = header.e_shoff(endian).into();
+            err(
+                "section headers",
+                format!(
+                    "{e} (e_shoff {off:#x}, e_shnum {}, e_shentsize {}, e_shstrndx {}; the ELF image is {:#x} bytes)",
+                    header.e_shnum(endian),
+                    header.e_shentsize(endian),
+                    header.e_shstrndx(endian),
+                    data.len()
+                ),
+            )
+        })?;
     if table.len() > limits::MAX_SECTIONS {
         return Err(err(
             "section headers",
@@ -266,9 +283,18 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
         ));
     }
     let mut segments = Vec::new();
-    let phdrs = header
-        .program_headers(endian, data)
-        .map_err(|e| err("program headers", e.to_string()))?;
+    let phdrs = header.program_headers(endian, data).map_err(|e| {
+        let off: u64 = header.e_phoff(endian).into();
+        err(
+            "program headers",
+            format!(
+                "{e} (e_phoff {off:#x}, e_phnum {}, e_phentsize {}; the ELF image is {:#x} bytes)",
+                header.e_phnum(endian),
+                header.e_phentsize(endian),
+                data.len()
+            ),
+        )
+    })?;
     if phdrs.len() > limits::MAX_SEGMENTS {
         return Err(err(
             "program headers",

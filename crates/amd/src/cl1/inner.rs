@@ -139,7 +139,20 @@ pub struct InnerBinary<'a> {
 
 impl<'a> InnerBinary<'a> {
     pub fn parse(bytes: &'a [u8], kernel: &str) -> Result<Self, ElfError> {
-        let what = format!("inner ELF of kernel `{kernel}`");
+        Self::parse_at(bytes, kernel, None)
+    }
+
+    /// As [`InnerBinary::parse`]; `file_offset` (where the inner ELF starts in
+    /// the outer file) goes into error messages.
+    pub fn parse_at(
+        bytes: &'a [u8],
+        kernel: &str,
+        file_offset: Option<u64>,
+    ) -> Result<Self, ElfError> {
+        let what = match file_offset {
+            Some(off) => format!("inner ELF of kernel `{kernel}` (at file offset {off:#x})"),
+            None => format!("inner ELF of kernel `{kernel}`"),
+        };
         let elf = ElfView::parse(bytes, &what)?;
         let err = |structure: &'static str, message: String| ElfError {
             what: what.clone(),

@@ -253,7 +253,10 @@ fn read_kernel<'a>(
     let code_sym =
         find("_kernel").ok_or_else(|| kerr(format!("no `__OpenCL_{name}_kernel` symbol")))?;
     let inner_bytes = elf.symbol_data(code_sym, what)?;
-    let inner = InnerBinary::parse(inner_bytes, name)?;
+    let file_offset = elf
+        .section(code_sym.section)
+        .map(|s| s.offset.saturating_add(code_sym.value));
+    let inner = InnerBinary::parse_at(inner_bytes, name, file_offset)?;
     Ok(Cl1Kernel {
         name: name.to_owned(),
         metadata,
