@@ -48,7 +48,7 @@ impl Val<'_> {
 }
 
 /// One step of a JSON path.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seg<'a> {
     Key(&'a str),
     Index(usize),

@@ -3,7 +3,7 @@
 //! `Vt`/`v`, `"$2.dst"`/`{"id":2,"func":".dst"}`), which the version decides.
 //! Strict mode rejects keys it does not know; lenient mode keeps them in order.
 
-use super::json::{Member, Node, Val};
+use super::json::{render_path, Member, Node, Seg, Val};
 use crate::error::{Error, ErrorKind};
 use crate::limits;
 use crate::model::*;
@@ -19,57 +19,36 @@ pub(crate) struct Cx<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct P<'p> {
     parent: Option<&'p P<'p>>,
-    seg: Seg<'p>,
-}
-
-#[derive(Clone, Copy)]
-enum Seg<'p> {
-    Root,
-    Key(&'p str),
-    Index(usize),
+    /// `None` at the root.
+    seg: Option<Seg<'p>>,
 }
 
 impl<'p> P<'p> {
     const ROOT: P<'static> = P {
         parent: None,
-        seg: Seg::Root,
+        seg: None,
     };
     fn key<'q>(&'q self, k: &'q str) -> P<'q> {
         P {
             parent: Some(self),
-            seg: Seg::Key(k),
+            seg: Some(Seg::Key(k)),
         }
     }
     fn index(&'p self, i: usize) -> P<'p> {
         P {
             parent: Some(self),
-            seg: Seg::Index(i),
+            seg: Some(Seg::Index(i)),
         }
     }
     fn render(&self) -> String {
         let mut segs = Vec::new();
         let mut p = Some(self);
         while let Some(f) = p {
-            segs.push(f.seg);
+            segs.extend(f.seg);
             p = f.parent;
         }
-        let mut s = String::new();
-        for seg in segs.iter().rev() {
-            match seg {
-                Seg::Root => {}
-                Seg::Key(k) => {
-                    if !s.is_empty() {
-                        s.push('.');
-                    }
-                    s.push_str(k);
-                }
-                Seg::Index(i) => s.push_str(&format!("[{i}]")),
-            }
-        }
-        if s.is_empty() {
-            s.push('$');
-        }
-        s
+        segs.reverse();
+        render_path(&segs)
     }
 }
 
