@@ -6,7 +6,7 @@
 mod v1;
 mod v2;
 
-use crate::model::{Extra, Listing, Reg, Version};
+use crate::model::{Element, Extra, Instruction, Label, Listing, LiveTotals, Reg, Version};
 
 /// Writes `listing` in the given format version. The model is written as it
 /// is; to change a listing's version with the information the other version
@@ -95,6 +95,56 @@ impl Out {
             self.s(v);
         }
     }
+    /// The elements, one per line, and the end of the document (both versions
+    /// lay these out alike).
+    pub fn elements(
+        &mut self,
+        l: &Listing,
+        label: fn(&mut Out, &Label),
+        inst: fn(&mut Out, &Instruction),
+    ) {
+        for (i, e) in l.elems.iter().enumerate() {
+            self.indent(4);
+            match e {
+                Element::Label(lb) => label(self, lb),
+                Element::Inst(x) => inst(self, x),
+            }
+            if i + 1 < l.elems.len() {
+                self.s(",");
+            }
+            self.s("\n");
+        }
+        self.s("  ]");
+        for (k, v) in &l.extra {
+            self.s(",\n  ");
+            self.quoted(k);
+            self.s(":");
+            self.s(v);
+        }
+        self.s("\n}\n\n");
+    }
+    pub fn live_totals(&mut self, lt: &LiveTotals) {
+        self.s("{\"r\":");
+        self.int(lt.r);
+        self.s(",\"acc\":");
+        self.int(lt.acc);
+        if let Some(s) = lt.s {
+            self.s(",\"s\":");
+            self.int(s);
+        }
+        self.s(",\"f\":");
+        self.int(lt.f);
+        self.s(",\"a\":");
+        self.int(lt.a);
+        for (k, v) in &lt.extra {
+            self.s(",");
+            self.quoted(k);
+            self.s(":");
+            self.s(v);
+        }
+        self.s("}");
+    }
+
     /// 1.0 prints every register with all three fields.
     pub fn reg_full(&mut self, r: &Reg) {
         self.s("{\"rn\":");

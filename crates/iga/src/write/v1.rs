@@ -8,25 +8,7 @@ pub(super) fn listing(w: &mut Out, l: &Listing) {
     w.s("{\n  \"version\":\"1.0\",  \"platform\":");
     w.quoted(&l.platform);
     w.s(",  \"insts\":[\n");
-    for (i, e) in l.elems.iter().enumerate() {
-        w.indent(4);
-        match e {
-            Element::Label(lb) => label(w, lb),
-            Element::Inst(inst) => instruction(w, inst),
-        }
-        if i + 1 < l.elems.len() {
-            w.s(",");
-        }
-        w.s("\n");
-    }
-    w.s("  ]");
-    for (k, v) in &l.extra {
-        w.s(",\n  ");
-        w.quoted(k);
-        w.s(":");
-        w.s(v);
-    }
-    w.s("\n}\n\n");
+    w.elements(l, label, instruction);
 }
 
 fn label(w: &mut Out, l: &Label) {
@@ -137,33 +119,11 @@ fn instruction(w: &mut Out, i: &Instruction) {
     }
     if let Some(lt) = &i.live_totals {
         w.s(", \"liveTotals\":");
-        live_totals(w, lt);
+        w.live_totals(lt);
     }
     w.s(", \"comment\":");
     w.opt_quoted(i.comment.as_deref());
     w.extra(&i.extra);
-    w.s("}");
-}
-
-pub(super) fn live_totals(w: &mut Out, lt: &LiveTotals) {
-    w.s("{\"r\":");
-    w.int(lt.r);
-    w.s(",\"acc\":");
-    w.int(lt.acc);
-    if let Some(s) = lt.s {
-        w.s(",\"s\":");
-        w.int(s);
-    }
-    w.s(",\"f\":");
-    w.int(lt.f);
-    w.s(",\"a\":");
-    w.int(lt.a);
-    for (k, v) in &lt.extra {
-        w.s(",");
-        w.quoted(k);
-        w.s(":");
-        w.s(v);
-    }
     w.s("}");
 }
 

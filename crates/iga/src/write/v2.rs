@@ -8,25 +8,7 @@ pub(super) fn listing(w: &mut Out, l: &Listing) {
     w.s("{\n  \"version\":\"2.0\",\n  \"platform\":");
     w.quoted(&l.platform);
     w.s(",\n  \"elems\":[\n");
-    for (i, e) in l.elems.iter().enumerate() {
-        w.indent(4);
-        match e {
-            Element::Label(lb) => label(w, lb),
-            Element::Inst(inst) => instruction(w, inst),
-        }
-        if i + 1 < l.elems.len() {
-            w.s(",");
-        }
-        w.s("\n");
-    }
-    w.s("  ]");
-    for (k, v) in &l.extra {
-        w.s(",\n  ");
-        w.quoted(k);
-        w.s(":");
-        w.s(v);
-    }
-    w.s("\n}\n\n");
+    w.elements(l, label, instruction);
 }
 
 fn ids_if_any(w: &mut Out, key: &str, ids: &[i64]) {
@@ -178,7 +160,7 @@ fn instruction(w: &mut Out, i: &Instruction) {
     }
     if let Some(lt) = &i.live_totals {
         w.s(", \"liveTotals\":");
-        super::v1::live_totals(w, lt);
+        w.live_totals(lt);
     }
     if let Some(c) = &i.comment {
         w.s(", \"comment\":");
