@@ -16,5 +16,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let _ = analysis::check(&p.listing);
         let _ = analysis::stats(&p.listing);
         let _ = Cfg::build(&p.listing).to_dot(&p.listing);
+        let _ = gpukit_iga::render::render(&p.listing);
+        let _ = gpukit_iga::svg::pressure(&p.listing);
     }
 });

@@ -23,6 +23,7 @@ fn exercise(bytes: &[u8]) {
             let _ = analysis::stats(l);
             let _ = Cfg::build(l).to_dot(l);
             let _ = svg::pressure(l);
+            let _ = gpukit_iga::render::render(l);
             let _ = svg::cfg(l, &Cfg::build(l));
         }
     }
