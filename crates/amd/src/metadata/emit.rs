@@ -4,105 +4,162 @@
 use super::model::*;
 use crate::printf;
 
-/// Appends the canonical text of one entry (without `;`-prefix handling
-/// beyond the entry itself, and without a line terminator).
+/// Field-by-field writer; avoids `fmt` machinery on the hot path.
+struct W<'a>(&'a mut Vec<u8>);
+
+impl W<'_> {
+    fn key(&mut self, key: &str) -> &mut Self {
+        self.0.push(b';');
+        self.0.extend_from_slice(key.as_bytes());
+        self
+    }
+    fn s(&mut self, v: &str) -> &mut Self {
+        self.0.push(b':');
+        self.0.extend_from_slice(v.as_bytes());
+        self
+    }
+    fn n(&mut self, v: impl Into<u64>) -> &mut Self {
+        self.0.push(b':');
+        let mut v: u64 = v.into();
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.0.extend_from_slice(&buf[i..]);
+        self
+    }
+}
+
+/// Appends the canonical text of one entry (without a line terminator).
 pub fn entry_text(entry: &Entry, out: &mut Vec<u8>) {
-    use std::io::Write;
-    let mut w = |s: std::fmt::Arguments| {
-        let _ = out.write_fmt(s);
-    };
+    let mut w = W(out);
     match entry {
         Entry::Version {
             major,
             minor,
             revision,
-        } => w(format_args!(";version:{major}:{minor}:{revision}")),
-        Entry::Device(d) => w(format_args!(";device:{d}")),
-        Entry::UniqueId(v) => w(format_args!(";uniqueid:{v}")),
-        Entry::Memory(m) => match m.size {
-            Some(size) => w(format_args!(";memory:{}:{size}", m.kind.name())),
-            None => w(format_args!(";memory:{}", m.kind.name())),
-        },
-        Entry::Value(v) => w(format_args!(
-            ";value:{}:{}:{}:{}:{}",
-            v.name,
-            v.data_type.as_str(),
-            v.count,
-            v.cb,
-            v.offset
-        )),
-        Entry::Pointer(p) => {
-            w(format_args!(
-                ";pointer:{}:{}:{}:{}:{}:{}:{}:{}",
-                p.name,
-                p.data_type.as_str(),
-                p.count,
-                p.cb,
-                p.offset,
-                p.mem_type.as_str(),
-                p.buffer,
-                p.align
-            ));
-            if let Some(q) = p.qualifiers {
-                w(format_args!(
-                    ":{}:{}:{}",
-                    q.access.as_str(),
-                    u8::from(q.volatile),
-                    u8::from(q.restrict)
-                ));
+        } => {
+            w.key("version").n(*major).n(*minor).n(*revision);
+        }
+        Entry::Device(d) => {
+            w.key("device").s(d);
+        }
+        Entry::UniqueId(v) => {
+            w.key("uniqueid").n(*v);
+        }
+        Entry::Memory(m) => {
+            w.key("memory").s(m.kind.name());
+            if let Some(size) = m.size {
+                w.n(size);
             }
         }
-        Entry::Image(i) => w(format_args!(
-            ";image:{}:{}:{}:{}:{}:{}",
-            i.name,
-            i.dim.as_str(),
-            i.access.as_str(),
-            i.id,
-            i.cb,
-            i.offset
-        )),
-        Entry::Sampler(s) => w(format_args!(
-            ";sampler:{}:{}:{}:{}",
-            s.name, s.id, s.location, s.value
-        )),
-        Entry::Counter(c) => w(format_args!(
-            ";counter:{}:{}:{}:{}:{}",
-            c.name, c.bits, c.id, c.cb, c.offset
-        )),
-        Entry::PrintfFmt(p) => {
-            w(format_args!(";printf_fmt:{}:{}", p.id, p.arg_sizes.len()));
-            for s in &p.arg_sizes {
-                w(format_args!(":{s}"));
+        Entry::Value(v) => {
+            w.key("value")
+                .s(&v.name)
+                .s(v.data_type.as_str())
+                .n(v.count)
+                .n(v.cb)
+                .n(v.offset);
+        }
+        Entry::Pointer(p) => {
+            w.key("pointer")
+                .s(&p.name)
+                .s(p.data_type.as_str())
+                .n(p.count)
+                .n(p.cb)
+                .n(p.offset)
+                .s(p.mem_type.as_str())
+                .n(p.buffer)
+                .n(p.align);
+            if let Some(q) = p.qualifiers {
+                w.s(q.access.as_str())
+                    .n(u8::from(q.volatile))
+                    .n(u8::from(q.restrict));
             }
-            w(format_args!(":{}:", p.format.len()));
-            out.extend_from_slice(&printf::encode(&p.format));
+        }
+        Entry::Image(i) => {
+            w.key("image")
+                .s(&i.name)
+                .s(i.dim.as_str())
+                .s(i.access.as_str())
+                .n(i.id)
+                .n(i.cb)
+                .n(i.offset);
+        }
+        Entry::Sampler(s) => {
+            w.key("sampler").s(&s.name).n(s.id).n(s.location).n(s.value);
+        }
+        Entry::Counter(c) => {
+            w.key("counter")
+                .s(&c.name)
+                .n(c.bits)
+                .n(c.id)
+                .n(c.cb)
+                .n(c.offset);
+        }
+        Entry::PrintfFmt(p) => {
+            w.key("printf_fmt").n(p.id).n(p.arg_sizes.len() as u64);
+            for s in &p.arg_sizes {
+                w.n(*s);
+            }
+            w.n(p.format.len() as u64);
+            w.0.push(b':');
+            w.0.extend_from_slice(&printf::encode(&p.format));
             if p.terminated {
-                out.push(b';');
+                w.0.push(b';');
             }
         }
         Entry::Function(ids) | Entry::Intrinsic(ids) => {
-            w(format_args!(";{}:{}", entry.key(), ids.len()));
+            w.key(entry.key()).n(ids.len() as u64);
             for id in ids {
-                w(format_args!(":{id}"));
+                w.n(*id);
             }
         }
-        Entry::Cws([x, y, z]) => w(format_args!(";cws:{x}:{y}:{z}")),
-        Entry::Lws(v) => w(format_args!(";lws:{v}")),
-        Entry::LimitGroupSize => w(format_args!(";limitgroupsize")),
-        Entry::UavId(v) => w(format_args!(";uavid:{v}")),
-        Entry::PrintfId(v) => w(format_args!(";printfid:{v}")),
-        Entry::CbId(v) => w(format_args!(";cbid:{v}")),
-        Entry::PrivateId(v) => w(format_args!(";privateid:{v}")),
-        Entry::Error(m) => w(format_args!(";error:{m}")),
-        Entry::Warning(m) => w(format_args!(";warning:{m}")),
-        Entry::Reflection { index, type_name } => {
-            w(format_args!(";reflection:{index}:{type_name}"))
+        Entry::Cws([x, y, z]) => {
+            w.key("cws").n(*x).n(*y).n(*z);
         }
-        Entry::ConstArg { index, name } => w(format_args!(";constarg:{index}:{name}")),
-        Entry::Unknown { key, rest } => match rest {
-            Some(r) => w(format_args!(";{key}:{r}")),
-            None => w(format_args!(";{key}")),
-        },
+        Entry::Lws(v) => {
+            w.key("lws").n(*v);
+        }
+        Entry::LimitGroupSize => {
+            w.key("limitgroupsize");
+        }
+        Entry::UavId(v) => {
+            w.key("uavid").n(*v);
+        }
+        Entry::PrintfId(v) => {
+            w.key("printfid").n(*v);
+        }
+        Entry::CbId(v) => {
+            w.key("cbid").n(*v);
+        }
+        Entry::PrivateId(v) => {
+            w.key("privateid").n(*v);
+        }
+        Entry::Error(m) => {
+            w.key("error").s(m);
+        }
+        Entry::Warning(m) => {
+            w.key("warning").s(m);
+        }
+        Entry::Reflection { index, type_name } => {
+            w.key("reflection").n(*index).s(type_name);
+        }
+        Entry::ConstArg { index, name } => {
+            w.key("constarg").n(*index).s(name);
+        }
+        Entry::Unknown { key, rest } => {
+            w.key(key);
+            if let Some(r) = rest {
+                w.s(r);
+            }
+        }
     }
 }
 
