@@ -23,6 +23,7 @@ pub struct Metadata {
 
 /// How a line ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Eol {
     Lf,
     CrLf,
@@ -63,6 +64,7 @@ impl Line {
 
 /// Scalar element types of `;value`, `;pointer` and data segments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum DataType {
     I1,
     I8,
@@ -145,6 +147,7 @@ impl DataType {
 
 /// `;memory:` address spaces and flags.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MemoryKind {
     UavPrivate,
     HwLocal,
@@ -213,28 +216,40 @@ pub struct Memory {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum MemType {
     /// `g` global
+    #[serde(rename = "g")]
     Global,
     /// `p` emulated private
+    #[serde(rename = "p")]
     Private,
     /// `l` emulated local
+    #[serde(rename = "l")]
     Local,
     /// `uav`
+    #[serde(rename = "uav")]
     Uav,
     /// `c` emulated constant
+    #[serde(rename = "c")]
     Constant,
     /// `r` emulated region (GDS)
+    #[serde(rename = "r")]
     Region,
     /// `hl` hardware local
+    #[serde(rename = "hl")]
     HwLocal,
     /// `hp` hardware private
+    #[serde(rename = "hp")]
     HwPrivate,
     /// `hc` hardware constant buffer
+    #[serde(rename = "hc")]
     HwConstant,
     /// `hr` hardware region (GDS)
+    #[serde(rename = "hr")]
     HwRegion,
     /// `up` UAV private
+    #[serde(rename = "up")]
     UavPrivate,
     /// `flat`
+    #[serde(rename = "flat")]
     Flat,
 }
 
@@ -278,8 +293,11 @@ impl MemType {
 /// Access qualifier of pointers and images.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Access {
+    #[serde(rename = "RO")]
     ReadOnly,
+    #[serde(rename = "WO")]
     WriteOnly,
+    #[serde(rename = "RW")]
     ReadWrite,
 }
 
@@ -305,11 +323,17 @@ impl Access {
 /// Image dimensionality of `;image`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum ImageDim {
+    #[serde(rename = "1D")]
     D1,
+    #[serde(rename = "2D")]
     D2,
+    #[serde(rename = "3D")]
     D3,
+    #[serde(rename = "1DA")]
     D1Array,
+    #[serde(rename = "1DB")]
     D1Buffer,
+    #[serde(rename = "2DA")]
     D2Array,
 }
 
@@ -415,6 +439,7 @@ pub struct PrintfFmt {
 
 /// One metadata line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "key", content = "value", rename_all = "lowercase")]
 pub enum Entry {
     /// `;version:MAJOR:MINOR:REVISION`
     Version {
@@ -433,6 +458,7 @@ pub enum Entry {
     Image(ImageArg),
     Sampler(SamplerEntry),
     Counter(CounterArg),
+    #[serde(rename = "printf_fmt")]
     PrintfFmt(PrintfFmt),
     /// `;function:N:ID...` — IL functions this one calls.
     Function(Vec<u32>),
