@@ -16,6 +16,7 @@ pub mod limits;
 pub mod model;
 pub mod semantics;
 pub mod text;
+pub mod verify;
 mod version;
 
 pub use binary::{ReadOptions, StreamError};

@@ -244,3 +244,36 @@ fn legacy_binaries_survive_text() {
         failures.join("\n")
     );
 }
+
+/// Hand-written sources (which GenX_IR accepted) parse, and gpukit's `fmt` of them is a
+/// fixed point: formatting again changes nothing and means the same object.
+#[test]
+fn hand_written_sources_parse_and_format_stably() {
+    let Some(dir) = common::corpus("intel/visaasm-src") else {
+        return;
+    };
+    let files = common::files(&dir, ".visaasm");
+    assert!(files.len() >= 14);
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let obj = match parse_text(&text) {
+            Ok(o) => o,
+            Err(d) => {
+                failures.push(d.render(&path.display().to_string(), &text));
+                continue;
+            }
+        };
+        let formatted = print_text(&obj);
+        match parse_text(&formatted) {
+            Ok(again)
+                if print_text(&again) == formatted && canonical(&again) == canonical(&obj) => {}
+            Ok(_) => failures.push(format!("{}: fmt is not a fixed point", path.display())),
+            Err(d) => failures.push(format!(
+                "{}: fmt output does not parse: {d}",
+                path.display()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -136,4 +136,15 @@ for n,cols in plat.items():
 for c in sorted(rows):
     w(f'    ({c:#04x}, [{", ".join("true" if x else "false" for x in rows[c])}]),')
 w('];')
-open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../src/isa/rules.rs'),'w').write('\n'.join(out)+'\n')
+OUT=os.path.join(os.path.dirname(os.path.abspath(__file__)), '../src/isa/rules.rs')
+open(OUT,'w').write('\n'.join(out)+'\n')
+
+# Where IGC's real output (and its own verifier) admits more than the spec's lists;
+# kept here so the exceptions are data, stated once.
+EXTRA = '''
+/// Types IGC uses beyond an opcode's "Supported Types" (its verifier admits them, and
+/// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
+pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];
+'''
+with open(OUT, 'a') as f:
+    f.write(EXTRA)

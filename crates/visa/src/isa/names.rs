@@ -95,10 +95,19 @@ pub const LSC_ADDR_SIZE: [&str; 4] = ["", "a16", "a32", "a64"];
 /// LSC data sizes by code (0 unused), as IGC 1.0.12504 spells them.
 pub const LSC_DATA_SIZE: [&str; 8] = ["", "d8", "d16", "d32", "d64", "d8c32", "d16c32", "d16c32h"];
 /// The same, as IGC 2.x spells the zero-extending forms.
-pub const LSC_DATA_SIZE_V42: [&str; 8] = ["", "d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h"];
+pub const LSC_DATA_SIZE_V42: [&str; 8] =
+    ["", "d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h"];
 /// LSC vector lengths by code (0 unused; 1 element prints as nothing).
 pub const LSC_ELEMS: [&str; 9] = ["", "", "x2", "x3", "x4", "x8", "x16", "x32", "x64"];
-pub const LSC_FENCE_OP: [&str; 7] = ["none", "evict", "invalidate", "discard", "clean", "flushl3", "type6"];
+pub const LSC_FENCE_OP: [&str; 7] = [
+    "none",
+    "evict",
+    "invalidate",
+    "discard",
+    "clean",
+    "flushl3",
+    "type6",
+];
 pub const LSC_SCOPE: [&str; 7] = ["group", "local", "tile", "gpu", "gpus", "sysrel", "sysacq"];
 
 /// What an LSC operation does with data, which decides its operand order in text.
@@ -124,4 +133,6 @@ pub fn lsc_has_chmask(op: u8) -> bool {
 }
 
 /// `dpas` operand precisions by `GenPrecision` code (0 and 11 unused).
-pub const DPAS_PRECISION: [&str; 13] = ["", "u1", "s1", "u2", "s2", "u4", "s4", "u8", "s8", "bf", "hf", "", "tf32"];
+pub const DPAS_PRECISION: [&str; 13] = [
+    "", "u1", "s1", "u2", "s2", "u4", "s4", "u8", "s8", "bf", "hf", "", "tf32",
+];

@@ -49,302 +49,1604 @@ pub struct Modifiers {
 }
 
 pub static OPERAND_CLASSES: &[OperandClasses] = &[
-    OperandClasses { opcode: 0x01, field: "dst", classes: ClassSet(0x09) }, // ADD: general,indirect
-    OperandClasses { opcode: 0x01, field: "src0", classes: ClassSet(0x29) }, // ADD: general,indirect,immediate
-    OperandClasses { opcode: 0x01, field: "src1", classes: ClassSet(0x29) }, // ADD: general,indirect,immediate
-    OperandClasses { opcode: 0x02, field: "dst", classes: ClassSet(0x09) }, // AVG: general,indirect
-    OperandClasses { opcode: 0x02, field: "src0", classes: ClassSet(0x29) }, // AVG: general,indirect,immediate
-    OperandClasses { opcode: 0x02, field: "src1", classes: ClassSet(0x29) }, // AVG: general,indirect,immediate
-    OperandClasses { opcode: 0x03, field: "dst", classes: ClassSet(0x09) }, // DIV: general,indirect
-    OperandClasses { opcode: 0x03, field: "src0", classes: ClassSet(0x29) }, // DIV: general,indirect,immediate
-    OperandClasses { opcode: 0x03, field: "src1", classes: ClassSet(0x29) }, // DIV: general,indirect,immediate
-    OperandClasses { opcode: 0x08, field: "dst", classes: ClassSet(0x09) }, // EXP: general,indirect
-    OperandClasses { opcode: 0x08, field: "src0", classes: ClassSet(0x29) }, // EXP: general,indirect,immediate
-    OperandClasses { opcode: 0x09, field: "dst", classes: ClassSet(0x09) }, // FRC: general,indirect
-    OperandClasses { opcode: 0x09, field: "src0", classes: ClassSet(0x29) }, // FRC: general,indirect,immediate
-    OperandClasses { opcode: 0x0b, field: "dst", classes: ClassSet(0x09) }, // LOG: general,indirect
-    OperandClasses { opcode: 0x0b, field: "src0", classes: ClassSet(0x29) }, // LOG: general,indirect,immediate
-    OperandClasses { opcode: 0x0c, field: "dst", classes: ClassSet(0x09) }, // MAD: general,indirect
-    OperandClasses { opcode: 0x0c, field: "src0", classes: ClassSet(0x29) }, // MAD: general,indirect,immediate
-    OperandClasses { opcode: 0x0c, field: "src1", classes: ClassSet(0x29) }, // MAD: general,indirect,immediate
-    OperandClasses { opcode: 0x0c, field: "src2", classes: ClassSet(0x29) }, // MAD: general,indirect,immediate
-    OperandClasses { opcode: 0x0d, field: "dst", classes: ClassSet(0x09) }, // MULH: general,indirect
-    OperandClasses { opcode: 0x0d, field: "src0", classes: ClassSet(0x29) }, // MULH: general,indirect,immediate
-    OperandClasses { opcode: 0x0d, field: "src1", classes: ClassSet(0x29) }, // MULH: general,indirect,immediate
-    OperandClasses { opcode: 0x0e, field: "dst", classes: ClassSet(0x01) }, // LRP: general
-    OperandClasses { opcode: 0x0e, field: "src0", classes: ClassSet(0x21) }, // LRP: general,immediate
-    OperandClasses { opcode: 0x0e, field: "src1", classes: ClassSet(0x21) }, // LRP: general,immediate
-    OperandClasses { opcode: 0x0e, field: "src2", classes: ClassSet(0x21) }, // LRP: general,immediate
-    OperandClasses { opcode: 0x0f, field: "dst", classes: ClassSet(0x09) }, // MOD: general,indirect
-    OperandClasses { opcode: 0x0f, field: "src0", classes: ClassSet(0x29) }, // MOD: general,indirect,immediate
-    OperandClasses { opcode: 0x0f, field: "src1", classes: ClassSet(0x29) }, // MOD: general,indirect,immediate
-    OperandClasses { opcode: 0x10, field: "dst", classes: ClassSet(0x09) }, // MUL: general,indirect
-    OperandClasses { opcode: 0x10, field: "src0", classes: ClassSet(0x29) }, // MUL: general,indirect,immediate
-    OperandClasses { opcode: 0x10, field: "src1", classes: ClassSet(0x29) }, // MUL: general,indirect,immediate
-    OperandClasses { opcode: 0x11, field: "dst", classes: ClassSet(0x09) }, // POW: general,indirect
-    OperandClasses { opcode: 0x11, field: "src0", classes: ClassSet(0x29) }, // POW: general,indirect,immediate
-    OperandClasses { opcode: 0x11, field: "src1", classes: ClassSet(0x29) }, // POW: general,indirect,immediate
-    OperandClasses { opcode: 0x12, field: "dst", classes: ClassSet(0x09) }, // RNDD: general,indirect
-    OperandClasses { opcode: 0x12, field: "src0", classes: ClassSet(0x29) }, // RNDD: general,indirect,immediate
-    OperandClasses { opcode: 0x13, field: "dst", classes: ClassSet(0x09) }, // RNDU: general,indirect
-    OperandClasses { opcode: 0x13, field: "src0", classes: ClassSet(0x29) }, // RNDU: general,indirect,immediate
-    OperandClasses { opcode: 0x14, field: "dst", classes: ClassSet(0x09) }, // RNDE: general,indirect
-    OperandClasses { opcode: 0x14, field: "src0", classes: ClassSet(0x29) }, // RNDE: general,indirect,immediate
-    OperandClasses { opcode: 0x15, field: "dst", classes: ClassSet(0x09) }, // RNDZ: general,indirect
-    OperandClasses { opcode: 0x15, field: "src0", classes: ClassSet(0x29) }, // RNDZ: general,indirect,immediate
-    OperandClasses { opcode: 0x16, field: "dst", classes: ClassSet(0x09) }, // SAD2: general,indirect
-    OperandClasses { opcode: 0x16, field: "src0", classes: ClassSet(0x29) }, // SAD2: general,indirect,immediate
-    OperandClasses { opcode: 0x16, field: "src1", classes: ClassSet(0x29) }, // SAD2: general,indirect,immediate
-    OperandClasses { opcode: 0x17, field: "dst", classes: ClassSet(0x09) }, // SIN: general,indirect
-    OperandClasses { opcode: 0x17, field: "src0", classes: ClassSet(0x29) }, // SIN: general,indirect,immediate
-    OperandClasses { opcode: 0x18, field: "dst", classes: ClassSet(0x09) }, // COS: general,indirect
-    OperandClasses { opcode: 0x18, field: "src0", classes: ClassSet(0x29) }, // COS: general,indirect,immediate
-    OperandClasses { opcode: 0x19, field: "dst", classes: ClassSet(0x09) }, // SQRT: general,indirect
-    OperandClasses { opcode: 0x19, field: "src0", classes: ClassSet(0x29) }, // SQRT: general,indirect,immediate
-    OperandClasses { opcode: 0x1a, field: "dst", classes: ClassSet(0x09) }, // RSQRT: general,indirect
-    OperandClasses { opcode: 0x1a, field: "src0", classes: ClassSet(0x29) }, // RSQRT: general,indirect,immediate
-    OperandClasses { opcode: 0x1b, field: "dst", classes: ClassSet(0x09) }, // INV: general,indirect
-    OperandClasses { opcode: 0x1b, field: "src0", classes: ClassSet(0x29) }, // INV: general,indirect,immediate
-    OperandClasses { opcode: 0x1c, field: "src2", classes: ClassSet(0x01) }, // DPASW: general
-    OperandClasses { opcode: 0x1d, field: "dst", classes: ClassSet(0x01) }, // FCVT: general
-    OperandClasses { opcode: 0x1d, field: "src0", classes: ClassSet(0x01) }, // FCVT: general
-    OperandClasses { opcode: 0x1e, field: "dst", classes: ClassSet(0x01) }, // SRND: general
-    OperandClasses { opcode: 0x1e, field: "src0", classes: ClassSet(0x01) }, // SRND: general
-    OperandClasses { opcode: 0x1e, field: "src1", classes: ClassSet(0x21) }, // SRND: general,immediate
-    OperandClasses { opcode: 0x1f, field: "dst", classes: ClassSet(0x09) }, // LZD: general,indirect
-    OperandClasses { opcode: 0x1f, field: "src0", classes: ClassSet(0x29) }, // LZD: general,indirect,immediate
-    OperandClasses { opcode: 0x20, field: "dst", classes: ClassSet(0x0d) }, // AND: general,indirect,predicate
-    OperandClasses { opcode: 0x20, field: "src0", classes: ClassSet(0x2d) }, // AND: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x20, field: "src1", classes: ClassSet(0x2d) }, // AND: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x21, field: "dst", classes: ClassSet(0x0d) }, // OR: general,indirect,predicate
-    OperandClasses { opcode: 0x21, field: "src0", classes: ClassSet(0x2d) }, // OR: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x21, field: "src1", classes: ClassSet(0x2d) }, // OR: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x22, field: "dst", classes: ClassSet(0x0d) }, // XOR: general,indirect,predicate
-    OperandClasses { opcode: 0x22, field: "src0", classes: ClassSet(0x2d) }, // XOR: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x22, field: "src1", classes: ClassSet(0x2d) }, // XOR: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x23, field: "dst", classes: ClassSet(0x0d) }, // NOT: general,indirect,predicate
-    OperandClasses { opcode: 0x23, field: "src0", classes: ClassSet(0x2d) }, // NOT: general,indirect,predicate,immediate
-    OperandClasses { opcode: 0x24, field: "dst", classes: ClassSet(0x09) }, // SHL: general,indirect
-    OperandClasses { opcode: 0x24, field: "src0", classes: ClassSet(0x29) }, // SHL: general,indirect,immediate
-    OperandClasses { opcode: 0x24, field: "src1", classes: ClassSet(0x29) }, // SHL: general,indirect,immediate
-    OperandClasses { opcode: 0x25, field: "dst", classes: ClassSet(0x09) }, // SHR: general,indirect
-    OperandClasses { opcode: 0x25, field: "src0", classes: ClassSet(0x29) }, // SHR: general,indirect,immediate
-    OperandClasses { opcode: 0x25, field: "src1", classes: ClassSet(0x29) }, // SHR: general,indirect,immediate
-    OperandClasses { opcode: 0x26, field: "dst", classes: ClassSet(0x09) }, // ASR: general,indirect
-    OperandClasses { opcode: 0x26, field: "src0", classes: ClassSet(0x29) }, // ASR: general,indirect,immediate
-    OperandClasses { opcode: 0x26, field: "src1", classes: ClassSet(0x29) }, // ASR: general,indirect,immediate
-    OperandClasses { opcode: 0x27, field: "dst", classes: ClassSet(0x09) }, // CBIT: general,indirect
-    OperandClasses { opcode: 0x27, field: "src0", classes: ClassSet(0x29) }, // CBIT: general,indirect,immediate
-    OperandClasses { opcode: 0x28, field: "dst", classes: ClassSet(0x02) }, // ADDR_ADD: address
-    OperandClasses { opcode: 0x28, field: "src0", classes: ClassSet(0x43) }, // ADDR_ADD: address,general,state
-    OperandClasses { opcode: 0x28, field: "src1", classes: ClassSet(0x21) }, // ADDR_ADD: general,immediate
-    OperandClasses { opcode: 0x29, field: "dst", classes: ClassSet(0x09) }, // MOV: general,indirect
-    OperandClasses { opcode: 0x29, field: "src0", classes: ClassSet(0x2d) }, // MOV: general,indirect,immediate,predicate
-    OperandClasses { opcode: 0x2a, field: "dst", classes: ClassSet(0x09) }, // SEL: general,indirect
-    OperandClasses { opcode: 0x2a, field: "src0", classes: ClassSet(0x29) }, // SEL: general,indirect,immediate
-    OperandClasses { opcode: 0x2a, field: "src1", classes: ClassSet(0x29) }, // SEL: general,indirect,immediate
-    OperandClasses { opcode: 0x2b, field: "dst", classes: ClassSet(0x04) }, // SETP: predicate
-    OperandClasses { opcode: 0x2b, field: "src0", classes: ClassSet(0x29) }, // SETP: general,indirect,immediate
-    OperandClasses { opcode: 0x2c, field: "dst", classes: ClassSet(0x05) }, // CMP: predicate,general
-    OperandClasses { opcode: 0x2c, field: "src0", classes: ClassSet(0x29) }, // CMP: general,indirect,immediate
-    OperandClasses { opcode: 0x2c, field: "src1", classes: ClassSet(0x29) }, // CMP: general,indirect,immediate
-    OperandClasses { opcode: 0x2d, field: "dst", classes: ClassSet(0x41) }, // MOVS: state,general
-    OperandClasses { opcode: 0x2d, field: "src0", classes: ClassSet(0x29) }, // MOVS: general,indirect,immediate
-    OperandClasses { opcode: 0x2e, field: "dst", classes: ClassSet(0x09) }, // FBL: general,indirect
-    OperandClasses { opcode: 0x2e, field: "src0", classes: ClassSet(0x29) }, // FBL: general,indirect,immediate
-    OperandClasses { opcode: 0x2f, field: "dst", classes: ClassSet(0x09) }, // FBH: general,indirect
-    OperandClasses { opcode: 0x2f, field: "src0", classes: ClassSet(0x29) }, // FBH: general,indirect,immediate
-    OperandClasses { opcode: 0x45, field: "dst", classes: ClassSet(0x09) }, // MIN_MAX: general,indirect
-    OperandClasses { opcode: 0x45, field: "src0", classes: ClassSet(0x29) }, // MIN_MAX: general,indirect,immediate
-    OperandClasses { opcode: 0x45, field: "src1", classes: ClassSet(0x29) }, // MIN_MAX: general,indirect,immediate
-    OperandClasses { opcode: 0x46, field: "dst", classes: ClassSet(0x09) }, // BFE: general,indirect
-    OperandClasses { opcode: 0x46, field: "src0", classes: ClassSet(0x29) }, // BFE: general,indirect,immediate
-    OperandClasses { opcode: 0x46, field: "src1", classes: ClassSet(0x29) }, // BFE: general,indirect,immediate
-    OperandClasses { opcode: 0x46, field: "src2", classes: ClassSet(0x29) }, // BFE: general,indirect,immediate
-    OperandClasses { opcode: 0x47, field: "dst", classes: ClassSet(0x09) }, // BFI: general,indirect
-    OperandClasses { opcode: 0x47, field: "src0", classes: ClassSet(0x29) }, // BFI: general,indirect,immediate
-    OperandClasses { opcode: 0x47, field: "src1", classes: ClassSet(0x29) }, // BFI: general,indirect,immediate
-    OperandClasses { opcode: 0x47, field: "src2", classes: ClassSet(0x29) }, // BFI: general,indirect,immediate
-    OperandClasses { opcode: 0x47, field: "src3", classes: ClassSet(0x29) }, // BFI: general,indirect,immediate
-    OperandClasses { opcode: 0x48, field: "dst", classes: ClassSet(0x09) }, // BFREV: general,indirect
-    OperandClasses { opcode: 0x48, field: "src0", classes: ClassSet(0x29) }, // BFREV: general,indirect,immediate
-    OperandClasses { opcode: 0x49, field: "dst", classes: ClassSet(0x09) }, // ADDC: general,indirect
-    OperandClasses { opcode: 0x49, field: "carry", classes: ClassSet(0x09) }, // ADDC: general,indirect
-    OperandClasses { opcode: 0x49, field: "src0", classes: ClassSet(0x29) }, // ADDC: general,indirect,immediate
-    OperandClasses { opcode: 0x49, field: "src1", classes: ClassSet(0x29) }, // ADDC: general,indirect,immediate
-    OperandClasses { opcode: 0x4a, field: "dst", classes: ClassSet(0x09) }, // SUBB: general,indirect
-    OperandClasses { opcode: 0x4a, field: "carry", classes: ClassSet(0x09) }, // SUBB: general,indirect
-    OperandClasses { opcode: 0x4a, field: "src0", classes: ClassSet(0x29) }, // SUBB: general,indirect,immediate
-    OperandClasses { opcode: 0x4a, field: "src1", classes: ClassSet(0x29) }, // SUBB: general,indirect,immediate
-    OperandClasses { opcode: 0x6a, field: "dst", classes: ClassSet(0x09) }, // SAD2ADD: general,indirect
-    OperandClasses { opcode: 0x6a, field: "src0", classes: ClassSet(0x29) }, // SAD2ADD: general,indirect,immediate
-    OperandClasses { opcode: 0x6a, field: "src1", classes: ClassSet(0x29) }, // SAD2ADD: general,indirect,immediate
-    OperandClasses { opcode: 0x6a, field: "src2", classes: ClassSet(0x29) }, // SAD2ADD: general,indirect,immediate
-    OperandClasses { opcode: 0x6b, field: "dst", classes: ClassSet(0x09) }, // PLN: general,indirect
-    OperandClasses { opcode: 0x6b, field: "src0", classes: ClassSet(0x09) }, // PLN: general,indirect
-    OperandClasses { opcode: 0x6b, field: "src1", classes: ClassSet(0x09) }, // PLN: general,indirect
-    OperandClasses { opcode: 0x7e, field: "dst", classes: ClassSet(0x09) }, // SQRTM: general,indirect
-    OperandClasses { opcode: 0x7e, field: "src0", classes: ClassSet(0x29) }, // SQRTM: general,indirect,immediate
-    OperandClasses { opcode: 0x7f, field: "dst", classes: ClassSet(0x09) }, // DIVM: general,indirect
-    OperandClasses { opcode: 0x7f, field: "src0", classes: ClassSet(0x29) }, // DIVM: general,indirect,immediate
-    OperandClasses { opcode: 0x7f, field: "src1", classes: ClassSet(0x29) }, // DIVM: general,indirect,immediate
-    OperandClasses { opcode: 0x80, field: "dst", classes: ClassSet(0x09) }, // ROL: general,indirect
-    OperandClasses { opcode: 0x80, field: "src0", classes: ClassSet(0x29) }, // ROL: general,indirect,immediate
-    OperandClasses { opcode: 0x80, field: "src1", classes: ClassSet(0x29) }, // ROL: general,indirect,immediate
-    OperandClasses { opcode: 0x81, field: "dst", classes: ClassSet(0x09) }, // ROR: general,indirect
-    OperandClasses { opcode: 0x81, field: "src0", classes: ClassSet(0x29) }, // ROR: general,indirect,immediate
-    OperandClasses { opcode: 0x81, field: "src1", classes: ClassSet(0x29) }, // ROR: general,indirect,immediate
-    OperandClasses { opcode: 0x82, field: "dst", classes: ClassSet(0x09) }, // DP4A: general,indirect
-    OperandClasses { opcode: 0x82, field: "src0", classes: ClassSet(0x29) }, // DP4A: general,indirect,immediate
-    OperandClasses { opcode: 0x82, field: "src1", classes: ClassSet(0x29) }, // DP4A: general,indirect,immediate
-    OperandClasses { opcode: 0x82, field: "src2", classes: ClassSet(0x29) }, // DP4A: general,indirect,immediate
-    OperandClasses { opcode: 0x83, field: "src2", classes: ClassSet(0x01) }, // DPAS: general
-    OperandClasses { opcode: 0x84, field: "dst", classes: ClassSet(0x09) }, // ADD3: general,indirect
-    OperandClasses { opcode: 0x84, field: "src0", classes: ClassSet(0x29) }, // ADD3: general,indirect,immediate
-    OperandClasses { opcode: 0x84, field: "src1", classes: ClassSet(0x29) }, // ADD3: general,indirect,immediate
-    OperandClasses { opcode: 0x84, field: "src2", classes: ClassSet(0x29) }, // ADD3: general,indirect,immediate
-    OperandClasses { opcode: 0x85, field: "dst", classes: ClassSet(0x09) }, // BFN: general,indirect
-    OperandClasses { opcode: 0x85, field: "src0", classes: ClassSet(0x29) }, // BFN: general,indirect,immediate
-    OperandClasses { opcode: 0x85, field: "src1", classes: ClassSet(0x29) }, // BFN: general,indirect,immediate
-    OperandClasses { opcode: 0x85, field: "src2", classes: ClassSet(0x29) }, // BFN: general,indirect,immediate
-    OperandClasses { opcode: 0x91, field: "dst", classes: ClassSet(0x09) }, // MADW: general,indirect
-    OperandClasses { opcode: 0x91, field: "src0", classes: ClassSet(0x29) }, // MADW: general,indirect,immediate
-    OperandClasses { opcode: 0x91, field: "src1", classes: ClassSet(0x29) }, // MADW: general,indirect,immediate
-    OperandClasses { opcode: 0x91, field: "src2", classes: ClassSet(0x29) }, // MADW: general,indirect,immediate
-    OperandClasses { opcode: 0x92, field: "dst", classes: ClassSet(0x09) }, // ADD3O: general,indirect
-    OperandClasses { opcode: 0x92, field: "src0", classes: ClassSet(0x29) }, // ADD3O: general,indirect,immediate
-    OperandClasses { opcode: 0x92, field: "src1", classes: ClassSet(0x29) }, // ADD3O: general,indirect,immediate
-    OperandClasses { opcode: 0x92, field: "src2", classes: ClassSet(0x29) }, // ADD3O: general,indirect,immediate
-    OperandClasses { opcode: 0x9b, field: "dst", classes: ClassSet(0x09) }, // INVM: general,indirect
-    OperandClasses { opcode: 0x9b, field: "preddst", classes: ClassSet(0x04) }, // INVM: predicate
-    OperandClasses { opcode: 0x9b, field: "src0", classes: ClassSet(0x29) }, // INVM: general,indirect,immediate
-    OperandClasses { opcode: 0x9b, field: "src1", classes: ClassSet(0x29) }, // INVM: general,indirect,immediate
-    OperandClasses { opcode: 0x9c, field: "dst", classes: ClassSet(0x09) }, // RSQTM: general,indirect
-    OperandClasses { opcode: 0x9c, field: "preddst", classes: ClassSet(0x04) }, // RSQTM: predicate
-    OperandClasses { opcode: 0x9c, field: "src0", classes: ClassSet(0x29) }, // RSQTM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x01,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ADD: general,indirect
+    OperandClasses {
+        opcode: 0x01,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ADD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x01,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ADD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x02,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // AVG: general,indirect
+    OperandClasses {
+        opcode: 0x02,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // AVG: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x02,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // AVG: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x03,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // DIV: general,indirect
+    OperandClasses {
+        opcode: 0x03,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // DIV: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x03,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // DIV: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x08,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // EXP: general,indirect
+    OperandClasses {
+        opcode: 0x08,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // EXP: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x09,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // FRC: general,indirect
+    OperandClasses {
+        opcode: 0x09,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // FRC: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0b,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // LOG: general,indirect
+    OperandClasses {
+        opcode: 0x0b,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // LOG: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0c,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MAD: general,indirect
+    OperandClasses {
+        opcode: 0x0c,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MAD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0c,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MAD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0c,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // MAD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0d,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MULH: general,indirect
+    OperandClasses {
+        opcode: 0x0d,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MULH: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0d,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MULH: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0e,
+        field: "dst",
+        classes: ClassSet(0x01),
+    }, // LRP: general
+    OperandClasses {
+        opcode: 0x0e,
+        field: "src0",
+        classes: ClassSet(0x21),
+    }, // LRP: general,immediate
+    OperandClasses {
+        opcode: 0x0e,
+        field: "src1",
+        classes: ClassSet(0x21),
+    }, // LRP: general,immediate
+    OperandClasses {
+        opcode: 0x0e,
+        field: "src2",
+        classes: ClassSet(0x21),
+    }, // LRP: general,immediate
+    OperandClasses {
+        opcode: 0x0f,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MOD: general,indirect
+    OperandClasses {
+        opcode: 0x0f,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MOD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x0f,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MOD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x10,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MUL: general,indirect
+    OperandClasses {
+        opcode: 0x10,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MUL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x10,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MUL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x11,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // POW: general,indirect
+    OperandClasses {
+        opcode: 0x11,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // POW: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x11,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // POW: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x12,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RNDD: general,indirect
+    OperandClasses {
+        opcode: 0x12,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RNDD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x13,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RNDU: general,indirect
+    OperandClasses {
+        opcode: 0x13,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RNDU: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x14,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RNDE: general,indirect
+    OperandClasses {
+        opcode: 0x14,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RNDE: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x15,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RNDZ: general,indirect
+    OperandClasses {
+        opcode: 0x15,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RNDZ: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x16,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SAD2: general,indirect
+    OperandClasses {
+        opcode: 0x16,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SAD2: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x16,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SAD2: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x17,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SIN: general,indirect
+    OperandClasses {
+        opcode: 0x17,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SIN: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x18,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // COS: general,indirect
+    OperandClasses {
+        opcode: 0x18,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // COS: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x19,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SQRT: general,indirect
+    OperandClasses {
+        opcode: 0x19,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SQRT: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x1a,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RSQRT: general,indirect
+    OperandClasses {
+        opcode: 0x1a,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RSQRT: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x1b,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // INV: general,indirect
+    OperandClasses {
+        opcode: 0x1b,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // INV: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x1c,
+        field: "src2",
+        classes: ClassSet(0x01),
+    }, // DPASW: general
+    OperandClasses {
+        opcode: 0x1d,
+        field: "dst",
+        classes: ClassSet(0x01),
+    }, // FCVT: general
+    OperandClasses {
+        opcode: 0x1d,
+        field: "src0",
+        classes: ClassSet(0x01),
+    }, // FCVT: general
+    OperandClasses {
+        opcode: 0x1e,
+        field: "dst",
+        classes: ClassSet(0x01),
+    }, // SRND: general
+    OperandClasses {
+        opcode: 0x1e,
+        field: "src0",
+        classes: ClassSet(0x01),
+    }, // SRND: general
+    OperandClasses {
+        opcode: 0x1e,
+        field: "src1",
+        classes: ClassSet(0x21),
+    }, // SRND: general,immediate
+    OperandClasses {
+        opcode: 0x1f,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // LZD: general,indirect
+    OperandClasses {
+        opcode: 0x1f,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // LZD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x20,
+        field: "dst",
+        classes: ClassSet(0x0d),
+    }, // AND: general,indirect,predicate
+    OperandClasses {
+        opcode: 0x20,
+        field: "src0",
+        classes: ClassSet(0x2d),
+    }, // AND: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x20,
+        field: "src1",
+        classes: ClassSet(0x2d),
+    }, // AND: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x21,
+        field: "dst",
+        classes: ClassSet(0x0d),
+    }, // OR: general,indirect,predicate
+    OperandClasses {
+        opcode: 0x21,
+        field: "src0",
+        classes: ClassSet(0x2d),
+    }, // OR: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x21,
+        field: "src1",
+        classes: ClassSet(0x2d),
+    }, // OR: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x22,
+        field: "dst",
+        classes: ClassSet(0x0d),
+    }, // XOR: general,indirect,predicate
+    OperandClasses {
+        opcode: 0x22,
+        field: "src0",
+        classes: ClassSet(0x2d),
+    }, // XOR: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x22,
+        field: "src1",
+        classes: ClassSet(0x2d),
+    }, // XOR: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x23,
+        field: "dst",
+        classes: ClassSet(0x0d),
+    }, // NOT: general,indirect,predicate
+    OperandClasses {
+        opcode: 0x23,
+        field: "src0",
+        classes: ClassSet(0x2d),
+    }, // NOT: general,indirect,predicate,immediate
+    OperandClasses {
+        opcode: 0x24,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SHL: general,indirect
+    OperandClasses {
+        opcode: 0x24,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SHL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x24,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SHL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x25,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SHR: general,indirect
+    OperandClasses {
+        opcode: 0x25,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SHR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x25,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SHR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x26,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ASR: general,indirect
+    OperandClasses {
+        opcode: 0x26,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ASR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x26,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ASR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x27,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // CBIT: general,indirect
+    OperandClasses {
+        opcode: 0x27,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // CBIT: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x28,
+        field: "dst",
+        classes: ClassSet(0x02),
+    }, // ADDR_ADD: address
+    OperandClasses {
+        opcode: 0x28,
+        field: "src0",
+        classes: ClassSet(0x43),
+    }, // ADDR_ADD: address,general,state
+    OperandClasses {
+        opcode: 0x28,
+        field: "src1",
+        classes: ClassSet(0x21),
+    }, // ADDR_ADD: general,immediate
+    OperandClasses {
+        opcode: 0x29,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MOV: general,indirect
+    OperandClasses {
+        opcode: 0x29,
+        field: "src0",
+        classes: ClassSet(0x2d),
+    }, // MOV: general,indirect,immediate,predicate
+    OperandClasses {
+        opcode: 0x2a,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SEL: general,indirect
+    OperandClasses {
+        opcode: 0x2a,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SEL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2a,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SEL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2b,
+        field: "dst",
+        classes: ClassSet(0x04),
+    }, // SETP: predicate
+    OperandClasses {
+        opcode: 0x2b,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SETP: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2c,
+        field: "dst",
+        classes: ClassSet(0x05),
+    }, // CMP: predicate,general
+    OperandClasses {
+        opcode: 0x2c,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // CMP: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2c,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // CMP: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2d,
+        field: "dst",
+        classes: ClassSet(0x41),
+    }, // MOVS: state,general
+    OperandClasses {
+        opcode: 0x2d,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MOVS: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2e,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // FBL: general,indirect
+    OperandClasses {
+        opcode: 0x2e,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // FBL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x2f,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // FBH: general,indirect
+    OperandClasses {
+        opcode: 0x2f,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // FBH: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x45,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MIN_MAX: general,indirect
+    OperandClasses {
+        opcode: 0x45,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MIN_MAX: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x45,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MIN_MAX: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x46,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // BFE: general,indirect
+    OperandClasses {
+        opcode: 0x46,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // BFE: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x46,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // BFE: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x46,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // BFE: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x47,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // BFI: general,indirect
+    OperandClasses {
+        opcode: 0x47,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // BFI: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x47,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // BFI: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x47,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // BFI: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x47,
+        field: "src3",
+        classes: ClassSet(0x29),
+    }, // BFI: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x48,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // BFREV: general,indirect
+    OperandClasses {
+        opcode: 0x48,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // BFREV: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x49,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ADDC: general,indirect
+    OperandClasses {
+        opcode: 0x49,
+        field: "carry",
+        classes: ClassSet(0x09),
+    }, // ADDC: general,indirect
+    OperandClasses {
+        opcode: 0x49,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ADDC: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x49,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ADDC: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x4a,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SUBB: general,indirect
+    OperandClasses {
+        opcode: 0x4a,
+        field: "carry",
+        classes: ClassSet(0x09),
+    }, // SUBB: general,indirect
+    OperandClasses {
+        opcode: 0x4a,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SUBB: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x4a,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SUBB: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x6a,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SAD2ADD: general,indirect
+    OperandClasses {
+        opcode: 0x6a,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SAD2ADD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x6a,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // SAD2ADD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x6a,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // SAD2ADD: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x6b,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // PLN: general,indirect
+    OperandClasses {
+        opcode: 0x6b,
+        field: "src0",
+        classes: ClassSet(0x09),
+    }, // PLN: general,indirect
+    OperandClasses {
+        opcode: 0x6b,
+        field: "src1",
+        classes: ClassSet(0x09),
+    }, // PLN: general,indirect
+    OperandClasses {
+        opcode: 0x7e,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // SQRTM: general,indirect
+    OperandClasses {
+        opcode: 0x7e,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // SQRTM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x7f,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // DIVM: general,indirect
+    OperandClasses {
+        opcode: 0x7f,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // DIVM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x7f,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // DIVM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x80,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ROL: general,indirect
+    OperandClasses {
+        opcode: 0x80,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ROL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x80,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ROL: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x81,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ROR: general,indirect
+    OperandClasses {
+        opcode: 0x81,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ROR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x81,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ROR: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x82,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // DP4A: general,indirect
+    OperandClasses {
+        opcode: 0x82,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // DP4A: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x82,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // DP4A: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x82,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // DP4A: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x83,
+        field: "src2",
+        classes: ClassSet(0x01),
+    }, // DPAS: general
+    OperandClasses {
+        opcode: 0x84,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ADD3: general,indirect
+    OperandClasses {
+        opcode: 0x84,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ADD3: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x84,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ADD3: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x84,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // ADD3: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x85,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // BFN: general,indirect
+    OperandClasses {
+        opcode: 0x85,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // BFN: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x85,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // BFN: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x85,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // BFN: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x91,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // MADW: general,indirect
+    OperandClasses {
+        opcode: 0x91,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // MADW: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x91,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // MADW: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x91,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // MADW: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x92,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // ADD3O: general,indirect
+    OperandClasses {
+        opcode: 0x92,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // ADD3O: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x92,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // ADD3O: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x92,
+        field: "src2",
+        classes: ClassSet(0x29),
+    }, // ADD3O: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x9b,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // INVM: general,indirect
+    OperandClasses {
+        opcode: 0x9b,
+        field: "preddst",
+        classes: ClassSet(0x04),
+    }, // INVM: predicate
+    OperandClasses {
+        opcode: 0x9b,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // INVM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x9b,
+        field: "src1",
+        classes: ClassSet(0x29),
+    }, // INVM: general,indirect,immediate
+    OperandClasses {
+        opcode: 0x9c,
+        field: "dst",
+        classes: ClassSet(0x09),
+    }, // RSQTM: general,indirect
+    OperandClasses {
+        opcode: 0x9c,
+        field: "preddst",
+        classes: ClassSet(0x04),
+    }, // RSQTM: predicate
+    OperandClasses {
+        opcode: 0x9c,
+        field: "src0",
+        classes: ClassSet(0x29),
+    }, // RSQTM: general,indirect,immediate
 ];
 
 pub static OPERAND_TYPES: &[OperandTypes] = &[
-    OperandTypes { opcode: 0x01, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // ADD
-    OperandTypes { opcode: 0x02, types: &[Type::B, Type::D, Type::UB, Type::UD, Type::UW, Type::W], gated: &[] }, // AVG
-    OperandTypes { opcode: 0x03, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::UB, Type::UD, Type::UW, Type::W], gated: &[] }, // DIV
-    OperandTypes { opcode: 0x08, types: &[Type::F, Type::HF], gated: &[] }, // EXP
-    OperandTypes { opcode: 0x09, types: &[Type::F], gated: &[] }, // FRC
-    OperandTypes { opcode: 0x0b, types: &[Type::F, Type::HF], gated: &[] }, // LOG
-    OperandTypes { opcode: 0x0c, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::UB, Type::UD, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // MAD
-    OperandTypes { opcode: 0x0d, types: &[Type::D, Type::UD], gated: &[] }, // MULH
-    OperandTypes { opcode: 0x0e, types: &[Type::F], gated: &[] }, // LRP
-    OperandTypes { opcode: 0x0f, types: &[Type::B, Type::D, Type::UB, Type::UD, Type::UW, Type::W], gated: &[] }, // MOD
-    OperandTypes { opcode: 0x10, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // MUL
-    OperandTypes { opcode: 0x11, types: &[Type::F, Type::HF], gated: &[] }, // POW
-    OperandTypes { opcode: 0x12, types: &[Type::F], gated: &[] }, // RNDD
-    OperandTypes { opcode: 0x13, types: &[Type::F], gated: &[] }, // RNDU
-    OperandTypes { opcode: 0x14, types: &[Type::F], gated: &[] }, // RNDE
-    OperandTypes { opcode: 0x15, types: &[Type::F], gated: &[] }, // RNDZ
-    OperandTypes { opcode: 0x17, types: &[Type::F, Type::HF], gated: &[] }, // SIN
-    OperandTypes { opcode: 0x18, types: &[Type::F, Type::HF], gated: &[] }, // COS
-    OperandTypes { opcode: 0x19, types: &[Type::F, Type::HF], gated: &[] }, // SQRT
-    OperandTypes { opcode: 0x1a, types: &[Type::F, Type::HF], gated: &[] }, // RSQRT
-    OperandTypes { opcode: 0x1b, types: &[Type::DF, Type::F, Type::HF], gated: &[] }, // INV
-    OperandTypes { opcode: 0x1d, types: &[Type::B, Type::HF, Type::UB], gated: &[("PVC_XT+", &[Type::F, Type::UD])] }, // FCVT
-    OperandTypes { opcode: 0x1e, types: &[Type::B, Type::BF, Type::F, Type::HF, Type::UB], gated: &[] }, // SRND
-    OperandTypes { opcode: 0x1f, types: &[Type::UD], gated: &[] }, // LZD
-    OperandTypes { opcode: 0x20, types: &[Type::B, Type::BOOL, Type::D, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // AND
-    OperandTypes { opcode: 0x21, types: &[Type::B, Type::BOOL, Type::D, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // OR
-    OperandTypes { opcode: 0x22, types: &[Type::B, Type::BOOL, Type::D, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // XOR
-    OperandTypes { opcode: 0x23, types: &[Type::B, Type::BOOL, Type::D, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // NOT
-    OperandTypes { opcode: 0x24, types: &[Type::B, Type::D, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // SHL
-    OperandTypes { opcode: 0x25, types: &[Type::UB, Type::UD, Type::UQ, Type::UW], gated: &[] }, // SHR
-    OperandTypes { opcode: 0x26, types: &[Type::B, Type::D, Type::Q, Type::W], gated: &[] }, // ASR
-    OperandTypes { opcode: 0x29, types: &[Type::B, Type::BOOL, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // MOV
-    OperandTypes { opcode: 0x2a, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // SEL
-    OperandTypes { opcode: 0x2c, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[("XEHP+", &[Type::BF])] }, // CMP
-    OperandTypes { opcode: 0x2e, types: &[Type::UD], gated: &[] }, // FBL
-    OperandTypes { opcode: 0x45, types: &[Type::B, Type::D, Type::DF, Type::F, Type::HF, Type::Q, Type::UB, Type::UD, Type::UQ, Type::UW, Type::W], gated: &[] }, // MIN_MAX
-    OperandTypes { opcode: 0x46, types: &[Type::D, Type::UD], gated: &[] }, // BFE
-    OperandTypes { opcode: 0x47, types: &[Type::D, Type::UD], gated: &[] }, // BFI
-    OperandTypes { opcode: 0x48, types: &[Type::UD], gated: &[] }, // BFREV
-    OperandTypes { opcode: 0x49, types: &[Type::UD], gated: &[] }, // ADDC
-    OperandTypes { opcode: 0x4a, types: &[Type::UD], gated: &[] }, // SUBB
-    OperandTypes { opcode: 0x6b, types: &[Type::F], gated: &[] }, // PLN
-    OperandTypes { opcode: 0x7e, types: &[Type::DF, Type::F], gated: &[] }, // SQRTM
-    OperandTypes { opcode: 0x7f, types: &[Type::DF, Type::F], gated: &[] }, // DIVM
-    OperandTypes { opcode: 0x80, types: &[Type::D, Type::UD, Type::UW, Type::W], gated: &[("PVC+", &[Type::Q, Type::UQ])] }, // ROL
-    OperandTypes { opcode: 0x81, types: &[Type::D, Type::UD, Type::UW, Type::W], gated: &[("PVC+", &[Type::Q, Type::UQ])] }, // ROR
-    OperandTypes { opcode: 0x82, types: &[Type::D, Type::UD], gated: &[] }, // DP4A
-    OperandTypes { opcode: 0x83, types: &[Type::D, Type::F, Type::UD], gated: &[] }, // DPAS
-    OperandTypes { opcode: 0x84, types: &[Type::D, Type::UD, Type::UW, Type::W], gated: &[] }, // ADD3
-    OperandTypes { opcode: 0x85, types: &[Type::D, Type::UD, Type::UW, Type::W], gated: &[] }, // BFN
-    OperandTypes { opcode: 0x91, types: &[Type::D, Type::UD], gated: &[] }, // MADW
-    OperandTypes { opcode: 0x92, types: &[Type::D, Type::UD, Type::UW, Type::W], gated: &[] }, // ADD3O
-    OperandTypes { opcode: 0x9b, types: &[Type::DF, Type::F], gated: &[] }, // INVM
-    OperandTypes { opcode: 0x9c, types: &[Type::DF, Type::F], gated: &[] }, // RSQTM
+    OperandTypes {
+        opcode: 0x01,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // ADD
+    OperandTypes {
+        opcode: 0x02,
+        types: &[Type::B, Type::D, Type::UB, Type::UD, Type::UW, Type::W],
+        gated: &[],
+    }, // AVG
+    OperandTypes {
+        opcode: 0x03,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::UB,
+            Type::UD,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // DIV
+    OperandTypes {
+        opcode: 0x08,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // EXP
+    OperandTypes {
+        opcode: 0x09,
+        types: &[Type::F],
+        gated: &[],
+    }, // FRC
+    OperandTypes {
+        opcode: 0x0b,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // LOG
+    OperandTypes {
+        opcode: 0x0c,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::UB,
+            Type::UD,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // MAD
+    OperandTypes {
+        opcode: 0x0d,
+        types: &[Type::D, Type::UD],
+        gated: &[],
+    }, // MULH
+    OperandTypes {
+        opcode: 0x0e,
+        types: &[Type::F],
+        gated: &[],
+    }, // LRP
+    OperandTypes {
+        opcode: 0x0f,
+        types: &[Type::B, Type::D, Type::UB, Type::UD, Type::UW, Type::W],
+        gated: &[],
+    }, // MOD
+    OperandTypes {
+        opcode: 0x10,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // MUL
+    OperandTypes {
+        opcode: 0x11,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // POW
+    OperandTypes {
+        opcode: 0x12,
+        types: &[Type::F],
+        gated: &[],
+    }, // RNDD
+    OperandTypes {
+        opcode: 0x13,
+        types: &[Type::F],
+        gated: &[],
+    }, // RNDU
+    OperandTypes {
+        opcode: 0x14,
+        types: &[Type::F],
+        gated: &[],
+    }, // RNDE
+    OperandTypes {
+        opcode: 0x15,
+        types: &[Type::F],
+        gated: &[],
+    }, // RNDZ
+    OperandTypes {
+        opcode: 0x17,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // SIN
+    OperandTypes {
+        opcode: 0x18,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // COS
+    OperandTypes {
+        opcode: 0x19,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // SQRT
+    OperandTypes {
+        opcode: 0x1a,
+        types: &[Type::F, Type::HF],
+        gated: &[],
+    }, // RSQRT
+    OperandTypes {
+        opcode: 0x1b,
+        types: &[Type::DF, Type::F, Type::HF],
+        gated: &[],
+    }, // INV
+    OperandTypes {
+        opcode: 0x1d,
+        types: &[Type::B, Type::HF, Type::UB],
+        gated: &[("PVC_XT+", &[Type::F, Type::UD])],
+    }, // FCVT
+    OperandTypes {
+        opcode: 0x1e,
+        types: &[Type::B, Type::BF, Type::F, Type::HF, Type::UB],
+        gated: &[],
+    }, // SRND
+    OperandTypes {
+        opcode: 0x1f,
+        types: &[Type::UD],
+        gated: &[],
+    }, // LZD
+    OperandTypes {
+        opcode: 0x20,
+        types: &[
+            Type::B,
+            Type::BOOL,
+            Type::D,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // AND
+    OperandTypes {
+        opcode: 0x21,
+        types: &[
+            Type::B,
+            Type::BOOL,
+            Type::D,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // OR
+    OperandTypes {
+        opcode: 0x22,
+        types: &[
+            Type::B,
+            Type::BOOL,
+            Type::D,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // XOR
+    OperandTypes {
+        opcode: 0x23,
+        types: &[
+            Type::B,
+            Type::BOOL,
+            Type::D,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // NOT
+    OperandTypes {
+        opcode: 0x24,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // SHL
+    OperandTypes {
+        opcode: 0x25,
+        types: &[Type::UB, Type::UD, Type::UQ, Type::UW],
+        gated: &[],
+    }, // SHR
+    OperandTypes {
+        opcode: 0x26,
+        types: &[Type::B, Type::D, Type::Q, Type::W],
+        gated: &[],
+    }, // ASR
+    OperandTypes {
+        opcode: 0x29,
+        types: &[
+            Type::B,
+            Type::BOOL,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // MOV
+    OperandTypes {
+        opcode: 0x2a,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // SEL
+    OperandTypes {
+        opcode: 0x2c,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[("XEHP+", &[Type::BF])],
+    }, // CMP
+    OperandTypes {
+        opcode: 0x2e,
+        types: &[Type::UD],
+        gated: &[],
+    }, // FBL
+    OperandTypes {
+        opcode: 0x45,
+        types: &[
+            Type::B,
+            Type::D,
+            Type::DF,
+            Type::F,
+            Type::HF,
+            Type::Q,
+            Type::UB,
+            Type::UD,
+            Type::UQ,
+            Type::UW,
+            Type::W,
+        ],
+        gated: &[],
+    }, // MIN_MAX
+    OperandTypes {
+        opcode: 0x46,
+        types: &[Type::D, Type::UD],
+        gated: &[],
+    }, // BFE
+    OperandTypes {
+        opcode: 0x47,
+        types: &[Type::D, Type::UD],
+        gated: &[],
+    }, // BFI
+    OperandTypes {
+        opcode: 0x48,
+        types: &[Type::UD],
+        gated: &[],
+    }, // BFREV
+    OperandTypes {
+        opcode: 0x49,
+        types: &[Type::UD],
+        gated: &[],
+    }, // ADDC
+    OperandTypes {
+        opcode: 0x4a,
+        types: &[Type::UD],
+        gated: &[],
+    }, // SUBB
+    OperandTypes {
+        opcode: 0x6b,
+        types: &[Type::F],
+        gated: &[],
+    }, // PLN
+    OperandTypes {
+        opcode: 0x7e,
+        types: &[Type::DF, Type::F],
+        gated: &[],
+    }, // SQRTM
+    OperandTypes {
+        opcode: 0x7f,
+        types: &[Type::DF, Type::F],
+        gated: &[],
+    }, // DIVM
+    OperandTypes {
+        opcode: 0x80,
+        types: &[Type::D, Type::UD, Type::UW, Type::W],
+        gated: &[("PVC+", &[Type::Q, Type::UQ])],
+    }, // ROL
+    OperandTypes {
+        opcode: 0x81,
+        types: &[Type::D, Type::UD, Type::UW, Type::W],
+        gated: &[("PVC+", &[Type::Q, Type::UQ])],
+    }, // ROR
+    OperandTypes {
+        opcode: 0x82,
+        types: &[Type::D, Type::UD],
+        gated: &[],
+    }, // DP4A
+    OperandTypes {
+        opcode: 0x83,
+        types: &[Type::D, Type::F, Type::UD],
+        gated: &[],
+    }, // DPAS
+    OperandTypes {
+        opcode: 0x84,
+        types: &[Type::D, Type::UD, Type::UW, Type::W],
+        gated: &[],
+    }, // ADD3
+    OperandTypes {
+        opcode: 0x85,
+        types: &[Type::D, Type::UD, Type::UW, Type::W],
+        gated: &[],
+    }, // BFN
+    OperandTypes {
+        opcode: 0x91,
+        types: &[Type::D, Type::UD],
+        gated: &[],
+    }, // MADW
+    OperandTypes {
+        opcode: 0x92,
+        types: &[Type::D, Type::UD, Type::UW, Type::W],
+        gated: &[],
+    }, // ADD3O
+    OperandTypes {
+        opcode: 0x9b,
+        types: &[Type::DF, Type::F],
+        gated: &[],
+    }, // INVM
+    OperandTypes {
+        opcode: 0x9c,
+        types: &[Type::DF, Type::F],
+        gated: &[],
+    }, // RSQTM
 ];
 
 pub static MODIFIERS: &[Modifiers] = &[
-    Modifiers { opcode: 0x01, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // ADD
-    Modifiers { opcode: 0x02, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // AVG
-    Modifiers { opcode: 0x03, source: SourceModifiers::Arithmetic, saturation: None }, // DIV
-    Modifiers { opcode: 0x08, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // EXP
-    Modifiers { opcode: 0x09, source: SourceModifiers::Arithmetic, saturation: None }, // FRC
-    Modifiers { opcode: 0x0b, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // LOG
-    Modifiers { opcode: 0x0c, source: SourceModifiers::Arithmetic, saturation: None }, // MAD
-    Modifiers { opcode: 0x0d, source: SourceModifiers::Arithmetic, saturation: None }, // MULH
-    Modifiers { opcode: 0x0e, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // LRP
-    Modifiers { opcode: 0x0f, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // MOD
-    Modifiers { opcode: 0x10, source: SourceModifiers::Arithmetic, saturation: None }, // MUL
-    Modifiers { opcode: 0x11, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // POW
-    Modifiers { opcode: 0x12, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // RNDD
-    Modifiers { opcode: 0x13, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // RNDU
-    Modifiers { opcode: 0x14, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // RNDE
-    Modifiers { opcode: 0x15, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // RNDZ
-    Modifiers { opcode: 0x16, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SAD2
-    Modifiers { opcode: 0x17, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SIN
-    Modifiers { opcode: 0x18, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // COS
-    Modifiers { opcode: 0x19, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SQRT
-    Modifiers { opcode: 0x1a, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // RSQRT
-    Modifiers { opcode: 0x1b, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // INV
-    Modifiers { opcode: 0x1c, source: SourceModifiers::None, saturation: None }, // DPASW
-    Modifiers { opcode: 0x1d, source: SourceModifiers::None, saturation: None }, // FCVT
-    Modifiers { opcode: 0x1e, source: SourceModifiers::None, saturation: None }, // SRND
-    Modifiers { opcode: 0x1f, source: SourceModifiers::None, saturation: None }, // LZD
-    Modifiers { opcode: 0x20, source: SourceModifiers::Logic, saturation: None }, // AND
-    Modifiers { opcode: 0x21, source: SourceModifiers::Logic, saturation: None }, // OR
-    Modifiers { opcode: 0x22, source: SourceModifiers::Logic, saturation: None }, // XOR
-    Modifiers { opcode: 0x23, source: SourceModifiers::Logic, saturation: None }, // NOT
-    Modifiers { opcode: 0x24, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SHL
-    Modifiers { opcode: 0x25, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SHR
-    Modifiers { opcode: 0x26, source: SourceModifiers::Arithmetic, saturation: None }, // ASR
-    Modifiers { opcode: 0x27, source: SourceModifiers::None, saturation: None }, // CBIT
-    Modifiers { opcode: 0x28, source: SourceModifiers::Arithmetic, saturation: None }, // ADDR_ADD
-    Modifiers { opcode: 0x29, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // MOV
-    Modifiers { opcode: 0x2a, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SEL
-    Modifiers { opcode: 0x2c, source: SourceModifiers::Arithmetic, saturation: None }, // CMP
-    Modifiers { opcode: 0x2e, source: SourceModifiers::None, saturation: None }, // FBL
-    Modifiers { opcode: 0x2f, source: SourceModifiers::None, saturation: None }, // FBH
-    Modifiers { opcode: 0x32, source: SourceModifiers::None, saturation: None }, // JMP
-    Modifiers { opcode: 0x34, source: SourceModifiers::None, saturation: None }, // RET
-    Modifiers { opcode: 0x45, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // MIN_MAX
-    Modifiers { opcode: 0x46, source: SourceModifiers::None, saturation: None }, // BFE
-    Modifiers { opcode: 0x47, source: SourceModifiers::None, saturation: None }, // BFI
-    Modifiers { opcode: 0x48, source: SourceModifiers::None, saturation: None }, // BFREV
-    Modifiers { opcode: 0x49, source: SourceModifiers::None, saturation: None }, // ADDC
-    Modifiers { opcode: 0x4a, source: SourceModifiers::None, saturation: Some(true) }, // SUBB
-    Modifiers { opcode: 0x6a, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SAD2ADD
-    Modifiers { opcode: 0x6b, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // PLN
-    Modifiers { opcode: 0x6c, source: SourceModifiers::None, saturation: None }, // GOTO
-    Modifiers { opcode: 0x7e, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // SQRTM
-    Modifiers { opcode: 0x7f, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // DIVM
-    Modifiers { opcode: 0x80, source: SourceModifiers::None, saturation: None }, // ROL
-    Modifiers { opcode: 0x81, source: SourceModifiers::None, saturation: None }, // ROR
-    Modifiers { opcode: 0x82, source: SourceModifiers::None, saturation: Some(true) }, // DP4A
-    Modifiers { opcode: 0x83, source: SourceModifiers::None, saturation: None }, // DPAS
-    Modifiers { opcode: 0x84, source: SourceModifiers::Arithmetic, saturation: Some(true) }, // ADD3
-    Modifiers { opcode: 0x85, source: SourceModifiers::None, saturation: None }, // BFN
-    Modifiers { opcode: 0x91, source: SourceModifiers::Arithmetic, saturation: None }, // MADW
-    Modifiers { opcode: 0x92, source: SourceModifiers::Arithmetic, saturation: None }, // ADD3O
-    Modifiers { opcode: 0x9b, source: SourceModifiers::Arithmetic, saturation: None }, // INVM
-    Modifiers { opcode: 0x9c, source: SourceModifiers::Arithmetic, saturation: None }, // RSQTM
+    Modifiers {
+        opcode: 0x01,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // ADD
+    Modifiers {
+        opcode: 0x02,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // AVG
+    Modifiers {
+        opcode: 0x03,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // DIV
+    Modifiers {
+        opcode: 0x08,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // EXP
+    Modifiers {
+        opcode: 0x09,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // FRC
+    Modifiers {
+        opcode: 0x0b,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // LOG
+    Modifiers {
+        opcode: 0x0c,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // MAD
+    Modifiers {
+        opcode: 0x0d,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // MULH
+    Modifiers {
+        opcode: 0x0e,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // LRP
+    Modifiers {
+        opcode: 0x0f,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // MOD
+    Modifiers {
+        opcode: 0x10,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // MUL
+    Modifiers {
+        opcode: 0x11,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // POW
+    Modifiers {
+        opcode: 0x12,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // RNDD
+    Modifiers {
+        opcode: 0x13,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // RNDU
+    Modifiers {
+        opcode: 0x14,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // RNDE
+    Modifiers {
+        opcode: 0x15,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // RNDZ
+    Modifiers {
+        opcode: 0x16,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SAD2
+    Modifiers {
+        opcode: 0x17,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SIN
+    Modifiers {
+        opcode: 0x18,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // COS
+    Modifiers {
+        opcode: 0x19,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SQRT
+    Modifiers {
+        opcode: 0x1a,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // RSQRT
+    Modifiers {
+        opcode: 0x1b,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // INV
+    Modifiers {
+        opcode: 0x1c,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // DPASW
+    Modifiers {
+        opcode: 0x1d,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // FCVT
+    Modifiers {
+        opcode: 0x1e,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // SRND
+    Modifiers {
+        opcode: 0x1f,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // LZD
+    Modifiers {
+        opcode: 0x20,
+        source: SourceModifiers::Logic,
+        saturation: None,
+    }, // AND
+    Modifiers {
+        opcode: 0x21,
+        source: SourceModifiers::Logic,
+        saturation: None,
+    }, // OR
+    Modifiers {
+        opcode: 0x22,
+        source: SourceModifiers::Logic,
+        saturation: None,
+    }, // XOR
+    Modifiers {
+        opcode: 0x23,
+        source: SourceModifiers::Logic,
+        saturation: None,
+    }, // NOT
+    Modifiers {
+        opcode: 0x24,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SHL
+    Modifiers {
+        opcode: 0x25,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SHR
+    Modifiers {
+        opcode: 0x26,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // ASR
+    Modifiers {
+        opcode: 0x27,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // CBIT
+    Modifiers {
+        opcode: 0x28,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // ADDR_ADD
+    Modifiers {
+        opcode: 0x29,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // MOV
+    Modifiers {
+        opcode: 0x2a,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SEL
+    Modifiers {
+        opcode: 0x2c,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // CMP
+    Modifiers {
+        opcode: 0x2e,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // FBL
+    Modifiers {
+        opcode: 0x2f,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // FBH
+    Modifiers {
+        opcode: 0x32,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // JMP
+    Modifiers {
+        opcode: 0x34,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // RET
+    Modifiers {
+        opcode: 0x45,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // MIN_MAX
+    Modifiers {
+        opcode: 0x46,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // BFE
+    Modifiers {
+        opcode: 0x47,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // BFI
+    Modifiers {
+        opcode: 0x48,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // BFREV
+    Modifiers {
+        opcode: 0x49,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // ADDC
+    Modifiers {
+        opcode: 0x4a,
+        source: SourceModifiers::None,
+        saturation: Some(true),
+    }, // SUBB
+    Modifiers {
+        opcode: 0x6a,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SAD2ADD
+    Modifiers {
+        opcode: 0x6b,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // PLN
+    Modifiers {
+        opcode: 0x6c,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // GOTO
+    Modifiers {
+        opcode: 0x7e,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // SQRTM
+    Modifiers {
+        opcode: 0x7f,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // DIVM
+    Modifiers {
+        opcode: 0x80,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // ROL
+    Modifiers {
+        opcode: 0x81,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // ROR
+    Modifiers {
+        opcode: 0x82,
+        source: SourceModifiers::None,
+        saturation: Some(true),
+    }, // DP4A
+    Modifiers {
+        opcode: 0x83,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // DPAS
+    Modifiers {
+        opcode: 0x84,
+        source: SourceModifiers::Arithmetic,
+        saturation: Some(true),
+    }, // ADD3
+    Modifiers {
+        opcode: 0x85,
+        source: SourceModifiers::None,
+        saturation: None,
+    }, // BFN
+    Modifiers {
+        opcode: 0x91,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // MADW
+    Modifiers {
+        opcode: 0x92,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // ADD3O
+    Modifiers {
+        opcode: 0x9b,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // INVM
+    Modifiers {
+        opcode: 0x9c,
+        source: SourceModifiers::Arithmetic,
+        saturation: None,
+    }, // RSQTM
 ];
 
 /// Availability by platform: `[SKL, ICLLP, TGLLP]`, per the appendix table (its BDW and
@@ -467,3 +1769,7 @@ pub static AVAILABILITY: &[(u8, [bool; 3])] = &[
     (0x9b, [true, false, false]),
     (0x9c, [true, false, false]),
 ];
+
+/// Types IGC uses beyond an opcode's "Supported Types" (its verifier admits them, and
+/// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
+pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];

@@ -124,6 +124,8 @@ pub enum Format {
     WhenSignal,
     /// A string-pool entry, bare when it is an identifier, quoted otherwise.
     Symbol,
+    /// A sampler index: `S<n>` (hand-written text may use the declared name).
+    Sampler,
 }
 
 /// One template.
@@ -141,17 +143,37 @@ const V30: Version = Version::new(3, 0);
 const V40: Version = Version::new(4, 0);
 
 const fn t(opcode: Opcode, template: &'static str) -> Syntax {
-    Syntax { since: V30, opcode, subop: None, template }
+    Syntax {
+        since: V30,
+        opcode,
+        subop: None,
+        template,
+    }
 }
 const fn ts(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
-    Syntax { since: V30, opcode, subop: Some(subop), template }
+    Syntax {
+        since: V30,
+        opcode,
+        subop: Some(subop),
+        template,
+    }
 }
 /// A form IGC prints from vISA 4.0 (IGC 1.0.12504) on.
 const fn t4(opcode: Opcode, template: &'static str) -> Syntax {
-    Syntax { since: V40, opcode, subop: None, template }
+    Syntax {
+        since: V40,
+        opcode,
+        subop: None,
+        template,
+    }
 }
 const fn ts4(opcode: Opcode, subop: u8, template: &'static str) -> Syntax {
-    Syntax { since: V40, opcode, subop: Some(subop), template }
+    Syntax {
+        since: V40,
+        opcode,
+        subop: Some(subop),
+        template,
+    }
 }
 
 /// Templates for instructions whose syntax is not the class default.
@@ -227,19 +249,19 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::QW_GATHER, "{P}qw_gather.{num_blocks:Blocks} {E} {surface:Surface}{offsets}{dst}"),
     t(Opcode::QW_SCATTER, "{P}qw_scatter.{num_blocks:Blocks} {E} {surface:Surface}{offsets}{src}"),
     // sampler
-    t(Opcode::SAMPLE, "sample.{mode:Channels} ({mode:SimdMode}) S{sampler} {surface:Surface}{u}{v}{r}{dst}"),
+    t(Opcode::SAMPLE, "sample.{mode:Channels} ({mode:SimdMode}) {sampler:Sampler} {surface:Surface}{u}{v}{r}{dst}"),
     t(Opcode::LOAD, "load.{mode:Channels} ({mode:SimdMode}) {surface:Surface}{u}{v}{r}{dst}"),
-    t(Opcode::SAMPLE_3D, "{P}{op:SamplerOp3d}{chmask:Channels} {E} {aoffimmi} S{sampler} {surface:Surface}{dst}{params}"),
+    t(Opcode::SAMPLE_3D, "{P}{op:SamplerOp3d}{chmask:Channels} {E} {aoffimmi} {sampler:Sampler} {surface:Surface}{dst}{params}"),
     t(Opcode::LOAD_3D, "{P}{op:SamplerOp3d}{chmask:Channels} {E} {aoffimmi} {surface:Surface}{dst}{params}"),
-    t(Opcode::GATHER4_3D, "{P}{op:SamplerOp3d}{channel:SingleChannel} {E}{aoffimmi} S{sampler} {surface:Surface}{dst}{params}"),
+    t(Opcode::GATHER4_3D, "{P}{op:SamplerOp3d}{channel:SingleChannel} {E}{aoffimmi} {sampler:Sampler} {surface:Surface}{dst}{params}"),
     t(Opcode::INFO_3D, "{op:InfoOp} {E}  {surface:Surface}{lod}{dst}"),
     t(
         Opcode::SAMPLE_UNORM,
-        "sample_unorm.{chmask:Channels}.{chmask:UnormFormat} S{sampler} {surface:Surface}{u_offset}{v_offset}{delta_u}{delta_v}{dst}",
+        "sample_unorm.{chmask:Channels}.{chmask:UnormFormat} {sampler:Sampler} {surface:Surface}{u_offset}{v_offset}{delta_u}{delta_v}{dst}",
     ),
     t(
         Opcode::AVS,
-        "avs.{chmask:Channels} {surface:Surface} S{sampler}{u_offset}{v_offset}{delta_u}{delta_v}{u2d}{group_id}{vertical_block_number} {cntrl:AvsControl}{v2d} {exec_mode:AvsExecMode}{ief_bypass}{dst}",
+        "avs.{chmask:Channels} {surface:Surface} {sampler:Sampler}{u_offset}{v_offset}{delta_u}{delta_v}{u2d}{group_id}{vertical_block_number} {cntrl:AvsControl}{v2d} {exec_mode:AvsExecMode}{ief_bypass}{dst}",
     ),
     // misc
     t(Opcode::FILE, "FILE {file:Quoted}"),
@@ -257,22 +279,37 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::LIFETIME, "lifetime.{properties:Lifetime} {var:LifetimeTarget}"),
 ];
 
+/// Forms the parser also accepts, for text written by hand or by older tools. They are
+/// never printed. `raw_sends` without its SFID takes the SFID from the immediate
+/// extended descriptor (bits 0-3), as IGC's assembler does.
+pub static ALTERNATE_SYNTAX: &[Syntax] = &[t(
+    Opcode::RAW_SENDS,
+    "{P}{modifier:RawSends}{modifier:EndOfThread}{num_src0}.{num_src1}.{num_dst} {E} {ex_desc}{desc}{src0}{src1}{dst}",
+)];
+
 /// The class default: predicate, mnemonic, saturation, exec size, then every field.
 pub const DEFAULT_SYNTAX: &str = "{P}{MN}{SAT} {E}{*}";
 /// Families without a dedicated template (VA, VA+, LSC): mnemonic, exec size, fields.
 pub const FAMILY_SYNTAX: &str = "{P}{MN} {E}{*}";
 
-const LSC_UNTYPED_LOAD: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscAddress}";
-const LSC_UNTYPED_STORE: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {addr_type:LscAddress}  {src1:LscData}";
+const LSC_UNTYPED_LOAD: &str =
+    "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscAddress}";
+const LSC_UNTYPED_STORE: &str =
+    "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {addr_type:LscAddress}  {src1:LscData}";
 const LSC_UNTYPED_ATOMIC: &str =
     "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscAddress}  {src1:LscRaw}  {src2:LscRaw}";
-const LSC_BLOCK2D_LOAD: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData2d}  {surface_base:LscBlock2dAddress}";
-const LSC_BLOCK2D_STORE: &str = "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {surface_base:LscBlock2dAddress}  {src1:LscData2d}";
-const LSC_TYPED_LOAD: &str = "{P}{MN}.tgm{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscTypedAddress}";
-const LSC_TYPED_STORE: &str = "{P}{MN}.tgm{l1:LscCaching} {E}  {addr_type:LscTypedAddress}  {src1:LscData}";
+const LSC_BLOCK2D_LOAD: &str =
+    "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {dst:LscData2d}  {surface_base:LscBlock2dAddress}";
+const LSC_BLOCK2D_STORE: &str =
+    "{P}{MN}{sfid:LscSfid}{l1:LscCaching} {E}  {surface_base:LscBlock2dAddress}  {src1:LscData2d}";
+const LSC_TYPED_LOAD: &str =
+    "{P}{MN}.tgm{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscTypedAddress}";
+const LSC_TYPED_STORE: &str =
+    "{P}{MN}.tgm{l1:LscCaching} {E}  {addr_type:LscTypedAddress}  {src1:LscData}";
 const LSC_TYPED_ATOMIC: &str =
     "{P}{MN}.tgm{l1:LscCaching} {E}  {dst:LscData}  {addr_type:LscTypedAddress}  {src1:LscRaw}  {src2:LscRaw}";
-const LSC_READ_STATE_INFO: &str = "{P}{MN}.tgm{l1:LscCaching}  {dst:LscRaw}  {addr_type:LscSurface}";
+const LSC_READ_STATE_INFO: &str =
+    "{P}{MN}.tgm{l1:LscCaching}  {dst:LscRaw}  {addr_type:LscSurface}";
 const LSC_FENCE: &str = "{P}lsc_fence{sfid:LscSfid}{fence_op:LscFenceOp}{scope:LscScope}";
 
 /// LSC templates: the operation's kind decides whether data or address comes first.
@@ -301,7 +338,9 @@ pub fn syntax(opcode: Opcode, subop: Option<u8>, version: Version) -> &'static s
     }
     SYNTAX
         .iter()
-        .filter(|s| s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version)
+        .filter(|s| {
+            s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version
+        })
         // A sub-opcode entry beats a family-wide one of the same version.
         .last()
         .map(|s| s.template)
@@ -321,6 +360,7 @@ pub fn all_syntax(version: Version) -> impl Iterator<Item = (Opcode, Option<u8>,
         } else {
             vec![None]
         };
-        subs.into_iter().map(move |s| (op, s, syntax(op, s, version)))
+        subs.into_iter()
+            .map(move |s| (op, s, syntax(op, s, version)))
     })
 }

@@ -24,7 +24,11 @@ impl MaskControl {
         u32::from(self.group) * 4
     }
     pub fn name(self) -> String {
-        format!("M{}{}", self.group + 1, if self.no_mask { "_NM" } else { "" })
+        format!(
+            "M{}{}",
+            self.group + 1,
+            if self.no_mask { "_NM" } else { "" }
+        )
     }
 }
 
@@ -53,7 +57,10 @@ pub struct Predication {
 pub enum MaskError {
     ExecSize(u32),
     /// Channel `exec_size - 1` would read bit `offset + exec_size - 1`, past bit 31.
-    BeyondMask { offset: u32, exec_size: u32 },
+    BeyondMask {
+        offset: u32,
+        exec_size: u32,
+    },
 }
 
 impl fmt::Display for MaskError {

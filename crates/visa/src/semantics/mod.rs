@@ -8,6 +8,5 @@ mod region;
 pub use mask::{channel_enable, ExecMask, MaskControl, MaskError, PredControl, Predication};
 pub use region::{
     check_region, destination_elements, direct_origin, grf_span, indirect_multi_elements,
-    source_elements,
-    Element, GrfSpan, RegionError, RegionParams, EXEC_SIZES,
+    source_elements, Element, GrfSpan, RegionError, RegionParams, EXEC_SIZES,
 };

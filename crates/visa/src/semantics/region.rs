@@ -48,7 +48,10 @@ pub enum RegionError {
     /// Rule 3.
     HorzStride(u32),
     /// Rule 4.
-    WidthAboveExecSize { width: u32, exec_size: u32 },
+    WidthAboveExecSize {
+        width: u32,
+        exec_size: u32,
+    },
     /// Rule 5.
     DstHorzStrideZero,
     /// A direct source needs a vertical stride; only indirect sources may omit it.
@@ -57,7 +60,10 @@ pub enum RegionError {
     ElementSize(u32),
     GrfSize(u32),
     /// A multi-address source got fewer address values than it has rows.
-    MissingAddresses { needed: u32, given: u32 },
+    MissingAddresses {
+        needed: u32,
+        given: u32,
+    },
     /// The origin lies outside what 32-bit byte offsets can express.
     Overflow,
 }
@@ -70,7 +76,9 @@ impl fmt::Display for RegionError {
             RegionError::VertStride(v) => {
                 write!(f, "vertical stride {v} is not one of 0, 1, 2, 4, 8, 16, 32")
             }
-            RegionError::HorzStride(h) => write!(f, "horizontal stride {h} is not one of 0, 1, 2, 4"),
+            RegionError::HorzStride(h) => {
+                write!(f, "horizontal stride {h} is not one of 0, 1, 2, 4")
+            }
             RegionError::WidthAboveExecSize { width, exec_size } => {
                 write!(f, "width {width} exceeds exec size {exec_size}")
             }
@@ -81,7 +89,10 @@ impl fmt::Display for RegionError {
             RegionError::ElementSize(s) => write!(f, "element size {s} is not 1, 2, 4 or 8 bytes"),
             RegionError::GrfSize(g) => write!(f, "GRF size {g} is not 32 or 64 bytes"),
             RegionError::MissingAddresses { needed, given } => {
-                write!(f, "multi-address region needs {needed} address values, {given} given")
+                write!(
+                    f,
+                    "multi-address region needs {needed} address values, {given} given"
+                )
             }
             RegionError::Overflow => f.write_str("element offset does not fit 32 bits"),
         }

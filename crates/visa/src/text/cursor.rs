@@ -64,7 +64,7 @@ impl<'a> LineCursor<'a> {
             Err(self.err(format!("expected `{lit}`"), format!("`{lit}`")))
         }
     }
-    /// A name: letters, digits, `_`, `%`, `$`, `@`, `-` after the first character.
+    /// A name: letters, digits, `_`, `%`, `$` and `@`.
     pub fn ident(&mut self) -> PResult<&'a str> {
         let r = self.rest();
         let end = r
@@ -72,7 +72,7 @@ impl<'a> LineCursor<'a> {
             .find(|&(i, c)| {
                 !(c.is_ascii_alphanumeric()
                     || matches!(c, '_' | '%' | '$' | '@')
-                    || (i > 0 && c == '-'))
+                    || (i > 0 && c == '$'))
             })
             .map_or(r.len(), |(i, _)| i);
         if end == 0 {

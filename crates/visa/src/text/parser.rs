@@ -7,7 +7,7 @@ use super::diagnostic::{Diagnostic, Diagnostics};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
-use crate::isa::syntax::{all_syntax, Format};
+use crate::isa::syntax::{all_syntax, Format, ALTERNATE_SYNTAX};
 use crate::isa::{predefined_vars, Align, Field, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
 use crate::limits;
 use crate::limits::PREDEFINED_VARS;
@@ -27,13 +27,21 @@ pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
         if let Some(rb) = p.routine.as_mut() {
             // IGC 2.x's build trailer is a pair of comments worth keeping.
             if let Some(platform) = raw.strip_prefix("//Platform: ") {
-                rb.build_info.get_or_insert_with(|| BuildInfo { platform: String::new(), options: String::new() }).platform =
-                    platform.to_string();
+                rb.build_info
+                    .get_or_insert_with(|| BuildInfo {
+                        platform: String::new(),
+                        options: String::new(),
+                    })
+                    .platform = platform.to_string();
                 continue;
             }
             if let Some(options) = raw.strip_prefix("//Build option: ") {
-                rb.build_info.get_or_insert_with(|| BuildInfo { platform: String::new(), options: String::new() }).options =
-                    options.to_string();
+                rb.build_info
+                    .get_or_insert_with(|| BuildInfo {
+                        platform: String::new(),
+                        options: String::new(),
+                    })
+                    .options = options.to_string();
                 continue;
             }
         }
@@ -111,7 +119,10 @@ struct RoutineBuilder {
     predicates: Vec<PredicateVar>,
     predicate_ids: HashMap<String, u16>,
     samplers: Vec<StateVar>,
+    sampler_ids: HashMap<String, u16>,
     surfaces: Vec<StateVar>,
+    /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
+    surface_ids: HashMap<String, u16>,
     labels: Vec<Label>,
     label_ids: HashMap<String, u16>,
     /// Labels used but not (yet) defined, with where they were first used.
@@ -142,6 +153,30 @@ impl RoutineBuilder {
             .iter()
             .find(|p| p.name == name)
             .map(|p| p.id)
+    }
+
+    /// A surface by name: predefined, declared, or `T<n>`.
+    fn surface(&self, name: &str) -> Option<u16> {
+        self.surface_ids
+            .get(name)
+            .copied()
+            .or_else(|| surface_id(name))
+    }
+
+    /// A sampler by name: declared, or `S<n>`.
+    fn sampler(&self, name: &str) -> Option<u16> {
+        self.sampler_ids
+            .get(name)
+            .copied()
+            .or_else(|| name.strip_prefix('S').and_then(|n| n.parse().ok()))
+    }
+
+    /// A predicate by name: declared, or `P<n>`.
+    fn predicate(&self, name: &str) -> Option<u16> {
+        self.predicate_ids
+            .get(name)
+            .copied()
+            .or_else(|| name.strip_prefix('P').and_then(|n| n.parse().ok()))
     }
 
     fn var_type(&self, id: u32) -> Type {
@@ -372,6 +407,24 @@ impl Parser {
                 }
                 rb.intern(b"S31");
                 self.routine = Some(rb);
+            }
+            "file" | "loc" => {
+                let rb = self.routine(&at)?;
+                let inst = if word == "file" {
+                    let s = c.quoted()?;
+                    Instruction {
+                        opcode: Opcode::FILE,
+                        subop: None,
+                        operands: vec![Operand::Int(rb.intern(&s))],
+                    }
+                } else {
+                    Instruction {
+                        opcode: Opcode::LOC,
+                        subop: None,
+                        operands: vec![Operand::Int(c.uint(u32::MAX.into())?)],
+                    }
+                };
+                rb.instructions.push(inst);
             }
             "funcdecl" => {
                 c.quoted()?;
@@ -604,8 +657,11 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 attributes,
             };
             if class == "S" {
+                rb.sampler_ids.insert(name, rb.samplers.len() as u16);
                 rb.samplers.push(sv);
             } else {
+                let id = rb.surfaces.len() as u16 + limits::PREDEFINED_SURFACES as u16;
+                rb.surface_ids.insert(name, id);
                 rb.surfaces.push(sv);
             }
         }
@@ -624,10 +680,10 @@ fn input(rb: &mut RoutineBuilder, implicit: u8, c: &mut LineCursor, kernel: bool
     let name = c.ident()?.to_string();
     let (class, index) = if let Some(id) = rb.var_id(&name) {
         (0u8, id)
-    } else if let Some(n) = name.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) {
-        (2, n)
-    } else if let Some(n) = name.strip_prefix('S').and_then(|n| n.parse::<u32>().ok()) {
-        (1, n)
+    } else if let Some(n) = rb.surface(&name) {
+        (2, u32::from(n))
+    } else if let Some(n) = rb.sampler(&name) {
+        (1, u32::from(n))
     } else {
         return Err(at.err(
             format!("unknown input `{name}`"),
@@ -719,10 +775,17 @@ struct Candidate {
 fn candidates(version: Version) -> &'static [Candidate] {
     static V3: OnceLock<Vec<Candidate>> = OnceLock::new();
     static V4: OnceLock<Vec<Candidate>> = OnceLock::new();
-    let (cell, v) = if version.major >= 4 { (&V4, Version::new(4, 0)) } else { (&V3, Version::OLDEST) };
+    let (cell, v) = if version.major >= 4 {
+        (&V4, Version::new(4, 0))
+    } else {
+        (&V3, Version::OLDEST)
+    };
     cell.get_or_init(|| {
         let mut out = Vec::new();
-        for (opcode, subop, template) in all_syntax(v) {
+        let alternates = ALTERNATE_SYNTAX
+            .iter()
+            .map(|s| (s.opcode, s.subop, s.template));
+        for (opcode, subop, template) in all_syntax(v).chain(alternates) {
             let Some(layout) = opcode.layout(subop) else {
                 continue;
             };
@@ -820,9 +883,11 @@ fn match_template(
                 Piece::Literal(l) => literal(&mut c, l)?,
                 Piece::Pred => {
                     if let Some(i) = field_index(fields, "pred", version) {
-                        if c.peek() == Some('(') && c.rest()[1..].starts_with(['!', 'P']) {
-                            ops[i] = Operand::Pred(parse_pred(&mut c)?);
-                            c.skip_ws();
+                        if c.peek() == Some('(') {
+                            if let Some(p) = parse_pred(rb, &mut c)? {
+                                ops[i] = Operand::Pred(p);
+                                c.skip_ws();
+                            }
                         }
                     }
                 }
@@ -842,9 +907,15 @@ fn match_template(
                     }
                     let value = match fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
-                        Some(f) => {
-                            formatted(rb, version, &mut c, f, (cand.opcode, cand.subop), fields, &mut ops)?
-                        }
+                        Some(f) => formatted(
+                            rb,
+                            version,
+                            &mut c,
+                            f,
+                            (cand.opcode, cand.subop),
+                            fields,
+                            &mut ops,
+                        )?,
                     };
                     ops[i] = merge(&ops[i], value);
                 }
@@ -894,7 +965,9 @@ fn match_template(
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
             // Fields the template never shows (MBZ scales, counts, LSC operands a load
             // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => Operand::Raw(Raw::NULL),
+            FieldKind::Raw if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
+                Operand::Raw(Raw::NULL)
+            }
             FieldKind::Vector if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
                 Operand::Vector(Vector::general(0, 0, 0, Region(0)))
             }
@@ -909,6 +982,20 @@ fn match_template(
             }
         };
     }
+    if cand.opcode == Opcode::RAW_SENDS && !named.contains(&"sfid") {
+        if let (
+            Some(i),
+            Some(Operand::Vector(Vector {
+                kind: VectorKind::Immediate { bits, .. },
+                ..
+            })),
+        ) = (
+            field_index(fields, "sfid", version),
+            inst_operand(fields, &ops, "ex_desc"),
+        ) {
+            ops[i] = Operand::Int(*bits as u32 & 0xF);
+        }
+    }
     if sat {
         if let Some(i) = field_index(fields, "dst", version) {
             if let Operand::Vector(v) = &mut ops[i] {
@@ -921,6 +1008,10 @@ fn match_template(
         subop: cand.subop,
         operands: ops,
     })
+}
+
+fn inst_operand<'o>(fields: &[Field], ops: &'o [Operand], name: &str) -> Option<&'o Operand> {
+    fields.iter().position(|f| f.name == name).map(|i| &ops[i])
 }
 
 /// Values of fields the text leaves out: list counts follow their lists; the rest are 0.
@@ -958,11 +1049,27 @@ fn literal(c: &mut LineCursor, l: &str) -> PResult<()> {
     Ok(())
 }
 
-fn parse_pred(c: &mut LineCursor) -> PResult<Pred> {
+/// A predicate prefix `(!P1.any)`, or `None` (cursor unmoved) when the parenthesis
+/// holds something else.
+fn parse_pred(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Option<Pred>> {
+    let start = *c;
     c.expect("(")?;
     let inv = c.eat("!");
-    c.expect("P")?;
-    let id = c.uint(0xFFF)? as u16;
+    let at = *c;
+    let Ok(name) = c.ident() else {
+        *c = start;
+        return Ok(None);
+    };
+    let Some(id) = rb.predicate(name) else {
+        if inv {
+            return Err(at.err(
+                format!("unknown predicate `{name}`"),
+                "a declared predicate",
+            ));
+        }
+        *c = start;
+        return Ok(None);
+    };
     let ctrl = if c.eat(".any") {
         1
     } else if c.eat(".all") {
@@ -971,7 +1078,9 @@ fn parse_pred(c: &mut LineCursor) -> PResult<Pred> {
         0
     };
     c.expect(")")?;
-    Ok(Pred(id | (ctrl << 13) | if inv { 0x8000 } else { 0 }))
+    Ok(Some(Pred(
+        (id & 0xFFF) | (ctrl << 13) | if inv { 0x8000 } else { 0 },
+    )))
 }
 
 fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
@@ -1110,6 +1219,9 @@ fn surface_id(name: &str) -> Option<u16> {
 fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
     c.skip_ws();
     let modifier = parse_modifier(c);
+    if c.peek() == Some('&') {
+        return address_of(rb, c, modifier);
+    }
     let at = *c;
     let r = c.rest();
     // Immediates: 0x<hex>:<type>, or a decimal / float literal with a type.
@@ -1132,8 +1244,19 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
     }
     if r.starts_with("r[") {
         c.pos += 2;
-        c.expect("A")?;
-        let addr = c.uint(0xFFFF)? as u16;
+        let aat = *c;
+        let aname = c.ident()?;
+        let addr = rb
+            .address_ids
+            .get(aname)
+            .copied()
+            .or_else(|| aname.strip_prefix('A').and_then(|n| n.parse().ok()))
+            .ok_or_else(|| {
+                aat.err(
+                    format!("unknown address `{aname}`"),
+                    "A<n> or a declared address",
+                )
+            })?;
         c.expect("(")?;
         let addr_offset = c.uint(0xFF)? as u8;
         c.expect(")")?;
@@ -1229,7 +1352,7 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
     }
     // A state operand: a surface or sampler element.
     let offset = u8::try_from(first).map_err(|_| at.err("state offset out of range", "0..=255"))?;
-    if let Some(index) = surface_id(name) {
+    if let Some(index) = rb.surface(name) {
         return Ok(Vector {
             modifier,
             kind: VectorKind::State {
@@ -1239,7 +1362,7 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
             },
         });
     }
-    if let Some(index) = name.strip_prefix('S').and_then(|n| n.parse().ok()) {
+    if let Some(index) = rb.sampler(name) {
         return Ok(Vector {
             modifier,
             kind: VectorKind::State {
@@ -1250,6 +1373,57 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         });
     }
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
+}
+
+/// `&name[byte offset]`: the address of a variable, surface or sampler, stored as the
+/// element the offset names (IGC keeps it as a general or state operand).
+fn address_of(rb: &RoutineBuilder, c: &mut LineCursor, modifier: Modifier) -> PResult<Vector> {
+    c.expect("&")?;
+    let nat = *c;
+    let name = c.ident()?;
+    let off = if c.eat("[") {
+        let o = c.uint(u32::MAX.into())?;
+        c.expect("]")?;
+        o
+    } else {
+        0
+    };
+    if rb.var_id(name).is_none() {
+        if let Some(index) = rb.surface(name) {
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::State {
+                    class: 0,
+                    index,
+                    offset: (off / 4) as u8,
+                },
+            });
+        }
+        if let Some(index) = rb.sampler(name) {
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::State {
+                    class: 1,
+                    index,
+                    offset: (off / 4) as u8,
+                },
+            });
+        }
+    }
+    let id = rb
+        .var_id(name)
+        .ok_or_else(|| nat.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let size = rb.var_type(id).size().unwrap_or(1) as u32;
+    let grf = limits::GRF_BYTES_DEFAULT;
+    // The text does not show the region of `&var`; IGC stores the scalar <0;1,0>.
+    let scalar = Region::from_values(0, 1, 0).unwrap_or_default();
+    let kind = VectorKind::General {
+        id,
+        row: (off / grf) as u8,
+        col: ((off % grf) / size) as u8,
+        region: scalar,
+    };
+    Ok(Vector { modifier, kind })
 }
 
 /// Parses a formatted field; may also set other fields the same text spells.
@@ -1286,7 +1460,7 @@ fn formatted(
         Format::Surface => {
             c.skip_ws();
             let name = c.ident()?;
-            match surface_id(name) {
+            match rb.surface(name) {
                 Some(id) => int(id.into()),
                 None => Err(at.err(format!("unknown surface `{name}`"), "a surface")),
             }
@@ -1409,8 +1583,15 @@ fn formatted(
             c.pos += name.len();
             if f == Format::InfoOp {
                 if c.eat(".") {
-                    let ch = match formatted(rb, version, c, Format::Channels, (opcode, subop), fields, ops)?
-                    {
+                    let ch = match formatted(
+                        rb,
+                        version,
+                        c,
+                        Format::Channels,
+                        (opcode, subop),
+                        fields,
+                        ops,
+                    )? {
                         Operand::Int(v) => v,
                         _ => 0,
                     };
@@ -1535,62 +1716,8 @@ fn formatted(
             }
             int(id)
         }
-        Format::AddressOf => {
-            c.skip_ws();
-            let modifier = parse_modifier(c);
-            if !c.eat("&") {
-                let mut v = parse_vector(rb, c)?;
-                v.modifier = modifier;
-                return Ok(Operand::Vector(v));
-            }
-            let nat = *c;
-            let name = c.ident()?;
-            let off = if c.eat("[") {
-                let o = c.uint(u32::MAX.into())?;
-                c.expect("]")?;
-                o
-            } else {
-                0
-            };
-            if let Some(index) = surface_id(name) {
-                return Ok(Operand::Vector(Vector {
-                    modifier,
-                    kind: VectorKind::State {
-                        class: 0,
-                        index,
-                        offset: (off / 4) as u8,
-                    },
-                }));
-            }
-            if let Some(index) = name
-                .strip_prefix('S')
-                .and_then(|n| n.parse().ok())
-                .filter(|_| rb.var_id(name).is_none())
-            {
-                return Ok(Operand::Vector(Vector {
-                    modifier,
-                    kind: VectorKind::State {
-                        class: 1,
-                        index,
-                        offset: (off / 4) as u8,
-                    },
-                }));
-            }
-            let id = rb.var_id(name).ok_or_else(|| {
-                nat.err(format!("unknown variable `{name}`"), "a declared variable")
-            })?;
-            let size = rb.var_type(id).size().unwrap_or(1) as u32;
-            let grf = limits::GRF_BYTES_DEFAULT;
-            // The text does not show the region of `&var`; IGC stores the scalar <0;1,0>.
-            let scalar = Region::from_values(0, 1, 0).unwrap_or_default();
-            let kind = VectorKind::General {
-                id,
-                row: (off / grf) as u8,
-                col: ((off % grf) / size) as u8,
-                region: scalar,
-            };
-            Ok(Operand::Vector(Vector { modifier, kind }))
-        }
+        // `addr_add` source 0 is any vector operand; `&var[off]` is handled there.
+        Format::AddressOf => Ok(Operand::Vector(parse_vector(rb, c)?)),
         Format::RawSend => {
             if c.eat("raw_sendc") {
                 int(1)
@@ -1600,12 +1727,18 @@ fn formatted(
             }
         }
         Format::RawSends => {
-            if c.eat("raw_sendsc.") {
-                int(1)
-            } else {
-                c.expect("raw_sends.")?;
-                int(0)
+            // `raw_sends_eot.` is the hand-written spelling of `raw_sends.eot.`.
+            for (text, v) in [
+                ("raw_sendsc_eot.", 3),
+                ("raw_sends_eot.", 2),
+                ("raw_sendsc.", 1),
+                ("raw_sends.", 0),
+            ] {
+                if c.eat(text) {
+                    return int(v);
+                }
             }
+            Err(at.err("expected raw_sends or raw_sendsc", "raw_sends."))
         }
         Format::EndOfThread => int(if c.eat("eot.") { 2 } else { 0 }),
         Format::SvmBlock => {
@@ -1624,11 +1757,19 @@ fn formatted(
         },
         Format::LscSfid => {
             c.expect(".")?;
-            Ok(Operand::Int(longest(c, &names::LSC_SFID, "LSC shared function")?))
+            Ok(Operand::Int(longest(
+                c,
+                &names::LSC_SFID,
+                "LSC shared function",
+            )?))
         }
         Format::LscCaching => {
             let r = c.rest();
-            let is_cache = |s: &str| names::LSC_CACHE.iter().any(|n| s.strip_prefix('.').is_some_and(|t| t.starts_with(n)));
+            let is_cache = |s: &str| {
+                names::LSC_CACHE
+                    .iter()
+                    .any(|n| s.strip_prefix('.').is_some_and(|t| t.starts_with(n)))
+            };
             if !is_cache(r) {
                 return int(0);
             }
@@ -1670,7 +1811,12 @@ fn formatted(
                         16 => 6,
                         32 => 7,
                         64 => 8,
-                        _ => return Err(at.err(format!("vector length {n}"), "x2, x3, x4, x8, x16, x32 or x64")),
+                        _ => {
+                            return Err(at.err(
+                                format!("vector length {n}"),
+                                "x2, x3, x4, x8, x16, x32 or x64",
+                            ))
+                        }
                     }
                 } else {
                     1
@@ -1714,7 +1860,9 @@ fn formatted(
                     }
                     let at = *c;
                     let name = c.ident()?;
-                    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+                    let id = rb.var_id(name).ok_or_else(|| {
+                        at.err(format!("unknown variable `{name}`"), "a declared variable")
+                    })?;
                     set_field(fields, ops, coords[n], Operand::Raw(Raw::new(id, 0)));
                     n += 1;
                 }
@@ -1778,14 +1926,28 @@ fn formatted(
                 _ => return Err(c.err("expected t or n", "t (VNNI) or n")),
             };
             c.pos += 1;
-            for (n, v) in [("data_size", size), ("data_order", order), ("blocks", blocks), ("block_width", w), ("block_height", h), ("vnni", vnni)] {
+            for (n, v) in [
+                ("data_size", size),
+                ("data_order", order),
+                ("blocks", blocks),
+                ("block_width", w),
+                ("block_height", h),
+                ("vnni", vnni),
+            ] {
                 set_field(fields, ops, n, Operand::Int(v));
             }
             Ok(Operand::Raw(raw))
         }
         Format::LscBlock2dAddress => {
             c.expect("flat[")?;
-            let names = ["surface_base", "surface_width", "surface_height", "surface_pitch", "x", "y"];
+            let names = [
+                "surface_base",
+                "surface_width",
+                "surface_height",
+                "surface_pitch",
+                "x",
+                "y",
+            ];
             let mut first = None;
             for (i, n) in names.iter().enumerate() {
                 if i > 0 {
@@ -1804,22 +1966,42 @@ fn formatted(
         }
         Format::LscFenceOp => {
             c.expect(".")?;
-            Ok(Operand::Int(longest(c, &names::LSC_FENCE_OP, "fence operation")?))
+            Ok(Operand::Int(longest(
+                c,
+                &names::LSC_FENCE_OP,
+                "fence operation",
+            )?))
         }
         Format::LscScope => {
             c.expect(".")?;
             Ok(Operand::Int(longest(c, &names::LSC_SCOPE, "fence scope")?))
         }
+        Format::Sampler => {
+            c.skip_ws();
+            let name = c.ident()?;
+            match rb.sampler(name) {
+                Some(id) => int(id.into()),
+                None => Err(at.err(
+                    format!("unknown sampler `{name}`"),
+                    "S<n> or a declared sampler",
+                )),
+            }
+        }
         Format::Symbol => {
             c.skip_ws();
-            let s = if c.peek() == Some('"') { c.quoted()? } else { c.ident()?.as_bytes().to_vec() };
+            let s = if c.peek() == Some('"') {
+                c.quoted()?
+            } else {
+                c.ident()?.as_bytes().to_vec()
+            };
             Ok(Operand::Int(rb.intern(&s)))
         }
         Format::BfnControl => {
             c.expect("x")?;
             let r = c.rest();
             let n = r.chars().take_while(char::is_ascii_hexdigit).count();
-            let v = u8::from_str_radix(&r[..n], 16).map_err(|_| c.err("bad boolean function", "x<hex byte>"))?;
+            let v = u8::from_str_radix(&r[..n], 16)
+                .map_err(|_| c.err("bad boolean function", "x<hex byte>"))?;
             c.pos += n;
             int(v.into())
         }
@@ -1867,7 +2049,17 @@ fn longest(c: &mut LineCursor, table: &[&str], what: &str) -> PResult<u32> {
         .enumerate()
         .filter(|(_, n)| !n.is_empty() && r.starts_with(**n))
         .max_by_key(|(_, n)| n.len())
-        .ok_or_else(|| c.err(format!("unknown {what}"), table.iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join(", ")))?;
+        .ok_or_else(|| {
+            c.err(
+                format!("unknown {what}"),
+                table
+                    .iter()
+                    .filter(|n| !n.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        })?;
     c.pos += n.len();
     Ok(i as u32)
 }
@@ -1879,7 +2071,8 @@ fn lsc_data_size(c: &mut LineCursor) -> PResult<u32> {
     let b = longest(&mut at.clone(), &names::LSC_DATA_SIZE_V42, "data size").ok();
     let pick = match (a, b) {
         (Some(x), Some(y)) => {
-            if names::LSC_DATA_SIZE[x as usize].len() >= names::LSC_DATA_SIZE_V42[y as usize].len() {
+            if names::LSC_DATA_SIZE[x as usize].len() >= names::LSC_DATA_SIZE_V42[y as usize].len()
+            {
                 (x, names::LSC_DATA_SIZE[x as usize])
             } else {
                 (y, names::LSC_DATA_SIZE_V42[y as usize])
@@ -1887,7 +2080,27 @@ fn lsc_data_size(c: &mut LineCursor) -> PResult<u32> {
         }
         (Some(x), None) => (x, names::LSC_DATA_SIZE[x as usize]),
         (None, Some(y)) => (y, names::LSC_DATA_SIZE_V42[y as usize]),
-        (None, None) => return Err(at.err("unknown data size", "d8, d16, d32, d64, d8c32, d16c32, d16c32h")),
+        (None, None) => {
+            // Hand-written text may name the element type instead of the size.
+            for (alias, code) in [
+                ("u16c32h", 7),
+                ("u16c32", 6),
+                ("u8c32", 5),
+                ("u64", 4),
+                ("u32", 3),
+                ("u16", 2),
+                ("u8", 1),
+            ] {
+                if at.rest().starts_with(alias) {
+                    c.pos += alias.len();
+                    return Ok(code);
+                }
+            }
+            return Err(at.err(
+                "unknown data size",
+                "d8, d16, d32, d64, d8c32, d16c32, d16c32h",
+            ));
+        }
     };
     c.pos += pick.1.len();
     Ok(pick.0)
@@ -1898,13 +2111,16 @@ fn lsc_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
     c.skip_ws();
     let at = *c;
     let name = c.ident()?;
-    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
-    let offset = if c.rest().starts_with('.') && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_digit()) {
-        c.pos += 1;
-        c.uint(u16::MAX.into())? as u16
-    } else {
-        0
-    };
+    let id = rb
+        .var_id(name)
+        .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let offset =
+        if c.rest().starts_with('.') && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_digit()) {
+            c.pos += 1;
+            c.uint(u16::MAX.into())? as u16
+        } else {
+            0
+        };
     Ok(Raw { id, offset })
 }
 
@@ -1917,7 +2133,9 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
     }
     let at = *c;
     let name = c.ident()?;
-    let id = rb.var_id(name).ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
+    let id = rb
+        .var_id(name)
+        .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     let (mut row, mut col) = (0, 0);
     if c.eat("(") {
         row = c.uint(0xFF)? as u8;
@@ -1925,5 +2143,10 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         col = c.uint(0xFF)? as u8;
         c.expect(")")?;
     }
-    Ok(Vector::general(id, row, col, Region::from_values(0, 1, 0).unwrap_or_default()))
+    Ok(Vector::general(
+        id,
+        row,
+        col,
+        Region::from_values(0, 1, 0).unwrap_or_default(),
+    ))
 }

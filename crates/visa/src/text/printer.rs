@@ -63,7 +63,11 @@ pub fn print_routine(obj: &Object, which: RoutineRef, style: Style) -> String {
         }
     }
     if let (true, Some(b)) = (style.prints_build_info(), &r.build_info) {
-        let _ = write!(out, "\n//Platform: {}\n//Build option: {}", b.platform, b.options);
+        let _ = write!(
+            out,
+            "\n//Platform: {}\n//Build option: {}",
+            b.platform, b.options
+        );
     }
     out
 }
@@ -742,7 +746,11 @@ impl Printer<'_> {
                 if v == 0 && l3 == 0 {
                     String::new()
                 } else {
-                    format!(".{}.{}", spell(&names::LSC_CACHE, v), spell(&names::LSC_CACHE, l3))
+                    format!(
+                        ".{}.{}",
+                        spell(&names::LSC_CACHE, v),
+                        spell(&names::LSC_CACHE, l3)
+                    )
                 }
             }
             Format::LscRaw => match o {
@@ -750,8 +758,14 @@ impl Printer<'_> {
                 _ => String::new(),
             },
             Format::LscData => {
-                let Operand::Raw(r) = o else { return String::new() };
-                let mut s = format!("{}:{}", self.lsc_raw(r), self.lsc_data_size(field_int(inst, "data_size")));
+                let Operand::Raw(r) = o else {
+                    return String::new();
+                };
+                let mut s = format!(
+                    "{}:{}",
+                    self.lsc_raw(r),
+                    self.lsc_data_size(field_int(inst, "data_size"))
+                );
                 if names::lsc_has_chmask(inst.subop.unwrap_or(0)) {
                     s.push('.');
                     for (bit, ch) in ["x", "y", "z", "w"].iter().enumerate() {
@@ -760,7 +774,12 @@ impl Printer<'_> {
                         }
                     }
                 } else {
-                    s.push_str(names::LSC_ELEMS.get(field_int(inst, "data_elems") as usize).copied().unwrap_or("x?"));
+                    s.push_str(
+                        names::LSC_ELEMS
+                            .get(field_int(inst, "data_elems") as usize)
+                            .copied()
+                            .unwrap_or("x?"),
+                    );
                     if field_int(inst, "data_order") == 2 {
                         s.push('t');
                     }
@@ -779,14 +798,23 @@ impl Printer<'_> {
                 }
                 let off = field_int(inst, "imm_offset") as i32;
                 if off != 0 {
-                    let _ = write!(s, "{}0x{:x}", if off < 0 { "-" } else { "+" }, off.unsigned_abs());
+                    let _ = write!(
+                        s,
+                        "{}0x{:x}",
+                        if off < 0 { "-" } else { "+" },
+                        off.unsigned_abs()
+                    );
                 }
                 if let Some(Operand::Vector(p)) = inst.operand("src0_pitch") {
                     if !matches!(p.kind, VectorKind::General { id: 0, .. }) {
                         let _ = write!(s, ", {}", self.lsc_vector(p));
                     }
                 }
-                let _ = write!(s, "]:{}", spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size")));
+                let _ = write!(
+                    s,
+                    "]:{}",
+                    spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size"))
+                );
                 s
             }
             Format::LscTypedAddress => {
@@ -798,13 +826,24 @@ impl Printer<'_> {
                         _ => break,
                     }
                 }
-                let _ = write!(s, "[{}]:{}", regs.join(", "), spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size")));
+                let _ = write!(
+                    s,
+                    "[{}]:{}",
+                    regs.join(", "),
+                    spell(&names::LSC_ADDR_SIZE, field_int(inst, "addr_size"))
+                );
                 s
             }
             Format::LscSurface => self.lsc_surface(inst, v),
             Format::LscData2d => {
-                let Operand::Raw(r) = o else { return String::new() };
-                let mut s = format!("{}:{}.", self.lsc_raw(r), self.lsc_data_size(field_int(inst, "data_size")));
+                let Operand::Raw(r) = o else {
+                    return String::new();
+                };
+                let mut s = format!(
+                    "{}:{}.",
+                    self.lsc_raw(r),
+                    self.lsc_data_size(field_int(inst, "data_size"))
+                );
                 let blocks = field_int(inst, "blocks");
                 if blocks != 1 {
                     let _ = write!(s, "{blocks}x");
@@ -814,29 +853,47 @@ impl Printer<'_> {
                     "{}x{}{}{}",
                     field_int(inst, "block_width"),
                     field_int(inst, "block_height"),
-                    if field_int(inst, "data_order") == 2 { 't' } else { 'n' },
-                    if field_int(inst, "vnni") != 0 { 't' } else { 'n' }
+                    if field_int(inst, "data_order") == 2 {
+                        't'
+                    } else {
+                        'n'
+                    },
+                    if field_int(inst, "vnni") != 0 {
+                        't'
+                    } else {
+                        'n'
+                    }
                 );
                 s
             }
             Format::LscBlock2dAddress => {
-                let parts: Vec<_> = ["surface_base", "surface_width", "surface_height", "surface_pitch", "x", "y"]
-                    .iter()
-                    .map(|n| match inst.operand(n) {
-                        Some(Operand::Vector(v)) => self.lsc_vector(v),
-                        _ => String::new(),
-                    })
-                    .collect();
+                let parts: Vec<_> = [
+                    "surface_base",
+                    "surface_width",
+                    "surface_height",
+                    "surface_pitch",
+                    "x",
+                    "y",
+                ]
+                .iter()
+                .map(|n| match inst.operand(n) {
+                    Some(Operand::Vector(v)) => self.lsc_vector(v),
+                    _ => String::new(),
+                })
+                .collect();
                 format!("flat[{}]", parts.join(", "))
             }
             Format::LscFenceOp => format!(".{}", spell(&names::LSC_FENCE_OP, v)),
             Format::LscScope => format!(".{}", spell(&names::LSC_SCOPE, v)),
             Format::BfnControl => format!("x{v:x}"),
+            Format::Sampler => format!("S{v}"),
             Format::Symbol => {
                 let bytes = self.r.string(v).unwrap_or_default();
                 let ident = !bytes.is_empty()
                     && !bytes[0].is_ascii_digit()
-                    && bytes.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+                    && bytes
+                        .iter()
+                        .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
                 if ident {
                     self.s(v)
                 } else {
@@ -851,8 +908,14 @@ impl Printer<'_> {
                 v >> 24
             ),
             Format::NoRegion => match o {
-                Operand::Vector(Vector { modifier, kind: VectorKind::General { id, row, col, .. } }) => {
-                    let m = names::MODIFIER.get(modifier.0 as usize).copied().unwrap_or("");
+                Operand::Vector(Vector {
+                    modifier,
+                    kind: VectorKind::General { id, row, col, .. },
+                }) => {
+                    let m = names::MODIFIER
+                        .get(modifier.0 as usize)
+                        .copied()
+                        .unwrap_or("");
                     format!(" {m}{}({row},{col})", self.var_name(*id))
                 }
                 _ => self.operand(o),

@@ -106,6 +106,7 @@ pub fn format_by_name(name: &str) -> Option<Format> {
         "NoRegion" => NoRegion,
         "WhenSignal" => WhenSignal,
         "Symbol" => Symbol,
+        "Sampler" => Sampler,
         _ => return None,
     })
 }

@@ -210,7 +210,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-010", "an opcode-specific control value is in range"),
     ("VISA-INST-011", "the opcode exists in the object's version"),
     ("VISA-PLAT-001", "the opcode is available on the platform"),
-    ("VISA-PLAT-002", "the object's Gen binaries include the platform"),
+    ("VISA-PLAT-002", "an operand type the specs gate to a later platform is not used on an earlier one"),
 ];
 
 /// The one-line summary of a rule id.
@@ -228,13 +228,13 @@ pub fn verify(object: &Object, options: &Options) -> Vec<Finding> {
         .iter()
         .enumerate()
         .map(|(i, k)| (RoutineRef::Kernel(i), &k.body, grf_of_kernel(k, options)))
-        .chain(
-            object
-                .functions
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (RoutineRef::Function(i), &f.body, grf_default(object, options))),
-        );
+        .chain(object.functions.iter().enumerate().map(|(i, f)| {
+            (
+                RoutineRef::Function(i),
+                &f.body,
+                grf_default(object, options),
+            )
+        }));
     for (rref, body, grf_size) in routines {
         let cx = Cx {
             object,

@@ -1,0 +1,304 @@
+//! Instruction-class rules: exec sizes and masks, predicates, labels, and the operand
+//! classes, types and control values each opcode admits (from `crate::isa::rules`).
+
+use super::operands::{self, Role, Use};
+use super::{Cx, Findings};
+use crate::isa::rules::{OPERAND_CLASSES, OPERAND_TYPES};
+use crate::isa::{Class, FieldKind, Opcode, Type};
+use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
+use crate::semantics::MaskControl;
+
+const BLOCK_LABEL: u8 = 0;
+const SUBROUTINE_LABEL: u8 = 1;
+
+pub(super) fn check(cx: &Cx, out: &mut Findings) {
+    let Code::Instructions(code) = &cx.routine.code else {
+        return;
+    };
+    // Where each label is placed, for the placement rules after the walk.
+    let mut placed: Vec<Option<usize>> = vec![None; cx.routine.labels.len()];
+    let mut targets: Vec<(usize, u16)> = Vec::new();
+    for (index, inst) in code.iter().enumerate() {
+        check_instruction(cx, index, inst, out, &mut placed, &mut targets);
+    }
+    for (index, label) in targets {
+        if placed.get(usize::from(label)) == Some(&None) {
+            out.push(
+                "VISA-INST-007",
+                cx.inst(index, Some("label")),
+                format!("label {label} is jumped to but never placed"),
+            );
+        }
+    }
+}
+
+fn is_alu(class: Class) -> bool {
+    matches!(
+        class,
+        Class::Mov | Class::Arith | Class::Logic | Class::Compare | Class::Address
+    )
+}
+
+fn check_instruction(
+    cx: &Cx,
+    index: usize,
+    inst: &Instruction,
+    out: &mut Findings,
+    placed: &mut [Option<usize>],
+    targets: &mut Vec<(usize, u16)>,
+) {
+    let Some(info) = inst.opcode.info() else {
+        return;
+    };
+    if info.since > cx.version {
+        out.push(
+            "VISA-INST-011",
+            cx.inst(index, None),
+            format!("{} first exists in vISA {}", info.mnemonic, info.since),
+        );
+    }
+    let Some(fields) = inst.fields() else {
+        return;
+    };
+    let exec_size = match inst.exec() {
+        Some(e) => match e.exec_size() {
+            Some(size) => {
+                let mask = MaskControl::from_code(e.emask());
+                if let Some(mask) = mask {
+                    if mask.offset() + size > 32 {
+                        out.push(
+                            "VISA-INST-002",
+                            cx.inst(index, Some("exec")),
+                            format!(
+                                "{} with exec size {size} reaches channel {}",
+                                mask.name(),
+                                mask.offset() + size - 1
+                            ),
+                        );
+                    }
+                }
+                Some(size)
+            }
+            None => {
+                out.push(
+                    "VISA-INST-001",
+                    cx.inst(index, Some("exec")),
+                    format!("exec size code {} is reserved", e.size_code()),
+                );
+                None
+            }
+        },
+        None => None,
+    };
+    if let Some(p) = inst.pred() {
+        check_pred(cx, index, p, out);
+    }
+    let alu = is_alu(info.class) && exec_size.is_some();
+    let type_rule = OPERAND_TYPES.iter().find(|t| t.opcode == inst.opcode.0);
+    for (field, operand) in fields.iter().zip(&inst.operands) {
+        match operand {
+            Operand::Vector(v) => {
+                let role = match field.name {
+                    "dst" | "carry" => Role::Destination,
+                    _ if alu && field.name.starts_with("src") => Role::Source,
+                    _ => Role::Scalar,
+                };
+                let u = Use {
+                    index,
+                    field: field.name,
+                    opcode: inst.opcode,
+                    exec_size: if alu { exec_size } else { None },
+                    role,
+                    cx,
+                };
+                operands::check_vector(&u, v, out);
+                let class = v.kind.class_code();
+                if let Some(rule) = OPERAND_CLASSES
+                    .iter()
+                    .find(|r| r.opcode == inst.opcode.0 && r.field == field.name)
+                {
+                    if !rule.classes.contains(class) {
+                        out.push(
+                            "VISA-INST-008",
+                            cx.inst(index, Some(field.name)),
+                            format!(
+                                "{} operand not allowed as {} of {}",
+                                class_name(class),
+                                field.name,
+                                info.mnemonic
+                            ),
+                        );
+                    }
+                }
+                if let (Some(rule), Some(ty)) = (type_rule, operands::vector_type(cx, v)) {
+                    let ty = match ty {
+                        Type::V => Type::W,
+                        Type::UV => Type::UW,
+                        Type::VF => Type::F,
+                        t => t,
+                    };
+                    let allowed = rule.types.contains(&ty)
+                        || rule.gated.iter().any(|(_, types)| types.contains(&ty));
+                    let is_predicate = matches!(v.kind, VectorKind::Predicate(_));
+                    if !allowed && !is_predicate && field.name != "carry" {
+                        out.push(
+                            "VISA-INST-009",
+                            cx.inst(index, Some(field.name)),
+                            format!(
+                                "type {} not allowed for {}",
+                                ty.name().unwrap_or("?").to_uppercase(),
+                                info.mnemonic
+                            ),
+                        );
+                    }
+                }
+            }
+            Operand::Raw(raw) => {
+                let u = Use {
+                    index,
+                    field: field.name,
+                    opcode: inst.opcode,
+                    exec_size: None,
+                    role: Role::Scalar,
+                    cx,
+                };
+                operands::check_raw(&u, raw, out);
+            }
+            Operand::RawList(raws) => {
+                for raw in raws {
+                    let u = Use {
+                        index,
+                        field: field.name,
+                        opcode: inst.opcode,
+                        exec_size: None,
+                        role: Role::Scalar,
+                        cx,
+                    };
+                    operands::check_raw(&u, raw, out);
+                }
+            }
+            Operand::Label(label) => {
+                check_label(cx, index, inst.opcode, *label, out, placed, targets);
+            }
+            Operand::LabelList(labels) => {
+                for label in labels {
+                    check_label(cx, index, inst.opcode, *label, out, placed, targets);
+                }
+            }
+            Operand::Int(value) if field.kind != FieldKind::Exec => {
+                check_control(cx, index, inst.opcode, field.name, *value, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn class_name(code: u8) -> &'static str {
+    match code {
+        0 => "general",
+        1 => "address",
+        2 => "predicate",
+        3 => "indirect",
+        5 => "immediate",
+        6 => "state",
+        _ => "reserved",
+    }
+}
+
+fn check_pred(cx: &Cx, index: usize, p: Pred, out: &mut Findings) {
+    if p.is_none() {
+        return;
+    }
+    if usize::from(p.id()) > cx.routine.predicates.len() || p.control() == 3 || p.0 & 0x1000 != 0 {
+        out.push(
+            "VISA-INST-003",
+            cx.inst(index, Some("pred")),
+            format!(
+                "predicate {:#06x}: P{} of {} declared, control {}",
+                p.0,
+                p.id(),
+                cx.routine.predicates.len(),
+                p.control()
+            ),
+        );
+    }
+}
+
+fn check_label(
+    cx: &Cx,
+    index: usize,
+    opcode: Opcode,
+    label: u16,
+    out: &mut Findings,
+    placed: &mut [Option<usize>],
+    targets: &mut Vec<(usize, u16)>,
+) {
+    let Some(decl) = cx.routine.labels.get(usize::from(label)) else {
+        out.push(
+            "VISA-INST-004",
+            cx.inst(index, Some("label")),
+            format!(
+                "label {label} is not declared ({} labels)",
+                cx.routine.labels.len()
+            ),
+        );
+        return;
+    };
+    let wanted = match opcode {
+        Opcode::JMP | Opcode::GOTO | Opcode::SWITCHJMP => Some(BLOCK_LABEL),
+        Opcode::CALL => Some(SUBROUTINE_LABEL),
+        _ => None,
+    };
+    if let Some(kind) = wanted {
+        targets.push((index, label));
+        if decl.kind != kind {
+            out.push(
+                "VISA-INST-005",
+                cx.inst(index, Some("label")),
+                format!(
+                    "{} targets {} label {label}",
+                    opcode.mnemonic(),
+                    decl.kind_name()
+                ),
+            );
+        }
+    }
+    if matches!(opcode, Opcode::LABEL | Opcode::FUNC) {
+        if let Some(slot) = placed.get_mut(usize::from(label)) {
+            match slot {
+                Some(first) => out.push(
+                    "VISA-INST-006",
+                    cx.inst(index, Some("label")),
+                    format!("label {label} already placed at instruction {first}"),
+                ),
+                None => *slot = Some(index),
+            }
+        }
+    }
+}
+
+/// Control values whose range the instruction specs state.
+fn check_control(
+    cx: &Cx,
+    index: usize,
+    opcode: Opcode,
+    field: &'static str,
+    value: u32,
+    out: &mut Findings,
+) {
+    let limit = match (opcode, field) {
+        (Opcode::CMP, "relop") => Some(("relop", value & 0x7, 5)),
+        (Opcode::FMINMAX, "op") => Some(("min/max selector", value, 1)),
+        (Opcode::MEDIA_LD | Opcode::MEDIA_ST, "plane") => Some(("plane", value, 3)),
+        _ => None,
+    };
+    if let Some((what, v, max)) = limit {
+        if v > max {
+            out.push(
+                "VISA-INST-010",
+                cx.inst(index, Some(field)),
+                format!("{what} {v} is out of range 0-{max}"),
+            );
+        }
+    }
+}

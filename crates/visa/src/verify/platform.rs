@@ -1,0 +1,137 @@
+//! Platform-dependent rules (spec `appendix_instruction_by_platform.md` and the
+//! platform-gated types of the instruction specs), checked only when asked for.
+
+use super::{operands, Cx, Findings, RoutineRef};
+use crate::isa::rules::{AVAILABILITY, OPERAND_TYPES};
+use crate::isa::Type;
+use crate::model::{Code, Object, Operand};
+
+/// A target platform, oldest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    Skl,
+    Icllp,
+    Tgllp,
+    Dg2,
+    Mtl,
+    Pvc,
+}
+
+impl Platform {
+    pub const ALL: [Platform; 6] = [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+        Platform::Mtl,
+        Platform::Pvc,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Skl => "skl",
+            Platform::Icllp => "icllp",
+            Platform::Tgllp => "tgllp",
+            Platform::Dg2 => "dg2",
+            Platform::Mtl => "mtl",
+            Platform::Pvc => "pvc",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Platform> {
+        Platform::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+    }
+    /// From the platform code of an embedded Gen binary (IGC `PlatformInfo`).
+    pub fn from_code(code: u8) -> Option<Platform> {
+        Some(match code {
+            5 => Platform::Skl,
+            10 => Platform::Icllp,
+            12 => Platform::Tgllp,
+            13 => Platform::Dg2,
+            14 | 15 => Platform::Pvc,
+            _ => return None,
+        })
+    }
+    /// GRF size in bytes: 64 on Xe-HPC, 32 before.
+    pub fn grf_size(self) -> u32 {
+        match self {
+            Platform::Pvc => 64,
+            _ => 32,
+        }
+    }
+    /// The appendix column, for the platforms it has.
+    fn availability_column(self) -> Option<usize> {
+        match self {
+            Platform::Skl => Some(0),
+            Platform::Icllp => Some(1),
+            Platform::Tgllp => Some(2),
+            _ => None,
+        }
+    }
+    /// Whether a `{GATE+}` marker of the specs admits this platform.
+    fn passes_gate(self, gate: &str) -> bool {
+        match gate {
+            "XEHP" => self >= Platform::Dg2,
+            "PVC" | "PVC_XT" => self >= Platform::Pvc,
+            _ => false,
+        }
+    }
+}
+
+pub(super) fn check_object(_object: &Object, _platform: Platform, _out: &mut Findings) {}
+
+pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
+    let Code::Instructions(code) = &cx.routine.code else {
+        return;
+    };
+    let _ = RoutineRef::Kernel(0);
+    for (index, inst) in code.iter().enumerate() {
+        if let Some(column) = platform.availability_column() {
+            if let Some((_, row)) = AVAILABILITY.iter().find(|(c, _)| *c == inst.opcode.0) {
+                if !row[column] {
+                    out.push(
+                        "VISA-PLAT-001",
+                        cx.inst(index, None),
+                        format!(
+                            "{} is not available on {}",
+                            inst.mnemonic(),
+                            platform.name()
+                        ),
+                    );
+                }
+            }
+        }
+        let Some(rule) = OPERAND_TYPES.iter().find(|t| t.opcode == inst.opcode.0) else {
+            continue;
+        };
+        let Some(fields) = inst.fields() else {
+            continue;
+        };
+        for (field, operand) in fields.iter().zip(&inst.operands) {
+            let Operand::Vector(v) = operand else {
+                continue;
+            };
+            let Some(ty) = operands::vector_type(cx, v) else {
+                continue;
+            };
+            if rule.types.contains(&ty) || ty == Type::V || ty == Type::UV || ty == Type::VF {
+                continue;
+            }
+            if let Some((gate, _)) = rule.gated.iter().find(|(_, types)| types.contains(&ty)) {
+                if !platform.passes_gate(gate) {
+                    out.push(
+                        "VISA-PLAT-002",
+                        cx.inst(index, Some(field.name)),
+                        format!(
+                            "type {} in {} needs {gate} or later, not {}",
+                            ty.name().unwrap_or("?").to_uppercase(),
+                            inst.mnemonic(),
+                            platform.name()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
