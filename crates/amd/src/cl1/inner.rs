@@ -199,7 +199,20 @@ impl<'a> InnerBinary<'a> {
                 size: le32(chunk, 12),
                 flags: le32(chunk, 16),
             };
-            notes.push(read_notes(&elf, bytes, &enc, &what)?);
+            let end = u64::from(enc.offset) + u64::from(enc.size);
+            if end > bytes.len() as u64 {
+                return Err(err(
+                    "CAL encoding table",
+                    format!(
+                        "entry {} (machine {:#x}) covers bytes {:#x}..{end:#x}, beyond the {:#x}-byte inner ELF",
+                        encodings.len(),
+                        enc.machine,
+                        enc.offset,
+                        bytes.len()
+                    ),
+                ));
+            }
+            notes.push(read_notes(&elf, &enc, &what)?);
             encodings.push(enc);
         }
         let text = elf.section_by_name(".text").map(|s| s.data).unwrap_or(&[]);
@@ -252,7 +265,6 @@ impl<'a> InnerBinary<'a> {
 /// they are packed back to back with 4-byte aligned sizes.
 fn read_notes<'a>(
     elf: &ElfView<'a>,
-    bytes: &'a [u8],
     enc: &CalEncoding,
     what: &str,
 ) -> Result<Vec<CalNote<'a>>, ElfError> {
@@ -271,7 +283,6 @@ fn read_notes<'a>(
     };
     let base = seg.offset as usize;
     let data = seg.data;
-    let _ = bytes;
     let mut pos = 0usize;
     let mut out = Vec::new();
     while pos < data.len() {
