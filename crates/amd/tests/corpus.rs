@@ -164,6 +164,45 @@ fn check_metadata(root: &Path) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The 32-byte kernel header repeats facts of the metadata: dw3 = hwlocal,
+/// dw4 bit 3 = `;memory:64bitABI` (not the ELF class: 1124.2 writes 64-bit
+/// binaries without the flag), dw5 = 1. The private size in dw0/dw2 follows
+/// `;memory:uavprivate` only loosely (dw0 is often 0, and 14.12 printf
+/// kernels carry 640 against a metadata 256), so it is counted, not required.
+#[test]
+fn kernel_header_agrees_with_metadata() {
+    for root in std::iter::once(data()).chain(corpus()) {
+        let (mut checked, mut private_agrees, mut failures) = (0, 0, Vec::new());
+        for (path, _) in cl1_binaries(&root) {
+            let bytes = std::fs::read(&path).unwrap();
+            let bin = Cl1Binary::parse(&bytes).unwrap();
+            for k in &bin.kernels {
+                let Some(h) = &k.header else { continue };
+                let m = parse_metadata(k.metadata).unwrap().memory_totals();
+                checked += 1;
+                if u64::from(h.dwords[2]) == m.uav_private {
+                    private_agrees += 1;
+                }
+                let want = (m.hw_local, m.abi_64bit, 1);
+                let got = (u64::from(h.hw_local()), h.is_64bit(), h.dwords[5]);
+                if want != got {
+                    failures.push(format!(
+                        "{}: {}: header {:?}, metadata/container {want:?}",
+                        path.display(),
+                        k.name,
+                        h.dwords
+                    ));
+                }
+            }
+        }
+        eprintln!(
+            "{}: {checked} kernel headers agree on hwlocal/64bitABI; dw2 = uavprivate in {private_agrees}",
+            root.display()
+        );
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
 /// Which source each CL1 binary was compiled from (file name prefix).
 fn source_for(file: &str) -> Option<&'static str> {
     const SOURCES: [(&str, &str); 7] = [

@@ -55,7 +55,10 @@ pub enum Cl1Error {
     Limit(String),
 }
 
-/// The 32-byte `__OpenCL_k_header`.
+/// The 32-byte `__OpenCL_k_header`. Over the corpus, dw3 always equals
+/// `;memory:hwlocal`, dw4 bit 3 `;memory:64bitABI` and dw5 is 1; dw2 equals
+/// `;memory:uavprivate` for 496 of 502 kernels (printf kernels of 14.12
+/// differ) and dw0 is usually 0.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct KernelHeader {
     pub dwords: [u32; 8],
@@ -63,8 +66,9 @@ pub struct KernelHeader {
 
 impl KernelHeader {
     pub const SIZE: usize = 32;
+    /// Private (scratch) bytes per work-item as the header records them.
     pub fn uav_private(&self) -> u32 {
-        self.dwords[0]
+        self.dwords[2]
     }
     pub fn hw_local(&self) -> u32 {
         self.dwords[3]
