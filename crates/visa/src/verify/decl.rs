@@ -1,7 +1,7 @@
 //! Declarations (spec `4_visa_header.md`: var_info, address_info, predicate_info,
 //! label_info).
 
-use super::{resolve_alias, var_decl, Cx, Findings};
+use super::{resolve_alias, Cx, Findings};
 use crate::isa::Type;
 
 /// The types a general variable may have: the spec's list, plus BF, which IGC
@@ -88,7 +88,7 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
         if v.alias_scope != 0 {
             continue;
         }
-        let Some(target) = var_decl(r, cx.version, v.alias_index) else {
+        let Some(target) = cx.var(v.alias_index) else {
             out.push(
                 "VISA-DECL-005",
                 here(),

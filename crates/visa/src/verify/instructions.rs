@@ -3,7 +3,7 @@
 
 use super::operands::{self, Role, Use};
 use super::{Cx, Findings};
-use crate::isa::rules::{OPERAND_CLASSES, OPERAND_TYPES};
+use crate::isa::rules::{OperandTypes, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES};
 use crate::isa::{Class, FieldKind, Opcode, Type};
 use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
 use crate::semantics::MaskControl;
@@ -137,8 +137,7 @@ fn check_instruction(
                         Type::VF => Type::F,
                         t => t,
                     };
-                    let allowed = rule.types.contains(&ty)
-                        || rule.gated.iter().any(|(_, types)| types.contains(&ty));
+                    let allowed = type_allowed(rule, info.class, inst.opcode, ty);
                     let is_predicate = matches!(v.kind, VectorKind::Predicate(_));
                     if !allowed && !is_predicate && field.name != "carry" {
                         out.push(
@@ -191,6 +190,50 @@ fn check_instruction(
             _ => {}
         }
     }
+}
+
+fn is_integer(ty: Type) -> bool {
+    matches!(
+        ty,
+        Type::UB | Type::B | Type::UW | Type::W | Type::UD | Type::D | Type::UQ | Type::Q
+    )
+}
+
+/// Whether an opcode's type list admits a type. Logic instructions take their list as
+/// "integers up to the widest listed": IGC's verifier checks them only for being
+/// integral (and 64-bit only where a 64-bit type is listed), and IGC emits signed
+/// types for `shr` and `bfrev` and UW for `fbl` although the specs list unsigned
+/// dword types only.
+fn type_allowed(rule: &OperandTypes, class: Class, opcode: Opcode, ty: Type) -> bool {
+    let listed =
+        |t: &Type| rule.types.contains(t) || rule.gated.iter().any(|(_, types)| types.contains(t));
+    if listed(&ty) {
+        return true;
+    }
+    if IGC_EXTRA_TYPES
+        .iter()
+        .any(|(op, types)| *op == opcode.0 && types.contains(&ty))
+    {
+        return true;
+    }
+    if class == Class::Logic && is_integer(ty) {
+        let widest = [
+            Type::UQ,
+            Type::Q,
+            Type::UD,
+            Type::D,
+            Type::UW,
+            Type::W,
+            Type::UB,
+            Type::B,
+        ]
+        .into_iter()
+        .filter(|t| listed(t))
+        .filter_map(|t| t.size())
+        .max();
+        return widest.is_some_and(|w| ty.size().is_some_and(|s| s <= w));
+    }
+    false
 }
 
 fn class_name(code: u8) -> &'static str {

@@ -105,7 +105,7 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                     let root_size = cx.var(root).and_then(|d| d.byte_size()).unwrap_or(0);
                     // A variable of at least one GRF starts on a GRF boundary; a smaller one
                     // sits inside one GRF, so an in-bounds region cannot span two.
-                    if root_size >= cx.grf_size {
+                    if cx.strict && root_size >= cx.grf_size {
                         let shifted: Vec<_> = elements
                             .iter()
                             .map(|e| semantics::Element {
@@ -153,7 +153,10 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                     format!("indirect operand of type {}", type_name(ty)),
                 );
             }
-            let multi = region.vstride_code() == 0;
+            // A destination encodes only its horizontal stride, so a null vertical
+            // stride there means nothing unless a source-style width came with it.
+            let multi = region.vstride_code() == 0
+                && (u.role != Role::Destination || region.width_code() != 0);
             if multi && u.role == Role::Destination {
                 u.push(
                     out,
