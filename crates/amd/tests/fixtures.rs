@@ -8,6 +8,8 @@
 //!   what `Metadata::check` reports.
 //! * `fixtures/datasegment/*.{spec,hex}.txt` — the radix is in the name;
 //!   `*.out` holds the materialised bytes (hex) or the error.
+//! * `fixtures/cb0/*.json` — a `Cb0Request`; `*.out` holds the reserved
+//!   area, one line per 16-byte vector with the field names, or the error.
 //! * `fixtures/link/<program>/program.il` (+ `library.il`) — `<kernel>.out`
 //!   holds the linked IL for that kernel, or the error.
 
@@ -165,6 +167,39 @@ fn data_segments() {
             }
         };
         check(&with_ext(&f, stem, ".out"), &got, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cb0_reserved_area() {
+    use gpukit_amd::abi::cb0::Cb0Request;
+    let mut failures = Vec::new();
+    let files = listing(&dir("cb0"), ".json");
+    assert!(!files.is_empty());
+    for f in files {
+        let req: Cb0Request = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        let got = match req.build() {
+            Err(e) => format!("error: {e}\n"),
+            Ok(cb0) => {
+                let mut s = String::new();
+                for (v, chunk) in cb0.dwords.chunks(4).enumerate() {
+                    s.push_str(&format!("cb0[{v}]"));
+                    for d in chunk {
+                        s.push_str(&format!(" {d:08x}"));
+                    }
+                    let names: Vec<&str> = cb0
+                        .fields
+                        .iter()
+                        .filter(|x| x.dword / 4 == v)
+                        .map(|x| x.name)
+                        .collect();
+                    s.push_str(&format!("  ; {}\n", names.join(" ")));
+                }
+                s
+            }
+        };
+        check(&with_ext(&f, ".json", ".out"), &got, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

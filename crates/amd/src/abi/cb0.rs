@@ -7,10 +7,10 @@
 //! offset, shifted by one dword with the 64-bit ABI (ROCm/clr
 //! `gpukernel.hpp` MetadataOffsets, CLRX AmdAbi).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which driver generation's cb0 layout to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Cb0Layout {
     /// The 2009 spec (7XX/Evergreen): vectors 0..8, printf in dwords 33/34.
@@ -21,8 +21,10 @@ pub enum Cb0Layout {
     Gcn64,
 }
 
-/// What the runtime knows at enqueue time.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What the runtime knows at enqueue time. Deserialisable with every field
+/// but `layout` optional (zero, or a Task when `ndrange` is absent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Cb0Request {
     /// `None` for `clEnqueueTask`.
     pub ndrange: Option<NdRange>,
@@ -38,12 +40,14 @@ pub struct Cb0Request {
     pub printf_size: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NdRange {
     /// 1, 2 or 3.
     pub work_dim: u32,
     pub global: [u32; 3],
     pub local: [u32; 3],
+    #[serde(default)]
     pub global_offset: [u32; 3],
 }
 
@@ -82,6 +86,12 @@ pub struct Cb0 {
 impl Cb0 {
     pub fn bytes(&self) -> Vec<u8> {
         self.dwords.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+}
+
+impl Default for Cb0Request {
+    fn default() -> Self {
+        Cb0Request::task(Cb0Layout::Spec2009)
     }
 }
 
