@@ -8,7 +8,7 @@ pub mod parse;
 
 pub use check::Finding;
 pub use model::*;
-pub use parse::{parse_blocks, parse_metadata, parse_metadata_at, ParseError};
+pub use parse::{find_blocks, parse_blocks, parse_metadata, parse_metadata_at, ParseError};
 
 use crate::abi::args::value_slot_size;
 

@@ -204,6 +204,41 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
     Ok(out)
 }
 
+/// Finds and parses every `;ARGSTART`..`;ARGEND` block of a larger text
+/// (an IL program, a log), ignoring what lies between blocks. Returns each
+/// block with the 1-based line of its `;ARGSTART`.
+pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
+    let text = utf8(bytes, 1)?;
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let mut pos = 0;
+    for (i, (line, eol)) in split_lines(text).enumerate() {
+        let end = pos + line.len() + eol.as_str().len();
+        match start {
+            None if line.starts_with(";ARGSTART:") => start = Some((pos, i + 1)),
+            Some((from, first)) if line.starts_with(";ARGEND:") => {
+                if out.len() >= limits::MAX_KERNELS {
+                    return Err(ParseError {
+                        line: i + 1,
+                        column: 1,
+                        field: "blocks".into(),
+                        found: format!("more than {}", limits::MAX_KERNELS),
+                        expected: "fewer blocks".into(),
+                    });
+                }
+                out.push((first, parse_metadata_at(&bytes[from..end], first)?));
+                start = None;
+            }
+            _ => {}
+        }
+        pos = end;
+    }
+    if let Some((from, first)) = start {
+        parse_metadata_at(&bytes[from..], first)?;
+    }
+    Ok(out)
+}
+
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
     parse_line_with(line, line_no, eol, &mut Vec::new())

@@ -2,13 +2,13 @@
 
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
 use gpukit_amd::cl1::Cl1Binary;
-use gpukit_amd::metadata::{parse_blocks, parse_metadata, Argument, Line, MemoryTotals, Metadata};
+use gpukit_amd::metadata::{find_blocks, parse_metadata, Argument, Line, MemoryTotals, Metadata};
 use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A CL1 program binary (.clo) or a text file of metadata blocks
+    /// A CL1 program binary (.clo), or a text (metadata dump, AMD IL program) holding metadata blocks
     file: PathBuf,
     /// Only this kernel (name without `__OpenCL_`/`_kernel`)
     #[arg(long)]
@@ -53,7 +53,18 @@ pub fn run(args: Args) -> CmdResult {
             blocks.push(md);
         }
     } else {
-        blocks = parse_blocks(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+        // Blocks anywhere in the text: a metadata dump or a whole IL program.
+        blocks = find_blocks(&bytes)
+            .map_err(|e| CmdError::input(&args.file, e))?
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect();
+        if blocks.is_empty() {
+            return Err(CmdError::input(
+                &args.file,
+                "no `;ARGSTART:`..`;ARGEND:` metadata block",
+            ));
+        }
         texts = blocks.iter().map(Metadata::emit).collect();
     }
     if let Some(want) = &args.kernel {
