@@ -141,6 +141,19 @@ fn check_metadata(root: &Path) {
                     } else {
                         failures.push(format!("{}: kernel {name}: emit differs", path.display()));
                     }
+                    let uav_ids = k.inner.uav_ids();
+                    for e in m.entries() {
+                        if let Entry::Pointer(p) = e {
+                            if p.mem_type == MemType::Uav && !uav_ids.contains(&p.buffer) {
+                                failures.push(format!(
+                                    "{}: kernel {name}: pointer {} uses UAV {} missing from the ATI_UAV note {uav_ids:?}",
+                                    path.display(),
+                                    p.name,
+                                    p.buffer
+                                ));
+                            }
+                        }
+                    }
                     for finding in m.check() {
                         failures.push(format!("{}: kernel {name}: {finding}", path.display()));
                     }

@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::canonical;
 use gpukit_visa::text::{parse_text, print_text};
 use gpukit_visa::*;
 use std::collections::BTreeSet;
@@ -92,89 +93,6 @@ fn igc_printed_texts_round_trip() {
         "now passing, remove from text_known_gaps.txt:\n{}",
         fixed.join("\n")
     );
-}
-
-/// The object with a canonical string pool: only the strings something refers to,
-/// sorted. Objects that mean the same compare equal whatever order their producers
-/// interned strings in. Names the text never shows (predicate and address names) and
-/// integer attribute widths (the text does not say them) are blanked.
-fn canonical(o: &Object) -> Object {
-    let mut o = o.clone();
-    for k in &mut o.kernels {
-        k.gen_binaries.clear();
-    }
-    let routines = o
-        .kernels
-        .iter_mut()
-        .map(|k| &mut k.body)
-        .chain(o.functions.iter_mut().map(|f| &mut f.body));
-    for r in routines {
-        for p in &mut r.predicates {
-            p.name_index = u32::MAX;
-        }
-        for a in &mut r.addresses {
-            a.name_index = u32::MAX;
-        }
-        // Every string reference, as a mutable index.
-        let mut refs: Vec<&mut u32> = Vec::new();
-        refs.push(&mut r.name_index);
-        for v in &mut r.variables {
-            refs.push(&mut v.name_index);
-            for a in &mut v.attributes {
-                refs.push(&mut a.name_index);
-            }
-        }
-        for l in &mut r.labels {
-            refs.push(&mut l.name_index);
-        }
-        for s in r.samplers.iter_mut().chain(r.surfaces.iter_mut()) {
-            refs.push(&mut s.name_index);
-        }
-        for a in &mut r.attributes {
-            refs.push(&mut a.name_index);
-            if let AttributeValue::Int { width, .. } = &mut a.value {
-                *width = 4;
-            }
-        }
-        if let Code::Instructions(list) = &mut r.code {
-            for inst in list {
-                // IGC prints any fence with the software bit as `fence_sw` and drops the
-                // other bits (corpus README: 0xA1 reassembles to 0x80).
-                if inst.opcode == isa::Opcode::FENCE {
-                    if let Some(Operand::Int(m)) = inst.operands.first_mut() {
-                        if *m & 0x80 != 0 {
-                            *m = 0x80;
-                        }
-                    }
-                }
-                let fields = inst.fields().unwrap_or(&[]);
-                for (f, op) in fields.iter().zip(inst.operands.iter_mut()) {
-                    let is_string = matches!(
-                        (inst.opcode, f.name),
-                        (isa::Opcode::FCALL | isa::Opcode::FADDR, "function")
-                            | (isa::Opcode::FILE, "file")
-                    );
-                    if let (true, Operand::Int(i)) = (is_string, op) {
-                        refs.push(i);
-                    }
-                }
-            }
-        }
-        let old = std::mem::take(&mut r.strings);
-        let mut pool: Vec<Vec<u8>> = refs
-            .iter()
-            .filter_map(|i| old.get(**i as usize).cloned())
-            .collect();
-        pool.sort();
-        pool.dedup();
-        for i in refs {
-            if let Some(s) = old.get(*i as usize) {
-                *i = pool.binary_search(s).unwrap() as u32;
-            }
-        }
-        r.strings = pool;
-    }
-    o
 }
 
 /// Names the first part where two objects differ, for the failure message.

@@ -244,6 +244,16 @@ impl<'a> InnerBinary<'a> {
             .collect()
     }
 
+    /// UAV ids listed in the ATI_UAV note (16-byte entries: id, f1, f2, type).
+    /// Every `uav` pointer of the metadata names one of them.
+    pub fn uav_ids(&self) -> Vec<u32> {
+        self.first_notes()
+            .iter()
+            .filter(|n| n.kind == CalNoteKind::Uav)
+            .flat_map(|n| n.desc.chunks_exact(16).map(|c| le32(c, 0)))
+            .collect()
+    }
+
     pub fn proginfo_summary(&self) -> ProgInfoSummary {
         let entries = self.proginfo();
         let get = |addr: u32| entries.iter().find(|e| e.address == addr).map(|e| e.value);

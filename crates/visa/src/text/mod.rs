@@ -9,6 +9,6 @@ mod style;
 mod template;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
-pub use parser::parse_text;
+pub use parser::{parse_text, parse_text_with, ParseOptions};
 pub use printer::{print_routine, print_text, RoutineRef};
 pub use style::Style;

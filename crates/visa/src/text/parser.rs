@@ -19,9 +19,28 @@ use std::sync::OnceLock;
 /// Most diagnostics reported for one text; the rest would be noise.
 const MAX_DIAGNOSTICS: usize = 50;
 
-/// Parses a whole `.visaasm` text.
+/// What the text itself does not say.
+#[derive(Clone, Copy, Debug)]
+pub struct ParseOptions {
+    /// GRF size in bytes of the target platform (64 on PVC, 32 before): `&var[offset]`
+    /// operands name bytes, the binary stores rows and columns.
+    pub grf_bytes: u32,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { grf_bytes: limits::GRF_BYTES_DEFAULT }
+    }
+}
+
+/// Parses a whole `.visaasm` text for a platform with 32-byte GRFs.
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
-    let mut p = Parser::default();
+    parse_text_with(src, &ParseOptions::default())
+}
+
+/// Parses a whole `.visaasm` text.
+pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diagnostics> {
+    let mut p = Parser { grf_bytes: options.grf_bytes, ..Parser::default() };
     for (i, raw) in src.split('\n').enumerate() {
         let raw = raw.trim_end_matches('\r');
         if let Some(rb) = p.routine.as_mut() {
@@ -103,6 +122,7 @@ struct Parser {
     functions: Vec<Function>,
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
+    grf_bytes: u32,
 }
 
 #[derive(Default)]
@@ -132,6 +152,7 @@ struct RoutineBuilder {
     attributes: Vec<Attribute>,
     instructions: Vec<Instruction>,
     build_info: Option<BuildInfo>,
+    grf_bytes: u32,
 }
 
 impl RoutineBuilder {
@@ -396,6 +417,7 @@ impl Parser {
                 let mut rb = RoutineBuilder {
                     is_kernel: word == "kernel",
                     name: name.clone(),
+                    grf_bytes: self.grf_bytes,
                     ..Default::default()
                 };
                 rb.intern(&name);
@@ -969,7 +991,7 @@ fn match_template(
                 Operand::Raw(Raw::NULL)
             }
             FieldKind::Vector if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
-                Operand::Vector(Vector::general(0, 0, 0, Region(0)))
+                Operand::Vector(null_operand())
             }
             FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
                 Operand::Int(implied_value(i, fields, &ops))
@@ -1012,6 +1034,12 @@ fn match_template(
 
 fn inst_operand<'o>(fields: &[Field], ops: &'o [Operand], name: &str) -> Option<&'o Operand> {
     fields.iter().position(|f| f.name == name).map(|i| &ops[i])
+}
+
+/// The operand IGC's builder puts where the text shows none (a flat LSC message's
+/// surface, an unused pitch): `%null` as a scalar.
+fn null_operand() -> Vector {
+    Vector::general(0, 0, 0, Region::from_values(0, 1, 0).unwrap_or_default())
 }
 
 /// Values of fields the text leaves out: list counts follow their lists; the rest are 0.
@@ -1414,7 +1442,7 @@ fn address_of(rb: &RoutineBuilder, c: &mut LineCursor, modifier: Modifier) -> PR
         .var_id(name)
         .ok_or_else(|| nat.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     let size = rb.var_type(id).size().unwrap_or(1) as u32;
-    let grf = limits::GRF_BYTES_DEFAULT;
+    let grf = rb.grf_bytes.max(1);
     // The text does not show the region of `&var`; IGC stores the scalar <0;1,0>.
     let scalar = Region::from_values(0, 1, 0).unwrap_or_default();
     let kind = VectorKind::General {
@@ -1836,7 +1864,7 @@ fn formatted(
                 c.expect(")")?;
                 v
             } else {
-                Vector::general(0, 0, 0, Region(0))
+                null_operand()
             };
             set_field(fields, ops, "surface", Operand::Vector(surface));
             if f == Format::LscSurface {
@@ -1890,7 +1918,7 @@ fn formatted(
                     c.skip_ws();
                     lsc_vector(rb, c)?
                 } else {
-                    Vector::general(0, 0, 0, Region(0))
+                    null_operand()
                 };
                 set_field(fields, ops, "src0_pitch", Operand::Vector(pitch));
             }
@@ -2026,7 +2054,7 @@ fn formatted(
         Format::WhenSignal => {
             c.skip_ws();
             if c.at_end() {
-                Ok(Operand::Vector(Vector::general(0, 0, 0, Region(0))))
+                Ok(Operand::Vector(null_operand()))
             } else {
                 Ok(Operand::Vector(parse_vector(rb, c)?))
             }
