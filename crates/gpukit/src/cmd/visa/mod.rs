@@ -4,6 +4,8 @@ mod dis;
 mod fmt;
 mod gen;
 mod info;
+mod region;
+mod verify;
 
 use crate::output::CmdResult;
 use clap::Subcommand;
@@ -20,6 +22,10 @@ pub enum VisaCommand {
     Dis(dis::Args),
     /// Extract a kernel's embedded Gen binary as raw machine code (what `iga64 -d` reads)
     Gen(gen::Args),
+    /// Check a .isa or .visaasm file against the vISA spec's rules; exit 1 with findings
+    Verify(verify::Args),
+    /// Show the elements and GRF bytes a region operand touches for an exec size
+    Region(region::Args),
 }
 
 impl VisaCommand {
@@ -30,6 +36,8 @@ impl VisaCommand {
             VisaCommand::Dis(a) => dis::run(a),
             VisaCommand::Asm(a) => asm::run(a),
             VisaCommand::Fmt(a) => fmt::run(a),
+            VisaCommand::Verify(a) => verify::run(a),
+            VisaCommand::Region(a) => region::run(a),
         }
     }
 }

@@ -1,0 +1,429 @@
+//! `gpukit visa region OPERAND --exec-size N [--grf 32|64] [--addr A,B,..] [--svg OUT] [--json]`
+//!
+//! What a region operand touches, by the spec's pseudo-code: each channel's element
+//! offset, and a grid of the GRF bytes. Operands are written as in vISA text:
+//! `V12(1,2)<8;4,2>:f` (source), `V12(1,2)<2>:f` (destination),
+//! `r[A0(0),16]<8;4,2>:f` (single-address indirect; `--addr` gives A0(0)) and
+//! `r[A0(0),16]<4,2>:f` (multi-address; `--addr` gives one value per row).
+
+use crate::output::{emit, json, CmdError, CmdResult};
+use gpukit_visa::isa::Type;
+use gpukit_visa::semantics::{self, Element, RegionParams};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The operand, e.g. 'V12(1,2)<8;4,2>:f', 'V3(0,0)<1>:d', 'r[A0(0),16]<4,2>:w'
+    operand: String,
+    /// Execution size of the instruction (1, 2, 4, 8, 16, 32)
+    #[arg(long)]
+    exec_size: u32,
+    /// GRF size in bytes (64 on Xe-HPC)
+    #[arg(long, default_value_t = 32)]
+    grf: u32,
+    /// Address values for an indirect operand, in bytes, comma-separated (one per row for multi-address)
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    addr: Vec<i64>,
+    /// Also draw the grid as SVG into this file
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// A parsed operand.
+#[derive(Debug, PartialEq)]
+enum Operand {
+    Direct { row: u32, col: u32, region: Shape },
+    Indirect { offset: i64, region: Shape },
+}
+
+#[derive(Debug, PartialEq, Clone, Copy)]
+enum Shape {
+    Source(RegionParams),
+    MultiAddress { width: u32, hstride: u32 },
+    Destination { hstride: u32 },
+}
+
+#[derive(Serialize)]
+struct Report {
+    operand: String,
+    exec_size: u32,
+    grf_size: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    element_size: u32,
+    elements: Vec<ElementReport>,
+    grfs: Vec<i64>,
+    within_two_adjacent_grfs: bool,
+}
+
+#[derive(Serialize)]
+struct ElementReport {
+    channel: u32,
+    byte_offset: i64,
+    grf: i64,
+    subreg_byte: i64,
+}
+
+fn bad(operand: &str, why: impl std::fmt::Display) -> CmdError {
+    CmdError::Usage(format!("operand {operand:?}: {why}"))
+}
+
+fn number<T: std::str::FromStr>(s: &str, operand: &str, what: &str) -> Result<T, CmdError> {
+    s.trim()
+        .parse()
+        .map_err(|_| bad(operand, format!("{what} {:?} is not a number", s.trim())))
+}
+
+/// Splits `<...>:type` off the end of an operand.
+fn split_region_type<'a>(rest: &'a str, operand: &str) -> Result<(&'a str, Type), CmdError> {
+    let rest = rest.trim();
+    let (region, ty) = rest
+        .rsplit_once(':')
+        .ok_or_else(|| bad(operand, "missing ':type'"))?;
+    let ty = Type::from_name(ty.trim())
+        .filter(|t| t.size().is_some())
+        .ok_or_else(|| bad(operand, format!("unknown type {:?}", ty.trim())))?;
+    let region = region
+        .trim()
+        .strip_prefix('<')
+        .and_then(|r| r.strip_suffix('>'))
+        .ok_or_else(|| bad(operand, "region must be written <...>"))?;
+    Ok((region, ty))
+}
+
+fn parse_shape(region: &str, operand: &str, indirect: bool) -> Result<Shape, CmdError> {
+    if let Some((v, wh)) = region.split_once(';') {
+        let (w, h) = wh
+            .split_once(',')
+            .ok_or_else(|| bad(operand, "source region must be <vstride;width,hstride>"))?;
+        let width = number(w, operand, "width")?;
+        let hstride = number(h, operand, "horizontal stride")?;
+        if v.trim().is_empty() && indirect {
+            return Ok(Shape::MultiAddress { width, hstride });
+        }
+        let vstride = number(v, operand, "vertical stride")?;
+        return Ok(Shape::Source(RegionParams::new(vstride, width, hstride)));
+    }
+    if let Some((w, h)) = region.split_once(',') {
+        if !indirect {
+            return Err(bad(
+                operand,
+                "<width,hstride> is a multi-address indirect region",
+            ));
+        }
+        return Ok(Shape::MultiAddress {
+            width: number(w, operand, "width")?,
+            hstride: number(h, operand, "horizontal stride")?,
+        });
+    }
+    Ok(Shape::Destination {
+        hstride: number(region, operand, "horizontal stride")?,
+    })
+}
+
+fn parse_operand(operand: &str) -> Result<(Operand, Type), CmdError> {
+    let s = operand.trim();
+    if let Some(inner) = s.strip_prefix("r[") {
+        let (addr, rest) = inner
+            .split_once(']')
+            .ok_or_else(|| bad(operand, "missing ']'"))?;
+        let offset = match addr.rsplit_once(',') {
+            Some((_, off)) => number(off, operand, "indirect offset")?,
+            None => 0,
+        };
+        let (region, ty) = split_region_type(rest, operand)?;
+        let region = parse_shape(region, operand, true)?;
+        return Ok((Operand::Indirect { offset, region }, ty));
+    }
+    let open = s
+        .find('(')
+        .ok_or_else(|| bad(operand, "expected NAME(row,col)<region>:type"))?;
+    let close = s[open..]
+        .find(')')
+        .map(|i| open + i)
+        .ok_or_else(|| bad(operand, "missing ')'"))?;
+    let (row, col) = s[open + 1..close]
+        .split_once(',')
+        .ok_or_else(|| bad(operand, "origin must be (row,col)"))?;
+    let row = number(row, operand, "row")?;
+    let col = number(col, operand, "column")?;
+    let (region, ty) = split_region_type(&s[close + 1..], operand)?;
+    let region = parse_shape(region, operand, false)?;
+    Ok((Operand::Direct { row, col, region }, ty))
+}
+
+fn elements(a: &Args, op: &Operand, size: u32) -> Result<Vec<Element>, CmdError> {
+    let region_error = |e: semantics::RegionError| CmdError::Input(format!("{}: {e}", a.operand));
+    let (origin, shape) = match op {
+        Operand::Direct { row, col, region } => {
+            (semantics::direct_origin(*row, *col, size, a.grf), *region)
+        }
+        Operand::Indirect { offset, region } => {
+            if let Shape::MultiAddress { width, hstride } = region {
+                return semantics::indirect_multi_elements(
+                    &a.addr,
+                    *offset,
+                    size,
+                    a.grf,
+                    a.exec_size,
+                    *width,
+                    *hstride,
+                )
+                .map_err(region_error);
+            }
+            let base = a.addr.first().copied().ok_or_else(|| {
+                CmdError::Usage("an indirect operand needs --addr with the address value".into())
+            })?;
+            (base + offset, *region)
+        }
+    };
+    match shape {
+        Shape::Source(params) => {
+            semantics::source_elements(origin, size, a.grf, a.exec_size, params)
+        }
+        Shape::Destination { hstride } => {
+            semantics::destination_elements(origin, size, a.grf, a.exec_size, hstride)
+        }
+        // Only an indirect operand parses to a multi-address shape, and it returned above.
+        Shape::MultiAddress { .. } => Err(semantics::RegionError::NullVertStride),
+    }
+    .map_err(region_error)
+}
+
+const CHANNEL_DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+
+/// Per GRF touched, one cell per byte: the channel whose element covers it, or
+/// `Many` where several channels read the same byte.
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    Untouched,
+    Channel(u32),
+    Many,
+}
+
+fn grid(elements: &[Element], size: u32, grf: u32, grfs: &[i64]) -> Vec<(i64, Vec<Cell>)> {
+    let mut rows: Vec<(i64, Vec<Cell>)> = grfs
+        .iter()
+        .map(|g| (*g, vec![Cell::Untouched; grf as usize]))
+        .collect();
+    let grf = i64::from(grf);
+    for e in elements {
+        for b in e.byte_offset..e.byte_offset + i64::from(size) {
+            let (g, sub) = (b.div_euclid(grf), b.rem_euclid(grf) as usize);
+            if let Some((_, cells)) = rows.iter_mut().find(|(r, _)| *r == g) {
+                cells[sub] = match cells[sub] {
+                    Cell::Untouched => Cell::Channel(e.channel),
+                    Cell::Channel(c) if c == e.channel => Cell::Channel(c),
+                    _ => Cell::Many,
+                };
+            }
+        }
+    }
+    rows
+}
+
+fn text_report(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}  exec size {}  {} ({} bytes)  GRF {} bytes",
+        r.operand, r.exec_size, r.ty, r.element_size, r.grf_size
+    );
+    let _ = writeln!(s, "channel  byte  grf.byte");
+    for e in &r.elements {
+        let _ = writeln!(
+            s,
+            "{:>7}  {:>4}  r{}.{}",
+            e.channel, e.byte_offset, e.grf, e.subreg_byte
+        );
+    }
+    let _ = writeln!(
+        s,
+        "GRFs touched: {} ({})",
+        r.grfs
+            .iter()
+            .map(|g| format!("r{g}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        if r.within_two_adjacent_grfs {
+            "within two adjacent GRFs"
+        } else {
+            "more than two adjacent GRFs: breaks region rule 6"
+        }
+    );
+    let _ = writeln!(
+        s,
+        "grid: one column per byte, the channel (0-9a-v) reading it, * several, . none"
+    );
+    let width = r.grf_size as usize;
+    let mut ruler = String::from("        ");
+    for b in (0..width).step_by(8) {
+        let _ = write!(ruler, "{b:<8}");
+    }
+    let _ = writeln!(s, "{}", ruler.trim_end());
+    for (g, cells) in rows {
+        let line: String = cells
+            .iter()
+            .map(|c| match c {
+                Cell::Untouched => '.',
+                Cell::Many => '*',
+                Cell::Channel(ch) => CHANNEL_DIGITS[(*ch as usize) % 32] as char,
+            })
+            .collect();
+        let _ = writeln!(s, "{:>6}  {line}", format!("r{g}"));
+    }
+    s
+}
+
+fn svg(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
+    const CELL: usize = 14;
+    const LEFT: usize = 48;
+    const TOP: usize = 36;
+    let width = LEFT + r.grf_size as usize * CELL + 8;
+    let height = TOP + rows.len() * (CELL + 4) + 8;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="9">"#
+    );
+    let title = r
+        .operand
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let _ = writeln!(
+        s,
+        r#"<text x="4" y="14" font-size="12">{title} exec size {} GRF {} bytes</text>"#,
+        r.exec_size, r.grf_size
+    );
+    for b in (0..r.grf_size as usize).step_by(8) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}">{b}</text>"#,
+            LEFT + b * CELL,
+            TOP - 6
+        );
+    }
+    for (i, (g, cells)) in rows.iter().enumerate() {
+        let y = TOP + i * (CELL + 4);
+        let _ = writeln!(
+            s,
+            r#"<text x="4" y="{}" font-size="11">r{g}</text>"#,
+            y + CELL - 3
+        );
+        for (b, c) in cells.iter().enumerate() {
+            let x = LEFT + b * CELL;
+            let (fill, label) = match c {
+                Cell::Untouched => ("#f4f4f4".to_string(), String::new()),
+                Cell::Many => ("#888888".to_string(), "*".to_string()),
+                Cell::Channel(ch) => (
+                    format!("hsl({}, 70%, 70%)", (ch * 360 / 32) % 360),
+                    ch.to_string(),
+                ),
+            };
+            let _ = writeln!(
+                s,
+                r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbbbbb" stroke-width="0.5"/>"##
+            );
+            if !label.is_empty() {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+                    x + CELL / 2,
+                    y + CELL - 4
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+pub fn run(a: Args) -> CmdResult {
+    if !matches!(a.grf, 32 | 64) {
+        return Err(CmdError::Usage(format!(
+            "--grf {}: the GRF is 32 or 64 bytes",
+            a.grf
+        )));
+    }
+    let (op, ty) = parse_operand(&a.operand)?;
+    let size = ty.size().unwrap_or(1) as u32;
+    let elements = elements(&a, &op, size)?;
+    let span = semantics::grf_span(&elements, size, a.grf);
+    let grf = i64::from(a.grf);
+    let report = Report {
+        operand: a.operand.clone(),
+        exec_size: a.exec_size,
+        grf_size: a.grf,
+        ty: ty.name().unwrap_or("?").to_string(),
+        element_size: size,
+        elements: elements
+            .iter()
+            .map(|e| ElementReport {
+                channel: e.channel,
+                byte_offset: e.byte_offset,
+                grf: e.byte_offset.div_euclid(grf),
+                subreg_byte: e.byte_offset.rem_euclid(grf),
+            })
+            .collect(),
+        within_two_adjacent_grfs: span.within_two_adjacent(),
+        grfs: span.grfs.clone(),
+    };
+    let rows = grid(&elements, size, a.grf, &span.grfs);
+    if let Some(path) = &a.svg {
+        emit(Some(path), svg(&report, &rows).as_bytes())?;
+    }
+    let out = if a.json {
+        json(&report)
+    } else {
+        text_report(&report, &rows).into_bytes()
+    };
+    emit(None, &out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_three_forms() {
+        let (op, ty) = parse_operand("V12(1,2)<8;4,2>:f").unwrap();
+        assert_eq!(ty, Type::F);
+        assert_eq!(
+            op,
+            Operand::Direct {
+                row: 1,
+                col: 2,
+                region: Shape::Source(RegionParams::new(8, 4, 2))
+            }
+        );
+        let (op, _) = parse_operand("V3(0,1)<2>:d").unwrap();
+        assert_eq!(
+            op,
+            Operand::Direct {
+                row: 0,
+                col: 1,
+                region: Shape::Destination { hstride: 2 }
+            }
+        );
+        let (op, _) = parse_operand("r[A0(0),-16]<4,1>:w").unwrap();
+        assert_eq!(
+            op,
+            Operand::Indirect {
+                offset: -16,
+                region: Shape::MultiAddress {
+                    width: 4,
+                    hstride: 1
+                }
+            }
+        );
+        assert!(parse_operand("V1(0,0)<1;1,0>").is_err());
+        assert!(parse_operand("V1(0,0)<1;1,0>:zz").is_err());
+        assert!(parse_operand("V1<1;1,0>:f").is_err());
+    }
+}

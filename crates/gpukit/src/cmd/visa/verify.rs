@@ -1,0 +1,145 @@
+//! `gpukit visa verify FILE [--platform P] [--strict] [--json]`
+//!
+//! Checks a `.isa` binary or `.visaasm` text against every rule of the vISA spec the
+//! verifier knows (`gpukit_visa::verify::RULES`). Exit 0 when clean, 1 with findings.
+
+use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use gpukit_visa::binary::{read_with_layout, FileLayout, ReadOptions, MAGIC};
+use gpukit_visa::verify::{self, Finding, Options, Place, Platform, RoutineRef, Source};
+use gpukit_visa::{Object, Version};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .isa or .visaasm file
+    file: PathBuf,
+    /// Also check the rules of this platform (skl, icllp, tgllp, dg2, mtl, pvc)
+    #[arg(long, value_parser = parse_platform)]
+    platform: Option<Platform>,
+    /// Also apply spec rules that IGC's own output breaks (the two-GRF region rule)
+    #[arg(long)]
+    strict: bool,
+    /// Print the findings as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_platform(s: &str) -> Result<Platform, String> {
+    Platform::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = Platform::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown platform {s:?}; one of {}", names.join(", "))
+    })
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    file: String,
+    version: String,
+    platform: Option<Platform>,
+    strict: bool,
+    findings: Vec<FindingReport<'a>>,
+}
+
+#[derive(Serialize)]
+struct FindingReport<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    summary: &'static str,
+}
+
+/// Byte offsets of the routine parts the binary layout records: the routine itself
+/// and each kernel input. Instructions are not located in the file yet (their sizes
+/// are only known to the binary decoder).
+fn binary_source(place: &Place, layout: &FileLayout, version: Version) -> Option<Source> {
+    let routine = |r: &RoutineRef| match r {
+        RoutineRef::Kernel(i) => layout.kernels.get(*i),
+        RoutineRef::Function(i) => layout.functions.get(*i),
+    };
+    let offset = match place {
+        Place::Routine { routine: r }
+        | Place::Declaration {
+            routine: Some(r), ..
+        } => routine(r)?.offset as usize,
+        Place::Input { routine: r, index } => {
+            let start = routine(r)?.input_offset? as usize;
+            let count_size = if version >= Version::new(3, 5) { 4 } else { 1 };
+            let id_size = if version >= Version::new(3, 4) { 4 } else { 2 };
+            start + count_size + index * (1 + id_size + 2 + 2)
+        }
+        _ => return None,
+    };
+    Some(Source::Binary { offset })
+}
+
+fn load(a: &Args) -> Result<(Object, Option<FileLayout>), CmdError> {
+    let bytes = read_file(&a.file)?;
+    if bytes.len() >= 4 && bytes[..4] == MAGIC.to_le_bytes() {
+        let (object, layout) = read_with_layout(
+            &bytes,
+            ReadOptions {
+                keep_undecodable_streams: true,
+            },
+        )
+        .map_err(|e| CmdError::input(&a.file, e))?;
+        return Ok((object, Some(layout)));
+    }
+    Ok((super::parse_file(&a.file, None)?, None))
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let (object, layout) = load(&a)?;
+    let options = Options {
+        platform: a.platform,
+        strict: a.strict,
+    };
+    let mut findings = verify::verify(&object, &options);
+    if let Some(layout) = &layout {
+        for f in &mut findings {
+            f.location.source = binary_source(&f.location.place, layout, object.version);
+        }
+    }
+    let file = a.file.display().to_string();
+    let out = if a.json {
+        json(&Report {
+            file: file.clone(),
+            version: object.version.to_string(),
+            platform: a.platform,
+            strict: a.strict,
+            findings: findings
+                .iter()
+                .map(|f| FindingReport {
+                    finding: f,
+                    summary: verify::rule_summary(f.rule).unwrap_or(""),
+                })
+                .collect(),
+        })
+    } else {
+        let mut s = String::new();
+        let scope = match a.platform {
+            Some(p) => format!("platform-independent and {} rules", p.name()),
+            None => "platform-independent rules".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "{file}: vISA {}, {} finding(s) ({scope}{})",
+            object.version,
+            findings.len(),
+            if a.strict { ", strict" } else { "" }
+        );
+        for f in &findings {
+            let _ = writeln!(s, "  {f}");
+        }
+        s.into_bytes()
+    };
+    emit(None, &out)?;
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(CmdError::Input(format!(
+            "{file}: {} finding(s)",
+            findings.len()
+        )))
+    }
+}
