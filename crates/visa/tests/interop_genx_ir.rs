@@ -16,11 +16,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn genx_ir() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .and_then(|paths| std::env::split_paths(&paths).map(|d| d.join("GenX_IR")).find(|p| p.is_file()));
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("GenX_IR"))
+            .find(|p| p.is_file())
+    });
     if found.is_none() {
         let required = std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
-        assert!(!required, "GenX_IR not found on PATH but REQUIRE_PEERS=1 (install libigc-tools)");
+        assert!(
+            !required,
+            "GenX_IR not found on PATH but REQUIRE_PEERS=1 (install libigc-tools)"
+        );
         eprintln!("skipping: GenX_IR not installed");
     }
     found
@@ -39,7 +45,9 @@ fn platform(device: &str) -> Option<&'static str> {
 
 /// Texts IGC printed, with the GenX_IR platform of their folder.
 fn igc_texts() -> Vec<(PathBuf, &'static str)> {
-    let Some(dir) = common::corpus("intel") else { return Vec::new() };
+    let Some(dir) = common::corpus("intel") else {
+        return Vec::new();
+    };
     common::files(&dir, ".visaasm")
         .into_iter()
         .filter_map(|p| {
@@ -51,7 +59,8 @@ fn igc_texts() -> Vec<(PathBuf, &'static str)> {
 
 fn scratch(tag: &str, path: &Path) -> PathBuf {
     let stem = path.file_stem().unwrap().to_string_lossy();
-    let dir = std::env::temp_dir().join(format!("gpukit-genxir-{}-{tag}-{stem}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("gpukit-genxir-{}-{tag}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -61,7 +70,12 @@ fn scratch(tag: &str, path: &Path) -> PathBuf {
 /// (`_main_0` -> `_main_58_0`, `_0_007` -> `_0_007_194`); ids and kinds stay.
 fn without_label_names(o: &gpukit_visa::Object) -> gpukit_visa::Object {
     let mut o = common::canonical(o);
-    for r in o.kernels.iter_mut().map(|k| &mut k.body).chain(o.functions.iter_mut().map(|f| &mut f.body)) {
+    for r in o
+        .kernels
+        .iter_mut()
+        .map(|k| &mut k.body)
+        .chain(o.functions.iter_mut().map(|f| &mut f.body))
+    {
         for l in &mut r.labels {
             l.name_index = u32::MAX;
         }
@@ -96,10 +110,22 @@ fn genx_ir_compiles_printed_text_to_the_same_gen_code() {
             Some((path.display().to_string(), ok))
         })
         .collect();
-    let failed: Vec<_> = results.iter().filter(|(_, ok)| !ok).map(|(p, _)| p.clone()).collect();
-    eprintln!("GenX_IR text interop: {} of {} produce IGC's Gen code", results.len() - failed.len(), results.len());
+    let failed: Vec<_> = results
+        .iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(p, _)| p.clone())
+        .collect();
+    eprintln!(
+        "GenX_IR text interop: {} of {} produce IGC's Gen code",
+        results.len() - failed.len(),
+        results.len()
+    );
     assert!(!results.is_empty() || texts.is_empty());
-    assert!(failed.is_empty(), "different Gen code for:\n{}", failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "different Gen code for:\n{}",
+        failed.join("\n")
+    );
 }
 
 #[test]
@@ -110,7 +136,9 @@ fn genx_ir_reads_the_binaries_gpukit_writes() {
         .par_iter()
         .map(|(path, plat)| {
             let text = std::fs::read_to_string(path).unwrap();
-            let options = gpukit_visa::text::ParseOptions { grf_bytes: if plat.starts_with("PVC") { 64 } else { 32 } };
+            let options = gpukit_visa::text::ParseOptions {
+                grf_bytes: if plat.starts_with("PVC") { 64 } else { 32 },
+            };
             let obj = gpukit_visa::text::parse_text_with(&text, &options).unwrap();
             let dir = scratch("isa", path);
             std::fs::write(dir.join("in.isa"), gpukit_visa::write(&obj).unwrap()).unwrap();
@@ -132,7 +160,10 @@ fn genx_ir_reads_the_binaries_gpukit_writes() {
             // exit non-zero (spills) or crash (it does so on IGC's own text of
             // noinline_helpers/lighting for DG2 too: logs/genxir-visaasm.tsv). The dump decides.
             let verdict = match dumped {
-                None => Err(format!("GenX_IR exit {:?} without dumping text", out.status.code())),
+                None => Err(format!(
+                    "GenX_IR exit {:?} without dumping text",
+                    out.status.code()
+                )),
                 Some(d) => match gpukit_visa::text::parse_text_with(&d, &options) {
                     Err(e) => Err(format!("its text does not parse: {e}")),
                     Ok(back) if without_label_names(&back) == without_label_names(&obj) => Ok(()),
@@ -142,7 +173,125 @@ fn genx_ir_reads_the_binaries_gpukit_writes() {
             (path.display().to_string(), verdict)
         })
         .collect();
-    let failed: Vec<_> = results.iter().filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}"))).collect();
-    eprintln!("GenX_IR binary interop: {} of {} read back to the same text", results.len() - failed.len(), results.len());
-    assert!(failed.is_empty(), "{} failures:\n{}", failed.len(), failed.join("\n"));
+    let failed: Vec<_> = results
+        .iter()
+        .filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}")))
+        .collect();
+    eprintln!(
+        "GenX_IR binary interop: {} of {} read back to the same text",
+        results.len() - failed.len(),
+        results.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// IGC 1.0.5353's `GenX_IR` (unpacked by `shared/peers/bullseye-igc.sh`; `.ci/run` sets
+/// `BULLSEYE_GENX_IR`), the reader of vISA 3.6: it reads every 3.6 binary gpukit writes
+/// from IGC's text and prints the same text as for IGC's own binary. Its reader appends
+/// each label's string-pool index to the label name, and the pools differ in order (see
+/// the notes on string pools), so label names are compared by position, not spelling.
+#[test]
+fn bullseye_genx_ir_reads_the_3_6_binaries_gpukit_writes() {
+    let tool = match std::env::var_os("BULLSEYE_GENX_IR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+    {
+        Some(t) => t,
+        None => {
+            let required = std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
+            assert!(
+                !required,
+                "BULLSEYE_GENX_IR not set but REQUIRE_PEERS=1 (run shared/peers/bullseye-igc.sh)"
+            );
+            eprintln!("skipping: BULLSEYE_GENX_IR not set");
+            return;
+        }
+    };
+    let Some(dir) = common::corpus("intel-legacy") else {
+        return;
+    };
+    let files = common::files(&dir, ".isa");
+    // `key` names the scratch folder: the corpus file it is for, so parallel runs never share one.
+    let dump = |isa: &Path, plat: &str, key: &Path| -> Result<String, String> {
+        let d = scratch(
+            &format!("dump-{}", isa.file_stem().unwrap().to_string_lossy()),
+            key,
+        );
+        let out = Command::new(&tool)
+            .arg(isa)
+            .args(["-platform", plat, "-dumpcommonisa", "-asmNameUser"])
+            .arg(d.join("out"))
+            .current_dir(&d)
+            .output()
+            .map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(d.join("out.visaasm"));
+        let _ = std::fs::remove_dir_all(&d);
+        text.map_err(|_| format!("exit {:?}, no text", out.status.code()))
+    };
+    let results: Vec<_> = files
+        .par_iter()
+        .map(|isa| {
+            let device = isa
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let plat = match device.as_str() {
+                "skl" | "kbl" => "SKL",
+                "icllp" => "ICLLP",
+                _ => "TGLLP",
+            };
+            let verdict = (|| -> Result<(), String> {
+                let text = std::fs::read_to_string(isa.with_extension("visaasm"))
+                    .map_err(|e| e.to_string())?;
+                let ours = gpukit_visa::write(
+                    &gpukit_visa::text::parse_text(&text).map_err(|e| e.to_string())?,
+                )
+                .map_err(|e| e.to_string())?;
+                let device_key = PathBuf::from(format!(
+                    "{device}-{}",
+                    isa.file_name().unwrap().to_string_lossy()
+                ));
+                let d = scratch("ours", &device_key);
+                let ours_path = d.join("ours.isa");
+                std::fs::write(&ours_path, ours).unwrap();
+                let from_ours = dump(&ours_path, plat, &device_key);
+                let _ = std::fs::remove_dir_all(&d);
+                let from_igc = dump(isa, plat, &device_key)?;
+                let from_ours = from_ours?;
+                let a = gpukit_visa::text::parse_text(&from_ours)
+                    .map_err(|e| format!("its text of ours: {e}"))?;
+                let b = gpukit_visa::text::parse_text(&from_igc)
+                    .map_err(|e| format!("its text of IGC's: {e}"))?;
+                if without_label_names(&a) == without_label_names(&b) {
+                    Ok(())
+                } else {
+                    Err("prints a different kernel for gpukit's binary".into())
+                }
+            })();
+            (isa.display().to_string(), verdict)
+        })
+        .collect();
+    let failed: Vec<_> = results
+        .iter()
+        .filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}")))
+        .collect();
+    eprintln!(
+        "IGC 1.0.5353 GenX_IR: {} of {} gpukit 3.6 binaries print as IGC's own",
+        results.len() - failed.len(),
+        results.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }

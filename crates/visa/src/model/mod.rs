@@ -189,3 +189,52 @@ impl Routine {
             .find(|a| self.string(a.name_index) == Some(name.as_bytes()))
     }
 }
+
+impl Object {
+    /// The first construct that needs a version newer than `target`, if any: an opcode,
+    /// a type code, or a predefined variable that `target` does not have. A 4.2 text
+    /// without one can be written as a 4.1 binary.
+    pub fn needs_newer_than(&self, target: crate::Version) -> Option<String> {
+        let known_vars = crate::isa::predefined_vars(target).len() as u32;
+        let newer_var = |id: u32| id >= known_vars && id < crate::limits::PREDEFINED_VARS;
+        let routines = self
+            .kernels
+            .iter()
+            .map(|k| &k.body)
+            .chain(self.functions.iter().map(|f| &f.body));
+        for r in routines {
+            for v in &r.variables {
+                if v.ty().0 > 0xF || newer_var(v.alias_index) {
+                    return Some(format!("variable {}", r.string_lossy(v.name_index)));
+                }
+            }
+            for l in &r.labels {
+                if l.kind > 3 {
+                    return Some(format!("label kind {}", l.kind_name()));
+                }
+            }
+            for (i, inst) in r.code.instructions().unwrap_or(&[]).iter().enumerate() {
+                if inst.opcode.info().is_none_or(|info| info.since > target) {
+                    return Some(format!("instruction {i} ({})", inst.opcode.mnemonic()));
+                }
+                for op in &inst.operands {
+                    let id = match op {
+                        Operand::Vector(Vector {
+                            kind: VectorKind::General { id, .. },
+                            ..
+                        }) => Some(*id),
+                        Operand::Raw(r) => Some(r.id),
+                        _ => None,
+                    };
+                    if id.is_some_and(newer_var) {
+                        return Some(format!(
+                            "instruction {i}: predefined variable V{}",
+                            id.unwrap_or(0)
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+}

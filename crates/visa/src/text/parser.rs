@@ -29,7 +29,9 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { grf_bytes: limits::GRF_BYTES_DEFAULT }
+        ParseOptions {
+            grf_bytes: limits::GRF_BYTES_DEFAULT,
+        }
     }
 }
 
@@ -40,7 +42,10 @@ pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
 
 /// Parses a whole `.visaasm` text.
 pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diagnostics> {
-    let mut p = Parser { grf_bytes: options.grf_bytes, ..Parser::default() };
+    let mut p = Parser {
+        grf_bytes: options.grf_bytes,
+        ..Parser::default()
+    };
     for (i, raw) in src.split('\n').enumerate() {
         let raw = raw.trim_end_matches('\r');
         if let Some(rb) = p.routine.as_mut() {
@@ -595,10 +600,17 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             let tname = word(&mut t);
             let ty = Type::from_name(tname)
                 .ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
-            if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
+            if !ty.has_binary_form() {
+                // Declarations store the type in 4 bits (as the binary does); the 4.2
+                // types live only in operands for now.
+                let why = if version <= Version::LATEST_BINARY {
+                    format!("type `{tname}` needs vISA 4.2")
+                } else {
+                    format!("type `{tname}` in a declaration is not supported yet")
+                };
                 return Err(tat.err(
-                    format!("type `{tname}` needs vISA 4.2"),
-                    "a type of this version",
+                    why,
+                    "a type of ud, d, uw, w, ub, b, df, f, v, vf, bool, uq, uv, q, hf, bf",
                 ));
             }
             let align = match get("align") {

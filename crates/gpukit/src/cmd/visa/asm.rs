@@ -16,7 +16,24 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let obj = super::parse_file(&a.file, a.platform)?;
+    let mut obj = super::parse_file(&a.file, a.platform)?;
+    let binary = gpukit_visa::Version::LATEST_BINARY;
+    // vISA 4.2 has no binary form; text that uses nothing newer than 4.1 is written as 4.1.
+    if obj.version > binary {
+        match obj.needs_newer_than(binary) {
+            None => {
+                eprintln!("note: {}: vISA {} text uses nothing beyond {binary}; written as {binary}", a.file.display(), obj.version);
+                obj.version = binary;
+            }
+            Some(what) => {
+                return Err(CmdError::Input(format!(
+                    "{}: vISA {} has no binary form and {what} does not fit {binary}; use `gpukit visa fmt` to check the text",
+                    a.file.display(),
+                    obj.version
+                )))
+            }
+        }
+    }
     if !obj.version.has_binary_form() {
         return Err(CmdError::Input(format!(
             "{}: vISA {} has no binary form (IGC stopped writing .isa after {}); use `gpukit visa fmt` to check it",
