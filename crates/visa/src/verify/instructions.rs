@@ -50,13 +50,6 @@ fn check_instruction(
     let Some(info) = inst.opcode.info() else {
         return;
     };
-    if info.since > cx.version {
-        out.push(
-            "VISA-INST-011",
-            cx.inst(index, None),
-            format!("{} first exists in vISA {}", info.mnemonic, info.since),
-        );
-    }
     let Some(fields) = inst.fields() else {
         return;
     };
@@ -70,7 +63,7 @@ fn check_instruction(
                             "VISA-INST-002",
                             cx.inst(index, Some("exec")),
                             format!(
-                                "{} with exec size {size} reaches channel {}",
+                                "{} with exec size {size} reads mask bit {}, past bit 31",
                                 mask.name(),
                                 mask.offset() + size - 1
                             ),

@@ -203,7 +203,6 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-OPND-015", "an operand does not use a reserved predefined variable"),
     ("VISA-OPND-016", "an address operand's elements lie within the address variable"),
     ("VISA-OPND-017", "a direct region stays within its variable"),
-    ("VISA-OPND-018", "an operand class is one of general, address, predicate, indirect, immediate, state"),
     ("VISA-OPND-019", "a column offset does not cross the GRF boundary"),
     ("VISA-OPND-020", "a raw operand lies within its variable"),
     ("VISA-INST-001", "exec size is 1, 2, 4, 8, 16 or 32"),
@@ -216,7 +215,6 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-008", "an operand kind is allowed for the opcode's field"),
     ("VISA-INST-009", "an operand type is allowed for the opcode's field"),
     ("VISA-INST-010", "an opcode-specific control value is in range"),
-    ("VISA-INST-011", "the opcode exists in the object's version"),
     ("VISA-PLAT-001", "the opcode is available on the platform"),
     ("VISA-PLAT-002", "an operand type the specs gate to a later platform is not used on an earlier one"),
 ];

@@ -187,7 +187,10 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                         out,
                         "VISA-OPND-016",
                         format!(
-                            "A{id}({offset}) with width code {width} exceeds its {} elements",
+                            "A{id}({offset}) reading {} exceeds its {} elements",
+                            count.map_or("a reserved width".to_string(), |c| format!(
+                                "{c} element(s)"
+                            )),
                             a.num_elements
                         ),
                     ),

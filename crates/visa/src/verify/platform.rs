@@ -71,7 +71,7 @@ impl Platform {
     }
     /// Whether a `{GATE+}` marker of the specs admits this platform.
     fn passes_gate(self, gate: &str) -> bool {
-        match gate {
+        match gate.trim_end_matches('+') {
             "XEHP" => self >= Platform::Dg2,
             "PVC" | "PVC_XT" => self >= Platform::Pvc,
             _ => false,
@@ -124,9 +124,10 @@ pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
                         "VISA-PLAT-002",
                         cx.inst(index, Some(field.name)),
                         format!(
-                            "type {} in {} needs {gate} or later, not {}",
+                            "type {} in {} needs {} or later, not {}",
                             ty.name().unwrap_or("?").to_uppercase(),
                             inst.mnemonic(),
+                            gate.trim_end_matches('+'),
                             platform.name()
                         ),
                     );
