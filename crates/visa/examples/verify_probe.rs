@@ -1,4 +1,4 @@
-//! Findings per rule over a set of `.isa` files, for judging a rule against IGC's real
+//! Findings per rule over a set of `.isa` or `.visaasm` files, for judging a rule against IGC's real
 //! output: `cargo run --example verify_probe -- [--strict] [--platform P] FILES...`.
 
 use gpukit_visa::verify::{self, Options, Platform};
@@ -22,9 +22,22 @@ fn main() {
             eprintln!("{path}: cannot read");
             continue;
         };
-        let Ok(object) = gpukit_visa::read_lenient(&bytes) else {
-            eprintln!("{path}: not a readable .isa");
-            continue;
+        let object = if path.ends_with(".visaasm") {
+            match gpukit_visa::text::parse_text(&String::from_utf8_lossy(&bytes)) {
+                Ok(o) => o,
+                Err(_) => {
+                    eprintln!("{path}: does not parse");
+                    continue;
+                }
+            }
+        } else {
+            match gpukit_visa::read_lenient(&bytes) {
+                Ok(o) => o,
+                Err(_) => {
+                    eprintln!("{path}: not a readable .isa");
+                    continue;
+                }
+            }
         };
         read += 1;
         for f in verify::verify(&object, &options) {

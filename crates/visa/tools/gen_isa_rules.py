@@ -145,6 +145,16 @@ EXTRA = '''
 /// Types IGC uses beyond an opcode's "Supported Types" (its verifier admits them, and
 /// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
 pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];
+
+/// Operand classes IGC admits beyond an opcode's "Operand class" list: its text grammar
+/// takes `mov` to and from an address register (`mov (M1_NM,1) A0(0)<1> &V`), and
+/// `movs` from a state operand, as `5_operands.md` itself allows ("Its usage is
+/// restricted to the ADDR_ADD and MOVS instruction").
+pub static IGC_EXTRA_CLASSES: &[OperandClasses] = &[
+    OperandClasses { opcode: 0x29, field: "dst", classes: ClassSet(0x02) }, // MOV: address
+    OperandClasses { opcode: 0x29, field: "src0", classes: ClassSet(0x02) }, // MOV: address
+    OperandClasses { opcode: 0x2d, field: "src0", classes: ClassSet(0x40) }, // MOVS: state
+];
 '''
 with open(OUT, 'a') as f:
     f.write(EXTRA)

@@ -3,7 +3,9 @@
 
 use super::operands::{self, Role, Use};
 use super::{Cx, Findings};
-use crate::isa::rules::{OperandTypes, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES};
+use crate::isa::rules::{
+    OperandTypes, IGC_EXTRA_CLASSES, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES,
+};
 use crate::isa::{Class, FieldKind, Opcode, Type};
 use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
 use crate::semantics::MaskControl;
@@ -110,7 +112,12 @@ fn check_instruction(
                     .iter()
                     .find(|r| r.opcode == inst.opcode.0 && r.field == field.name)
                 {
-                    if !rule.classes.contains(class) {
+                    let extra = IGC_EXTRA_CLASSES.iter().any(|r| {
+                        r.opcode == inst.opcode.0
+                            && r.field == field.name
+                            && r.classes.contains(class)
+                    });
+                    if !rule.classes.contains(class) && !extra {
                         out.push(
                             "VISA-INST-008",
                             cx.inst(index, Some(field.name)),

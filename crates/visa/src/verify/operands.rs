@@ -77,6 +77,10 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                     ),
                 );
             }
+            // A scalar operand's region is ignored (spec: "hard-coded to <0;1,0>").
+            if u.role == Role::Scalar {
+                return;
+            }
             let Some(params) = check_region_codes(u, region, false, out) else {
                 return;
             };
@@ -163,6 +167,9 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                     "VISA-OPND-008",
                     "multi-address indirect operand as destination".into(),
                 );
+                return;
+            }
+            if u.role == Role::Scalar {
                 return;
             }
             if let Some(params) = check_region_codes(u, region, multi, out) {
