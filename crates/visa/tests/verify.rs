@@ -68,24 +68,46 @@ const SMALL: u32 = 37; // d x 2, an input
 const BIG: u32 = 38; // d x 128
 const LABEL_BLOCK: u16 = 0;
 const LABEL_SUB: u16 = 1;
+const LABEL_MAIN: u16 = 2;
 
 /// A small kernel every rule accepts: declarations of each kind, inputs, and moves,
 /// arithmetic, a compare, a predicated jump, address arithmetic and an indirect read.
 fn base() -> Object {
-    let strings: Vec<Vec<u8>> = ["k", "v", "lbl", "sub", "SimdSize"]
-        .iter()
-        .map(|s| s.as_bytes().to_vec())
-        .collect();
-    let mut alias = var(1, Type::UD, GRF_ALIGN, 8);
+    let strings: Vec<Vec<u8>> = [
+        "k",
+        "v",
+        "lbl",
+        "sub",
+        "SimdSize",
+        "Target",
+        "V32",
+        "V33",
+        "V34",
+        "V35",
+        "V36",
+        "V37",
+        "V38",
+        "A0",
+        "P1",
+        "S0",
+        "T6",
+        "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+        "main",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    // Names as IGC gives them (`V<id>`), so the text form parses back.
+    let mut alias = var(8, Type::UD, GRF_ALIGN, 8);
     alias.alias_index = A;
     let variables = vec![
-        var(1, Type::D, GRF_ALIGN, 16),
-        var(1, Type::D, GRF_ALIGN, 16),
+        var(6, Type::D, GRF_ALIGN, 16),
+        var(7, Type::D, GRF_ALIGN, 16),
         alias,
-        var(1, Type::F, GRF_ALIGN, 8),
-        var(1, Type::W, GRF_ALIGN, 16),
-        var(1, Type::D, DWORD_ALIGN, 2),
-        var(1, Type::D, GRF_ALIGN, 128),
+        var(9, Type::F, GRF_ALIGN, 8),
+        var(10, Type::W, GRF_ALIGN, 16),
+        var(11, Type::D, DWORD_ALIGN, 2),
+        var(12, Type::D, GRF_ALIGN, 128),
     ];
     let indirect = Vector {
         modifier: Modifier::NONE,
@@ -109,7 +131,9 @@ fn base() -> Object {
         modifier: Modifier::NONE,
         kind: VectorKind::Predicate(Pred(1)),
     };
+    // IGC opens every kernel with its entry subroutine label (`.function "main_0"`).
     let code = vec![
+        inst(Opcode::FUNC, vec![Operand::Label(LABEL_MAIN)]),
         inst(Opcode::MOV, vec![exec(16), none(), dst(B), src(A, 1, 1, 0)]),
         inst(
             Opcode::ADD,
@@ -162,12 +186,12 @@ fn base() -> Object {
         name_index: 0,
         variables,
         addresses: vec![AddressVar {
-            name_index: 1,
+            name_index: 13,
             num_elements: 1,
             attributes: vec![],
         }],
         predicates: vec![PredicateVar {
-            name_index: 1,
+            name_index: 14,
             num_elements: 16,
             attributes: vec![],
         }],
@@ -182,14 +206,19 @@ fn base() -> Object {
                 kind: 1,
                 attributes: vec![],
             },
+            Label {
+                name_index: 18,
+                kind: 1,
+                attributes: vec![],
+            },
         ],
         samplers: vec![StateVar {
-            name_index: 1,
+            name_index: 15,
             num_elements: 1,
             attributes: vec![],
         }],
         surfaces: vec![StateVar {
-            name_index: 1,
+            name_index: 16,
             num_elements: 1,
             attributes: vec![],
         }],
@@ -202,13 +231,19 @@ fn base() -> Object {
                 input(2, 6, 136, 4),
             ],
         },
-        attributes: vec![Attribute {
-            name_index: 4,
-            value: AttributeValue::Int {
-                value: 16,
-                width: 1,
+        attributes: vec![
+            Attribute {
+                name_index: 4,
+                value: AttributeValue::Int {
+                    value: 16,
+                    width: 1,
+                },
             },
-        }],
+            Attribute {
+                name_index: 5,
+                value: AttributeValue::Int { value: 0, width: 1 },
+            },
+        ],
         code: Code::Instructions(code),
         build_info: None,
     };
@@ -284,8 +319,7 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     add("VISA-HDR-002", PLAIN, &|o| o.kernels[0].name.clear());
     add("VISA-HDR-004", PLAIN, &|o| variable(o, B).name_index = 99);
     add("VISA-HDR-005", PLAIN, &|o| {
-        body(o).strings.push(vec![b'n'; 65]);
-        variable(o, B).name_index = 5;
+        variable(o, B).name_index = 17;
     });
     add("VISA-HDR-006", PLAIN, &|o| {
         let more: Vec<Input> = (0..257)
@@ -363,69 +397,69 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     });
     add("VISA-INPUT-010", PLAIN, &|o| inputs(o)[3].offset = -4);
     add("VISA-OPND-001", PLAIN, &|o| {
-        set_region(o, 0, "src0", Region::from_values(32, 32, 1).unwrap())
+        set_region(o, 1, "src0", Region::from_values(32, 32, 1).unwrap())
     });
     add("VISA-OPND-002", PLAIN, &|o| {
-        set_region(o, 0, "src0", region_codes(0, 2, 1))
+        set_region(o, 1, "src0", region_codes(0, 2, 1))
     });
     add("VISA-OPND-003", PLAIN, &|o| {
-        set_region(o, 0, "src0", Region::from_values(8, 8, 8).unwrap())
+        set_region(o, 1, "src0", Region::from_values(8, 8, 8).unwrap())
     });
     add("VISA-OPND-004", PLAIN, &|o| {
-        set_region(o, 1, "src0", Region::from_values(16, 16, 1).unwrap())
+        set_region(o, 2, "src0", Region::from_values(16, 16, 1).unwrap())
     });
     add("VISA-OPND-005", PLAIN, &|o| {
-        set_region(o, 0, "dst", Region::dst(0).unwrap())
+        set_region(o, 1, "dst", Region::dst(0).unwrap())
     });
     add("VISA-OPND-006", (None, true), &|o| {
-        *vector(o, 0, "src0") = Vector::general(BIG, 0, 0, Region::from_values(16, 8, 1).unwrap())
+        *vector(o, 1, "src0") = Vector::general(BIG, 0, 0, Region::from_values(16, 8, 1).unwrap())
     });
     add("VISA-OPND-007", PLAIN, &|o| {
-        if let VectorKind::Indirect { offset, .. } = &mut vector(o, 5, "src0").kind {
+        if let VectorKind::Indirect { offset, .. } = &mut vector(o, 6, "src0").kind {
             *offset = 600;
         }
     });
     add("VISA-OPND-008", PLAIN, &|o| {
-        let mut v = *vector(o, 5, "src0");
+        let mut v = *vector(o, 6, "src0");
         if let VectorKind::Indirect { ref mut region, .. } = v.kind {
             *region = region_codes(0, 2, 2);
         }
-        *vector(o, 5, "dst") = v;
-        *vector(o, 5, "src0") = Vector::general(F, 0, 0, Region::from_values(1, 1, 0).unwrap());
+        *vector(o, 6, "dst") = v;
+        *vector(o, 6, "src0") = Vector::general(F, 0, 0, Region::from_values(1, 1, 0).unwrap());
     });
     add("VISA-OPND-009", PLAIN, &|o| {
-        *vector(o, 1, "src1") = Vector::imm(Type::BOOL, 1)
+        *vector(o, 2, "src1") = Vector::imm(Type::BOOL, 1)
     });
     add("VISA-OPND-010", PLAIN, &|o| {
-        if let VectorKind::Indirect { ty, .. } = &mut vector(o, 5, "src0").kind {
+        if let VectorKind::Indirect { ty, .. } = &mut vector(o, 6, "src0").kind {
             *ty = Type::VF.0;
         }
     });
     add("VISA-OPND-011", PLAIN, &|o| {
-        vector(o, 1, "src1").modifier = Modifier::NEG
+        vector(o, 2, "src1").modifier = Modifier::NEG
     });
     add("VISA-OPND-012", PLAIN, &|o| {
-        vector(o, 1, "src0").modifier = Modifier::NOT
+        vector(o, 2, "src0").modifier = Modifier::NOT
     });
     add("VISA-OPND-013", PLAIN, &|o| {
-        *vector(o, 1, "dst") = Vector::imm(Type::F, 0)
+        *vector(o, 2, "dst") = Vector::imm(Type::F, 0)
     });
     add("VISA-OPND-014", PLAIN, &|o| {
-        *vector(o, 0, "src0") = Vector::general(300, 0, 0, Region::from_values(1, 1, 0).unwrap())
+        *vector(o, 1, "src0") = Vector::general(300, 0, 0, Region::from_values(1, 1, 0).unwrap())
     });
     add("VISA-OPND-015", PLAIN, &|o| {
-        *vector(o, 0, "src0") = Vector::general(25, 0, 0, Region::from_values(1, 1, 0).unwrap())
+        *vector(o, 1, "src0") = Vector::general(25, 0, 0, Region::from_values(1, 1, 0).unwrap())
     });
     add("VISA-OPND-016", PLAIN, &|o| {
-        if let VectorKind::Address { offset, .. } = &mut vector(o, 4, "dst").kind {
+        if let VectorKind::Address { offset, .. } = &mut vector(o, 5, "dst").kind {
             *offset = 1;
         }
     });
     add("VISA-OPND-017", PLAIN, &|o| {
-        code(o)[1] = inst(Opcode::MOV, vec![exec(16), none(), dst(F), imm(Type::F, 0)])
+        code(o)[2] = inst(Opcode::MOV, vec![exec(16), none(), dst(F), imm(Type::F, 0)])
     });
     add("VISA-OPND-019", PLAIN, &|o| {
-        *vector(o, 0, "src0") = Vector::general(A, 0, 8, Region::from_values(0, 1, 0).unwrap())
+        *vector(o, 1, "src0") = Vector::general(A, 0, 8, Region::from_values(0, 1, 0).unwrap())
     });
     add("VISA-OPND-020", PLAIN, &|o| {
         let load = inst(
@@ -438,51 +472,51 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
                 Operand::Raw(Raw::new(B, 64)),
             ],
         );
-        code(o).insert(0, load);
+        code(o).insert(1, load);
     });
     add("VISA-INST-001", PLAIN, &|o| {
-        code(o)[0].operands[0] = Operand::Exec(ExecCtrl(6))
+        code(o)[1].operands[0] = Operand::Exec(ExecCtrl(6))
     });
     add("VISA-INST-002", PLAIN, &|o| {
-        code(o)[0].operands[0] = Operand::Exec(ExecCtrl::new(16, 7).unwrap())
+        code(o)[1].operands[0] = Operand::Exec(ExecCtrl::new(16, 7).unwrap())
     });
     add("VISA-INST-003", PLAIN, &|o| {
-        code(o)[3].operands[1] = Operand::Pred(Pred(5))
+        code(o)[4].operands[1] = Operand::Pred(Pred(5))
     });
     add("VISA-INST-004", PLAIN, &|o| {
-        code(o)[3].operands[2] = Operand::Label(9)
+        code(o)[4].operands[2] = Operand::Label(9)
     });
     add("VISA-INST-005", PLAIN, &|o| {
-        code(o)[3].operands[2] = Operand::Label(LABEL_SUB)
+        code(o)[4].operands[2] = Operand::Label(LABEL_SUB)
     });
     add("VISA-INST-006", PLAIN, &|o| {
-        let label = code(o)[6].clone();
-        code(o).insert(7, label);
+        let label = code(o)[7].clone();
+        code(o).insert(8, label);
     });
     add("VISA-INST-007", PLAIN, &|o| {
-        code(o).remove(6);
+        code(o).remove(7);
     });
     add("VISA-INST-008", PLAIN, &|o| {
-        *vector(o, 1, "src1") = Vector {
+        *vector(o, 2, "src1") = Vector {
             modifier: Modifier::NONE,
             kind: VectorKind::Predicate(Pred(1)),
         }
     });
     add("VISA-INST-009", PLAIN, &|o| {
-        code(o)[0] = inst(Opcode::SIN, vec![exec(16), none(), dst(B), src(A, 1, 1, 0)])
+        code(o)[1] = inst(Opcode::SIN, vec![exec(16), none(), dst(B), src(A, 1, 1, 0)])
     });
     add("VISA-INST-010", PLAIN, &|o| {
-        code(o)[2].operands[1] = Operand::Int(7)
+        code(o)[3].operands[1] = Operand::Int(7)
     });
     add("VISA-PLAT-001", (Some(Platform::Skl), false), &|o| {
-        code(o)[0] = inst(
+        code(o)[1] = inst(
             Opcode::ROL,
             vec![exec(16), none(), dst(B), src(A, 1, 1, 0), imm(Type::UD, 1)],
         )
     });
     add("VISA-PLAT-002", (Some(Platform::Tgllp), false), &|o| {
         variable(o, F).bit_properties = Type::BF.0 | GRF_ALIGN << 4;
-        code(o).truncate(1);
+        code(o).truncate(2);
         code(o).push(inst(
             Opcode::ADD,
             vec![exec(8), none(), dst(F), src(F, 1, 1, 0), src(F, 1, 1, 0)],
@@ -590,6 +624,27 @@ fn fixtures_are_generated() {
         std::fs::read(defective).unwrap(),
         String::new(),
     ));
+    // A text fixture too, wherever the defect survives printing and parsing back.
+    for (rule, (platform, strict), object) in fixtures() {
+        let path = dir.join(format!("{rule}.visaasm"));
+        let text = text::print_text(&object);
+        let options = Options { platform, strict };
+        let survives = text::parse_text(&text)
+            .map(|o| verify::verify(&o, &options).iter().any(|f| f.rule == rule))
+            .unwrap_or(false);
+        if bless {
+            if survives {
+                std::fs::write(&path, &text).unwrap();
+            } else {
+                let _ = std::fs::remove_file(&path);
+            }
+        } else if let Ok(pinned) = std::fs::read_to_string(&path) {
+            assert_eq!(
+                pinned, text,
+                "{rule}.visaasm differs from its generator; rerun with BLESS=1"
+            );
+        }
+    }
     for (rule, bytes, opts) in &built {
         let isa = dir.join(format!("{rule}.isa"));
         let options = dir.join(format!("{rule}.options"));
@@ -647,6 +702,30 @@ fn every_fixture_yields_its_expected_findings() {
             failures.push(format!("{rule}: fixture does not trigger its rule:\n{got}"));
         }
         covered.push(rule);
+    }
+    // The text fixtures: the same defects, located by line and column.
+    for path in common::files(&dir, ".visaasm") {
+        let rule = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let object = match text::parse_text(&src) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{rule}.visaasm: does not parse: {e:?}"));
+                continue;
+            }
+        };
+        let mut findings = verify::verify(&object, &options_of(&dir, &rule));
+        verify::TextMap::build(&src).attach(&object, &mut findings);
+        let got = render(&findings);
+        let expected_path = dir.join(format!("{rule}.text.expected"));
+        if bless {
+            std::fs::write(&expected_path, &got).unwrap();
+        } else if got != std::fs::read_to_string(&expected_path).unwrap_or_default() {
+            failures.push(format!("{rule}.visaasm: got\n{got}"));
+        }
+        if !findings.iter().any(|f| f.rule == rule) {
+            failures.push(format!("{rule}.visaasm: does not trigger its rule:\n{got}"));
+        }
     }
     for (id, _) in RULES {
         let exempt = NOT_IN_BINARY.iter().any(|(r, _)| r == id);
@@ -789,6 +868,12 @@ fn corpus_texts_verify_clean() {
             } else {
                 None
             };
+            if !verify::TextMap::build(&text).agrees_with(&object) {
+                failures.push(format!(
+                    "{}: text map disagrees with the object",
+                    path.display()
+                ));
+            }
             let findings = verify::verify(
                 &object,
                 &Options {
@@ -819,14 +904,17 @@ fn handwritten_texts_yield_their_pinned_findings() {
     };
     let mut got = String::new();
     for path in common::files(&root, ".visaasm") {
-        let Ok(object) = text::parse_text(&std::fs::read_to_string(&path).unwrap()) else {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let Ok(object) = text::parse_text(&src) else {
             got.push_str(&format!(
                 "{}: does not parse\n",
                 path.file_name().unwrap().to_string_lossy()
             ));
             continue;
         };
-        for f in verify::verify(&object, &Options::default()) {
+        let mut findings = verify::verify(&object, &Options::default());
+        verify::TextMap::build(&src).attach(&object, &mut findings);
+        for f in findings {
             got.push_str(&format!(
                 "{}: {f}\n",
                 path.file_name().unwrap().to_string_lossy()

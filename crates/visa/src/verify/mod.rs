@@ -10,6 +10,7 @@ mod inputs;
 mod instructions;
 mod operands;
 mod platform;
+mod source;
 
 use crate::model::{Object, Routine};
 use crate::version::Version;
@@ -17,6 +18,7 @@ use serde::Serialize;
 use std::fmt;
 
 pub use platform::Platform;
+pub use source::TextMap;
 
 /// One rule violation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -73,7 +73,13 @@ fn binary_source(place: &Place, layout: &FileLayout, version: Version) -> Option
     Some(Source::Binary { offset })
 }
 
-fn load(a: &Args) -> Result<(Object, Option<FileLayout>), CmdError> {
+/// A read object and what locates its parts: the binary layout or the text's lines.
+enum Origin {
+    Binary(FileLayout),
+    Text(verify::TextMap),
+}
+
+fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
     let bytes = read_file(&a.file)?;
     if bytes.len() >= 4 && bytes[..4] == MAGIC.to_le_bytes() {
         let (object, layout) = read_with_layout(
@@ -83,22 +89,36 @@ fn load(a: &Args) -> Result<(Object, Option<FileLayout>), CmdError> {
             },
         )
         .map_err(|e| CmdError::input(&a.file, e))?;
-        return Ok((object, Some(layout)));
+        return Ok((object, Origin::Binary(layout)));
     }
-    Ok((super::parse_file(&a.file, None)?, None))
+    // The platform decides the GRF size `&var[offset]` operands count in.
+    let platform = a.platform.map(|p| match p {
+        Platform::Skl => super::Platform::Skl,
+        Platform::Icllp => super::Platform::Icllp,
+        Platform::Tgllp => super::Platform::Tgllp,
+        Platform::Dg2 => super::Platform::Dg2,
+        Platform::Mtl => super::Platform::Mtl,
+        Platform::Pvc => super::Platform::Pvc,
+    });
+    let object = super::parse_file(&a.file, platform)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok((object, Origin::Text(verify::TextMap::build(&text))))
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let (object, layout) = load(&a)?;
+    let (object, origin) = load(&a)?;
     let options = Options {
         platform: a.platform,
         strict: a.strict,
     };
     let mut findings = verify::verify(&object, &options);
-    if let Some(layout) = &layout {
-        for f in &mut findings {
-            f.location.source = binary_source(&f.location.place, layout, object.version);
+    match &origin {
+        Origin::Binary(layout) => {
+            for f in &mut findings {
+                f.location.source = binary_source(&f.location.place, layout, object.version);
+            }
         }
+        Origin::Text(map) => map.attach(&object, &mut findings),
     }
     let file = a.file.display().to_string();
     let out = if a.json {
@@ -129,7 +149,12 @@ pub fn run(a: Args) -> CmdResult {
             if a.strict { ", strict" } else { "" }
         );
         for f in &findings {
-            let _ = writeln!(s, "  {f}");
+            // Text positions read as `file:line:col`, as compilers print them.
+            let prefix = match f.location.source {
+                Some(Source::Text { .. }) => format!("{file}:"),
+                _ => String::new(),
+            };
+            let _ = writeln!(s, "  {prefix}{f}");
         }
         s.into_bytes()
     };
