@@ -474,6 +474,19 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
         );
         code(o).insert(1, load);
     });
+    add("VISA-OPND-021", PLAIN, &|o| {
+        let load = inst(
+            Opcode::OWORD_LD,
+            vec![
+                Operand::Int(1),
+                Operand::Int(0),
+                Operand::Int(6),
+                imm(Type::UD, 0),
+                Operand::Raw(Raw::new(B, 16)),
+            ],
+        );
+        code(o).insert(1, load);
+    });
     add("VISA-INST-001", PLAIN, &|o| {
         code(o)[1].operands[0] = Operand::Exec(ExecCtrl(6))
     });

@@ -207,6 +207,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-OPND-017", "a direct region stays within its variable"),
     ("VISA-OPND-019", "a column offset does not cross the GRF boundary"),
     ("VISA-OPND-020", "a raw operand lies within its variable"),
+    ("VISA-OPND-021", "a raw operand starts on a GRF boundary"),
     ("VISA-INST-001", "exec size is 1, 2, 4, 8, 16 or 32"),
     ("VISA-INST-002", "the mask offset plus exec size stays within 32 channels"),
     ("VISA-INST-003", "a predicate names a declared predicate and uses no reserved control bits"),

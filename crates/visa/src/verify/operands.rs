@@ -409,6 +409,21 @@ pub(super) fn check_raw(u: &Use, raw: &Raw, out: &mut Findings) {
         u.push(out, rule, format!("V{} is {what}", raw.id));
         return;
     };
+    // Only the offset is judged: a variable smaller than a GRF is placed by the JIT,
+    // which aligns message operands itself (IGC checks the offset alone, too).
+    if let Some((root, base)) = resolve_alias(u.cx.routine, u.cx.version, raw.id) {
+        let total = base + u32::from(raw.offset);
+        if total % u.cx.grf_size != 0 {
+            u.push(
+                out,
+                "VISA-OPND-021",
+                format!(
+                    "V{}.{} starts {total} bytes into V{root}, not on a {}-byte GRF boundary",
+                    raw.id, raw.offset, u.cx.grf_size
+                ),
+            );
+        }
+    }
     if let Some(size) = decl.byte_size() {
         if u32::from(raw.offset) >= size {
             u.push(
