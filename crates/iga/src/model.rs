@@ -322,6 +322,16 @@ impl Instruction {
     pub fn is_send(&self) -> bool {
         is_send_op(&self.op)
     }
+    /// Printed in load/store syntax (`-Xprint-ldst`): the op is the message
+    /// (`load`, `store`, `atomic_iadd`, ...) rather than a send, with an
+    /// address operand and no descriptors.
+    pub fn is_load_store_syntax(&self) -> bool {
+        !self.is_send()
+            && self
+                .srcs
+                .iter()
+                .any(|s| matches!(s.kind, OperandKind::Address(_)))
+    }
     pub fn has_opt(&self, name: &str) -> bool {
         self.opts.iter().any(|o| o == name)
     }

@@ -49,3 +49,30 @@ fn defective_listing_is_diagnosed_then_repaired() {
     assert_eq!((p.repairs[0].line, p.repairs[0].column), (47, 9));
     assert_eq!(p.repairs[0].path, "insts[8].srcs[0]");
 }
+
+/// Layouts the corpus lacks, printed by Debian's iga64 1.1.0 (libigc-tools
+/// 1.0.12504.6) from `corpus/iga/{pvc,acm-g10}/k01_saxpy_loop.dat`:
+/// `-Xprint-json -Xprint-defs` plus `-Xprint-pc -Xprint-bits` (pc and encoding
+/// keys) or `-Xprint-ldst` (load/store syntax: no `other`, no descriptors).
+#[test]
+fn optional_layouts_round_trip_and_survive_conversion() {
+    for name in [
+        "pvc_saxpy.pc_bits.iga1.json",
+        "pvc_saxpy.ldst.iga1.json",
+        "acm_saxpy.ldst.iga1.json",
+    ] {
+        let b = data(name);
+        let l = parse(&b, Mode::Strict).unwrap().listing;
+        assert!(write(&l, Version::V1) == b, "{name}: round trip");
+        let v2 = write(&convert(&l, Version::V2), Version::V2);
+        let back = parse(&v2, Mode::Strict).unwrap().listing;
+        assert!(
+            write(&convert(&back, Version::V1), Version::V1) == b,
+            "{name}: 1.0 -> 2.0 -> 1.0"
+        );
+        assert!(
+            gpukit_iga::analysis::check(&back).is_empty(),
+            "{name}: check"
+        );
+    }
+}

@@ -68,16 +68,18 @@ fn instruction(w: &mut Out, i: &Instruction) {
         Some(r) => w.reg_full(r),
         None => w.s("null"),
     }
-    // 1.0 prints only the implicit reads.
-    w.s(", \"other\":");
-    match &i.implicit {
-        Some(imp) => {
-            w.s("{\"defs\":");
-            w.ids(&imp.defs);
-            w.extra(&imp.extra);
-            w.s("}");
+    // 1.0 prints only the implicit reads, and nothing for load/store syntax.
+    if !i.is_load_store_syntax() {
+        w.s(", \"other\":");
+        match &i.implicit {
+            Some(imp) => {
+                w.s("{\"defs\":");
+                w.ids(&imp.defs);
+                w.extra(&imp.extra);
+                w.s("}");
+            }
+            None => w.s("null"),
         }
-        None => w.s("null"),
     }
     w.s(",\n");
     w.indent(6);
