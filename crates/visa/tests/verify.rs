@@ -303,6 +303,38 @@ fn region_codes(v: u8, w: u8, h: u8) -> Region {
     Region(u16::from(v) | u16::from(w) << 4 | u16::from(h) << 8)
 }
 
+/// A valid SIMD16 `lsc_load.ugm (M1, 16) V33:d32 flat[V32]:a32`, with `fields` changed
+/// by name.
+fn lsc_load(fields: &[(&str, u32)]) -> Instruction {
+    let layout = Opcode::LSC_UNTYPED.layout(Some(0)).unwrap();
+    let value = |name: &str, default: u32| {
+        fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(default, |(_, v)| *v)
+    };
+    let values = layout
+        .fields
+        .iter()
+        .map(|f| match f.name {
+            "exec" => Operand::Exec(ExecCtrl::new(value("exec", 16), 0).unwrap()),
+            "pred" => none(),
+            "surface" => imm(Type::UD, 0),
+            "dst" => Operand::Raw(Raw::new(B, 0)),
+            "src0" => Operand::Raw(Raw::new(A, 0)),
+            "src1" | "src2" => Operand::Raw(Raw::NULL),
+            "addr_type" => Operand::Int(value("addr_type", 1)),
+            "imm_scale" => Operand::Int(value("imm_scale", 1)),
+            "addr_size" => Operand::Int(value("addr_size", 2)),
+            "data_size" => Operand::Int(value("data_size", 3)),
+            "data_order" => Operand::Int(value("data_order", 1)),
+            "data_elems" => Operand::Int(value("data_elems", 1)),
+            other => Operand::Int(value(other, 0)),
+        })
+        .collect();
+    Instruction::build(Opcode::LSC_UNTYPED, Some(0), V36, values).unwrap()
+}
+
 /// Fixture options: `(platform, strict)`.
 type Opts = (Option<Platform>, bool);
 const PLAIN: Opts = (None, false);
@@ -520,6 +552,24 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     });
     add("VISA-INST-010", PLAIN, &|o| {
         code(o)[3].operands[1] = Operand::Int(7)
+    });
+    add("VISA-LSC-001", PLAIN, &|o| {
+        code(o).insert(1, lsc_load(&[("addr_type", 0)]))
+    });
+    add("VISA-LSC-002", (None, true), &|o| {
+        code(o).insert(1, lsc_load(&[("sfid", 3), ("l1", 2), ("l3", 2)]))
+    });
+    add("VISA-LSC-003", PLAIN, &|o| {
+        code(o).insert(1, lsc_load(&[("data_order", 2)]))
+    });
+    add("VISA-LSC-004", PLAIN, &|o| {
+        code(o).insert(1, lsc_load(&[("chmask", 0xF)]))
+    });
+    add("VISA-LSC-005", (Some(Platform::Pvc), false), &|o| {
+        code(o).insert(1, lsc_load(&[("l1", 3), ("l3", 3)]))
+    });
+    add("VISA-LSC-006", (Some(Platform::Dg2), false), &|o| {
+        code(o).insert(1, lsc_load(&[("sfid", 1)]))
     });
     add("VISA-PLAT-001", (Some(Platform::Skl), false), &|o| {
         code(o)[1] = inst(
@@ -751,7 +801,7 @@ fn every_fixture_yields_its_expected_findings() {
 
 #[test]
 fn the_base_kernel_is_clean() {
-    let object = base();
+    let mut object = base();
     for platform in [None, Some(Platform::Skl), Some(Platform::Tgllp)] {
         let findings = verify::verify(
             &object,
@@ -762,6 +812,16 @@ fn the_base_kernel_is_clean() {
         );
         assert!(findings.is_empty(), "{}", render(&findings));
     }
+    // With a valid LSC load, on a platform that has LSC.
+    code(&mut object).insert(1, lsc_load(&[]));
+    let findings = verify::verify(
+        &object,
+        &Options {
+            platform: Some(Platform::Dg2),
+            strict: true,
+        },
+    );
+    assert!(findings.is_empty(), "{}", render(&findings));
 }
 
 /// IGC compiled every legacy file for its device, so each verifies clean there
