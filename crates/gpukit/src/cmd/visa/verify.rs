@@ -6,7 +6,7 @@
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
 use gpukit_visa::binary::{read_with_layout, FileLayout, ReadOptions, MAGIC};
 use gpukit_visa::verify::{self, Finding, Options, Place, Platform, RoutineRef, Source};
-use gpukit_visa::{Object, Version};
+use gpukit_visa::{Code, Instruction, Interface, Kernel, Object, Relocations, Routine, Version};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -49,10 +49,93 @@ struct FindingReport<'a> {
     summary: &'static str,
 }
 
-/// Byte offsets of the routine parts the binary layout records: the routine itself
-/// and each kernel input. Instructions are not located in the file yet (their sizes
-/// are only known to the binary decoder).
-fn binary_source(place: &Place, layout: &FileLayout, version: Version) -> Option<Source> {
+/// The encoded size of each instruction of a stream, measured by writing a routine
+/// that holds just that instruction; `None` if any does not encode.
+fn instruction_sizes(version: Version, code: &[Instruction]) -> Option<Vec<usize>> {
+    let object = |code: Vec<Instruction>| Object {
+        version,
+        kernels: vec![Kernel {
+            name: b"k".to_vec(),
+            relocations: Relocations::default(),
+            gen_binaries: vec![],
+            body: Routine {
+                strings: vec![b"k".to_vec()],
+                name_index: 0,
+                variables: vec![],
+                addresses: vec![],
+                predicates: vec![],
+                labels: vec![],
+                samplers: vec![],
+                surfaces: vec![],
+                vmes: vec![],
+                interface: Interface::Kernel { inputs: vec![] },
+                attributes: vec![],
+                code: Code::Instructions(code),
+                build_info: None,
+            },
+        }],
+        filescope_vars: vec![],
+        functions: vec![],
+    };
+    let empty = gpukit_visa::write(&object(vec![])).ok()?.len();
+    code.iter()
+        .map(|i| {
+            let with = gpukit_visa::write(&object(vec![i.clone()])).ok()?.len();
+            with.checked_sub(empty)
+        })
+        .collect()
+}
+
+/// Absolute file offset of every instruction of every routine, where the measured
+/// sizes add up to the stream size the header records.
+fn instruction_offsets(object: &Object, layout: &FileLayout) -> Vec<(RoutineRef, Vec<usize>)> {
+    let routines = object
+        .kernels
+        .iter()
+        .zip(&layout.kernels)
+        .enumerate()
+        .map(|(i, (k, l))| (RoutineRef::Kernel(i), &k.body, l))
+        .chain(
+            object
+                .functions
+                .iter()
+                .zip(&layout.functions)
+                .enumerate()
+                .map(|(i, (f, l))| (RoutineRef::Function(i), &f.body, l)),
+        );
+    let mut out = Vec::new();
+    for (r, body, l) in routines {
+        let Some(code) = body.code.instructions() else {
+            continue;
+        };
+        let Some(sizes) = instruction_sizes(object.version, code) else {
+            continue;
+        };
+        if sizes.iter().sum::<usize>() != l.code_size as usize {
+            continue;
+        }
+        let mut at = (l.offset + l.entry) as usize;
+        let offsets = sizes
+            .iter()
+            .map(|s| {
+                let here = at;
+                at += s;
+                here
+            })
+            .collect();
+        out.push((r, offsets));
+    }
+    out
+}
+
+/// Byte offsets of the parts the binary layout records: the routine, each kernel
+/// input, and each instruction (from `instructions`).
+fn binary_source(
+    place: &Place,
+    layout: &FileLayout,
+    instructions: &[(RoutineRef, Vec<usize>)],
+    version: Version,
+) -> Option<Source> {
     let routine = |r: &RoutineRef| match r {
         RoutineRef::Kernel(i) => layout.kernels.get(*i),
         RoutineRef::Function(i) => layout.functions.get(*i),
@@ -67,6 +150,12 @@ fn binary_source(place: &Place, layout: &FileLayout, version: Version) -> Option
             let count_size = if version >= Version::new(3, 5) { 4 } else { 1 };
             let id_size = if version >= Version::new(3, 4) { 4 } else { 2 };
             start + count_size + index * (1 + id_size + 2 + 2)
+        }
+        Place::Instruction {
+            routine: r, index, ..
+        } => {
+            let (_, offsets) = instructions.iter().find(|(x, _)| x == r)?;
+            *offsets.get(*index)?
         }
         _ => return None,
     };
@@ -114,8 +203,10 @@ pub fn run(a: Args) -> CmdResult {
     let mut findings = verify::verify(&object, &options);
     match &origin {
         Origin::Binary(layout) => {
+            let instructions = instruction_offsets(&object, layout);
             for f in &mut findings {
-                f.location.source = binary_source(&f.location.place, layout, object.version);
+                f.location.source =
+                    binary_source(&f.location.place, layout, &instructions, object.version);
             }
         }
         Origin::Text(map) => map.attach(&object, &mut findings),
