@@ -411,6 +411,9 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
         body(o).predicates[0].num_elements = 3
     });
     add("VISA-DECL-013", PLAIN, &|o| body(o).labels[1].kind = 9);
+    add("VISA-DECL-014", PLAIN, &|o| {
+        variable(o, ALIAS).alias_index = 12
+    });
     add("VISA-INPUT-001", PLAIN, &|o| inputs(o)[3].kind = 3);
     add("VISA-INPUT-002", PLAIN, &|o| inputs(o)[2].index = 99);
     add("VISA-INPUT-003", PLAIN, &|o| inputs(o)[2].offset = 120);
@@ -518,6 +521,9 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
             ],
         );
         code(o).insert(1, load);
+    });
+    add("VISA-OPND-022", PLAIN, &|o| {
+        *vector(o, 1, "dst") = Vector::general(12, 0, 0, Region::dst(1).unwrap())
     });
     add("VISA-INST-001", PLAIN, &|o| {
         code(o)[1].operands[0] = Operand::Exec(ExecCtrl(6))

@@ -1778,6 +1778,15 @@ pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];
 /// takes `mov` to and from an address register (`mov (M1_NM,1) A0(0)<1> &V`), and
 /// `movs` from a state operand, as `5_operands.md` itself allows ("Its usage is
 /// restricted to the ADDR_ADD and MOVS instruction").
+/// Predefined variables a program may only read (`4_visa_header.md`, R/W column):
+/// %thread_x/y, %group_id_x/y/z, %r0, %hw_id, %ce0, %color. %null takes writes
+/// (it discards them) and %tsc has a writable pause counter, so neither is listed.
+pub static PREDEFINED_READ_ONLY: &[u32] = &[1, 2, 3, 4, 5, 7, 12, 15, 17];
+
+/// Predefined variables that may be aliased ("Can be aliased" column): %r0, %arg,
+/// %retval and the two buffer pointers of vISA 4.0.
+pub static PREDEFINED_ALIASABLE: &[u32] = &[7, 8, 9, 18, 19];
+
 pub static IGC_EXTRA_CLASSES: &[OperandClasses] = &[
     OperandClasses {
         opcode: 0x29,

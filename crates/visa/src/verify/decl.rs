@@ -2,6 +2,7 @@
 //! label_info).
 
 use super::{resolve_alias, Cx, Findings};
+use crate::isa::rules::PREDEFINED_ALIASABLE;
 use crate::isa::Type;
 
 /// The types a general variable may have: the spec's list, plus BF, which IGC
@@ -96,6 +97,18 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
             );
             continue;
         };
+        if v.alias_index < crate::limits::PREDEFINED_VARS
+            && !PREDEFINED_ALIASABLE.contains(&v.alias_index)
+        {
+            out.push(
+                "VISA-DECL-014",
+                here(),
+                format!(
+                    "V{id} aliases predefined V{}, which cannot be aliased",
+                    v.alias_index
+                ),
+            );
+        }
         if let Some(size) = ty.size() {
             if usize::from(v.alias_offset) % size != 0 {
                 out.push(

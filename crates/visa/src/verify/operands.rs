@@ -2,7 +2,7 @@
 //! operands, modifiers, and that every operand names something declared.
 
 use super::{resolve_alias, Cx, Findings};
-use crate::isa::rules::{SourceModifiers, MODIFIERS};
+use crate::isa::rules::{SourceModifiers, MODIFIERS, PREDEFINED_READ_ONLY};
 use crate::isa::{Class, Opcode, Type};
 use crate::model::{Modifier, Raw, Region, Vector, VectorKind};
 use crate::semantics::{self, RegionError, RegionParams};
@@ -64,6 +64,13 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                 u.push(out, rule, format!("V{id} is {what}"));
                 return;
             };
+            if u.role == Role::Destination && PREDEFINED_READ_ONLY.contains(&id) {
+                u.push(
+                    out,
+                    "VISA-OPND-022",
+                    format!("V{id} is a read-only predefined variable"),
+                );
+            }
             let Some(elem) = decl.ty.size().map(|s| s as u32) else {
                 return;
             };
@@ -409,6 +416,13 @@ pub(super) fn check_raw(u: &Use, raw: &Raw, out: &mut Findings) {
         u.push(out, rule, format!("V{} is {what}", raw.id));
         return;
     };
+    if u.field == "dst" && PREDEFINED_READ_ONLY.contains(&raw.id) {
+        u.push(
+            out,
+            "VISA-OPND-022",
+            format!("V{} is a read-only predefined variable", raw.id),
+        );
+    }
     // Only the offset is judged: a variable smaller than a GRF is placed by the JIT,
     // which aligns message operands itself (IGC checks the offset alone, too).
     if let Some((root, base)) = resolve_alias(u.cx.routine, u.cx.version, raw.id) {
