@@ -68,6 +68,48 @@ fn iga64_layout_options_round_trip() {
             }
         }
     }
+    // The intel corpus kernels, with every layout option at once.
+    let intel = root.join("../intel");
+    for (device, platform) in [
+        ("skl", "9"),
+        ("icllp", "11"),
+        ("tgllp", "12p1"),
+        ("acm-g10", "12p71"),
+        ("pvc", "12p72"),
+    ] {
+        let Ok(rd) = std::fs::read_dir(intel.join(device)) else {
+            continue;
+        };
+        let mut dats: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+            .collect();
+        dats.sort();
+        for dat in dats {
+            let out = Command::new("iga64")
+                .args(["-d", &format!("-p={platform}")])
+                .arg(&dat)
+                .args([
+                    "-Xprint-json",
+                    "-Xprint-defs",
+                    "-Xprint-pc",
+                    "-Xprint-bits",
+                    "-Xprint-ldst",
+                ])
+                .output()
+                .unwrap();
+            n += 1;
+            match parse(&out.stdout, Mode::Strict) {
+                Ok(p) if write(&p.listing, p.listing.version) == out.stdout => exact += 1,
+                Ok(_) => failures.push(format!(
+                    "{}: does not write back byte for byte",
+                    dat.display()
+                )),
+                Err(e) => failures.push(format!("{}: {e}", dat.display())),
+            }
+        }
+    }
     eprintln!("iga64 interop: {exact} of {n} listings round-trip byte for byte");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
