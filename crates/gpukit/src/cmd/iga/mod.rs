@@ -20,7 +20,7 @@ pub enum IgaCommand {
     Print(print::Args),
     /// Check a listing's internal consistency (ids, label targets, defs/uses, preds/succs)
     Check(check::Args),
-    /// Draw the control-flow graph (Graphviz dot or SVG)
+    /// The control-flow graph as Graphviz dot, SVG or JSON
     Cfg(cfg::Args),
     /// Instruction mix, send and SBID counts, register pressure
     Stats(stats::Args),
