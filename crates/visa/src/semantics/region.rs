@@ -64,7 +64,7 @@ pub enum RegionError {
         needed: u32,
         given: u32,
     },
-    /// The origin lies outside what 32-bit byte offsets can express.
+    /// An element offset does not fit 64 bits.
     Overflow,
 }
 
@@ -94,7 +94,7 @@ impl fmt::Display for RegionError {
                     "multi-address region needs {needed} address values, {given} given"
                 )
             }
-            RegionError::Overflow => f.write_str("element offset does not fit 32 bits"),
+            RegionError::Overflow => f.write_str("an element offset overflows 64 bits"),
         }
     }
 }
@@ -172,17 +172,19 @@ pub fn source_elements(
     first_error(check_region(exec_size, region, false))?;
     let vstride = region.vstride.ok_or(RegionError::NullVertStride)?;
     let size = i64::from(elem_size);
-    Ok((0..exec_size)
+    (0..exec_size)
         .map(|ch| {
             let row = i64::from(ch / region.width);
             let col = i64::from(ch % region.width);
-            Element {
+            let within = (row * i64::from(vstride) + col * i64::from(region.hstride)) * size;
+            Ok(Element {
                 channel: ch,
                 byte_offset: origin_byte
-                    + (row * i64::from(vstride) + col * i64::from(region.hstride)) * size,
-            }
+                    .checked_add(within)
+                    .ok_or(RegionError::Overflow)?,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The elements of a destination `VN(row,col)<hstride>`.
@@ -196,12 +198,16 @@ pub fn destination_elements(
     check_sizes(elem_size, grf_size)?;
     first_error(check_region(exec_size, RegionParams::dst(hstride), true))?;
     let size = i64::from(elem_size);
-    Ok((0..exec_size)
-        .map(|ch| Element {
-            channel: ch,
-            byte_offset: origin_byte + i64::from(ch) * i64::from(hstride) * size,
+    (0..exec_size)
+        .map(|ch| {
+            Ok(Element {
+                channel: ch,
+                byte_offset: origin_byte
+                    .checked_add(i64::from(ch) * i64::from(hstride) * size)
+                    .ok_or(RegionError::Overflow)?,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The byte offset of element `(row, col)` of a direct operand: the spec's
@@ -236,16 +242,26 @@ pub fn indirect_multi_elements(
         });
     }
     let size = i64::from(elem_size);
-    Ok((0..exec_size)
+    (0..exec_size)
         .map(|ch| {
-            let row = (ch / width) as usize;
+            let row =
+                addresses
+                    .get((ch / width) as usize)
+                    .ok_or(RegionError::MissingAddresses {
+                        needed: rows,
+                        given: addresses.len().min(u32::MAX as usize) as u32,
+                    })?;
             let col = i64::from(ch % width);
-            Element {
+            let byte_offset = row
+                .checked_add(offset)
+                .and_then(|start| start.checked_add(col * i64::from(hstride) * size))
+                .ok_or(RegionError::Overflow)?;
+            Ok(Element {
                 channel: ch,
-                byte_offset: addresses[row] + offset + col * i64::from(hstride) * size,
-            }
+                byte_offset,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The GRFs a set of elements touches, relative to a GRF-aligned base.
@@ -273,7 +289,10 @@ pub fn grf_span(elements: &[Element], elem_size: u32, grf_size: u32) -> GrfSpan 
         .iter()
         .flat_map(|e| {
             let first = e.byte_offset.div_euclid(grf);
-            let last = (e.byte_offset + i64::from(elem_size.max(1)) - 1).div_euclid(grf);
+            let last = e
+                .byte_offset
+                .saturating_add(i64::from(elem_size.max(1)) - 1)
+                .div_euclid(grf);
             [first, last]
         })
         .collect();

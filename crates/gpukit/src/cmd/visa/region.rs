@@ -179,7 +179,10 @@ fn elements(a: &Args, op: &Operand, size: u32) -> Result<Vec<Element>, CmdError>
             let base = a.addr.first().copied().ok_or_else(|| {
                 CmdError::Usage("an indirect operand needs --addr with the address value".into())
             })?;
-            (base + offset, *region)
+            let origin = base
+                .checked_add(*offset)
+                .ok_or_else(|| region_error(semantics::RegionError::Overflow))?;
+            (origin, *region)
         }
     };
     match shape {
@@ -213,7 +216,7 @@ fn grid(elements: &[Element], size: u32, grf: u32, grfs: &[i64]) -> Vec<(i64, Ve
         .collect();
     let grf = i64::from(grf);
     for e in elements {
-        for b in e.byte_offset..e.byte_offset + i64::from(size) {
+        for b in e.byte_offset..e.byte_offset.saturating_add(i64::from(size)) {
             let (g, sub) = (b.div_euclid(grf), b.rem_euclid(grf) as usize);
             if let Some((_, cells)) = rows.iter_mut().find(|(r, _)| *r == g) {
                 cells[sub] = match cells[sub] {
