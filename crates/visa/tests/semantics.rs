@@ -301,6 +301,29 @@ proptest! {
     }
 
     #[test]
+    fn single_address_matches(ty_index in 0usize..12, exec_index in 0usize..6, w_index in 0usize..5,
+                              v_index in 0usize..7, h_index in 0usize..4,
+                              addr in 0i64..4096, offset in -512i64..512) {
+        let ty = region_types()[ty_index];
+        let size = ty.size().unwrap() as u32;
+        let exec = EXEC_SIZES[exec_index];
+        let w = WIDTHS[w_index].min(exec);
+        let (v, h) = (VSTRIDES[v_index], HSTRIDES[h_index]);
+        let got = source_elements(addr + offset, size, 32, exec, RegionParams::new(v, w, h)).unwrap();
+        // "interpreted identically to the general operands, except that the region
+        // origin will be the data element at the address AN(k) + offset"
+        let mut want = vec![i64::MIN; exec as usize];
+        let mut count = 0usize;
+        for i in 0..i64::from(exec / w) {
+            for j in 0..i64::from(w) {
+                want[count] = addr + offset + (i * i64::from(v) + j * i64::from(h)) * i64::from(size);
+                count += 1;
+            }
+        }
+        prop_assert_eq!(offsets(&got), want);
+    }
+
+    #[test]
     fn multi_address_matches(ty_index in 0usize..12, exec_index in 0usize..6, w_index in 0usize..5,
                              h_index in 0usize..4, offset in -512i64..512,
                              addrs in proptest::collection::vec(0i64..4096, 32)) {
