@@ -920,15 +920,15 @@ fn gated_types_pass_on_later_platforms() {
     }
 }
 
-/// IGC's text dumps verify clean too, for every text the parser reads: the legacy
-/// 3.6 dumps, and the 4.1/4.2 dumps whose binaries do not decode, so their instruction
-/// streams are checked here (PVC texts with the 64-byte GRF).
+/// IGC's text dumps verify clean too, each for its device: the legacy 3.6 dumps, the
+/// 4.1 dumps whose binaries do not decode (so their instruction streams are checked
+/// here), and IGC 2.x's 4.2 dumps; PVC texts parse and verify with the 64-byte GRF.
 #[test]
 fn corpus_texts_verify_clean() {
-    let mut checked = 0;
+    let mut checked = std::collections::BTreeMap::new();
     let mut unparsed = 0;
     let mut failures = Vec::new();
-    for sub in ["intel-legacy", "intel"] {
+    for sub in ["intel-legacy", "intel", "intel-sid"] {
         let Some(root) = common::corpus(sub) else {
             return;
         };
@@ -936,16 +936,26 @@ fn corpus_texts_verify_clean() {
             if path.to_string_lossy().contains("/visaasm-src/") {
                 continue;
             }
+            let device = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .map(|d| d.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let platform = match device.as_str() {
+                "skl" | "kbl" => Platform::Skl,
+                "icllp" => Platform::Icllp,
+                "tgllp" => Platform::Tgllp,
+                "acm-g10" => Platform::Dg2,
+                "pvc" => Platform::Pvc,
+                other => panic!("{}: unknown device {other}", path.display()),
+            };
             let text = std::fs::read_to_string(&path).unwrap();
-            let Ok(object) = text::parse_text(&text) else {
+            let options = text::ParseOptions {
+                grf_bytes: platform.grf_size(),
+            };
+            let Ok(object) = text::parse_text_with(&text, &options) else {
                 unparsed += 1;
                 continue;
-            };
-            let dir = path.to_string_lossy();
-            let platform = if dir.contains("/pvc/") {
-                Some(Platform::Pvc)
-            } else {
-                None
             };
             if !verify::TextMap::build(&text).agrees_with(&object) {
                 failures.push(format!(
@@ -956,19 +966,19 @@ fn corpus_texts_verify_clean() {
             let findings = verify::verify(
                 &object,
                 &Options {
-                    platform,
+                    platform: Some(platform),
                     strict: false,
                 },
             );
             if !findings.is_empty() {
                 failures.push(format!("{}:\n{}", path.display(), render(&findings)));
             }
-            checked += 1;
+            *checked.entry(format!("{sub}/{device}")).or_insert(0) += 1;
         }
     }
-    eprintln!("{checked} texts clean, {unparsed} not parsed");
+    eprintln!("clean: {checked:?}; {unparsed} not parsed");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(checked >= 212);
+    assert!(checked.values().sum::<usize>() >= 212 + 221 + 166);
 }
 
 /// The hand-written sources of the corpus (`intel/visaasm-src`, assembled by GenX_IR,
