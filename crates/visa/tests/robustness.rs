@@ -72,3 +72,17 @@ fn corpus_never_panics() {
             .for_each(|f| sweep(f, 2000));
     }
 }
+
+/// Inputs the fuzzers found: whatever reads must write, and the written bytes must read
+/// back and write again identically.
+#[test]
+fn fuzz_regressions_round_trip() {
+    for f in common::files(&common::workspace_root().join("tests/data/visa/fuzz"), ".bin") {
+        let data = std::fs::read(&f).unwrap();
+        if let Ok(obj) = gpukit_visa::read_lenient(&data) {
+            let bytes = gpukit_visa::write(&obj).expect("what reads must write");
+            let back = gpukit_visa::read_lenient(&bytes).unwrap_or_else(|e| panic!("{}: written bytes do not read: {e}", f.display()));
+            assert_eq!(gpukit_visa::write(&back).unwrap(), bytes, "{}", f.display());
+        }
+    }
+}

@@ -144,7 +144,9 @@ pub fn read_with_layout(
         let num_elements = cur.u16("num_elements")?;
         let at = cur.pos();
         let na = cur.u8("attribute_count")? as usize;
-        cur.check_count(na, 5, usize::MAX, "attribute_count", at)?;
+        // name id (2 or 4 bytes) and size byte: the smallest attribute.
+        let min_attr = if version.wide_ids() { 5 } else { 3 };
+        cur.check_count(na, min_attr, usize::MAX, "attribute_count", at)?;
         let mut attributes = Vec::with_capacity(na);
         for a in 0..na {
             cur.enter("attribute_info", Some(a));
@@ -167,7 +169,8 @@ pub fn read_with_layout(
     }
     let at = cur.pos();
     let nfun = cur.u16("num_functions")? as usize;
-    cur.check_count(nfun, 17, usize::MAX, "num_functions", at)?;
+    // linkage, 1-byte name length (before 3.7), offset, size, two empty relocation tables.
+    cur.check_count(nfun, 14, usize::MAX, "num_functions", at)?;
     let mut function_heads = Vec::with_capacity(nfun);
     for i in 0..nfun {
         cur.enter("function_info", Some(i));
@@ -535,7 +538,9 @@ fn read_states(
 ) -> Result<Vec<StateVar>, ReadError> {
     let at = cur.pos();
     let n = cur.u8(count_field)? as usize;
-    cur.check_count(n, 7, usize::MAX, count_field, at)?;
+    // name id (2 or 4 bytes), element count, attribute count.
+    let min_state = if version.wide_ids() { 7 } else { 5 };
+    cur.check_count(n, min_state, usize::MAX, count_field, at)?;
     let mut v = Vec::with_capacity(n);
     for i in 0..n {
         cur.enter(what, Some(i));
