@@ -173,7 +173,10 @@ fn base() -> Object {
             vec![exec(8), none(), dst(F), Operand::Vector(indirect)],
         ),
         inst(Opcode::LABEL, vec![Operand::Label(LABEL_BLOCK)]),
-        inst(Opcode::RET, vec![exec(1), none()]),
+        inst(
+            Opcode::RET,
+            vec![Operand::Exec(ExecCtrl::new(1, 8).unwrap()), none()],
+        ),
     ];
     let input = |kind: u8, index: u32, offset: i16, size: u16| Input {
         kind,
@@ -558,6 +561,33 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     });
     add("VISA-INST-010", PLAIN, &|o| {
         code(o)[3].operands[1] = Operand::Int(7)
+    });
+    add("VISA-INST-012", PLAIN, &|o| {
+        code(o)[1] = inst(
+            Opcode::BFE,
+            vec![
+                exec(2),
+                none(),
+                dst(B),
+                src(A, 1, 1, 0),
+                imm(Type::D, 4),
+                imm(Type::D, 0),
+            ],
+        )
+    });
+    add("VISA-INST-013", PLAIN, &|o| {
+        let p1 = Vector {
+            modifier: Modifier::NONE,
+            kind: VectorKind::Predicate(Pred(1)),
+        };
+        code(o)[1] = inst(
+            Opcode::MOV,
+            vec![exec(1), none(), dst(W), Operand::Vector(p1)],
+        )
+    });
+    add("VISA-INST-014", (None, true), &|o| {
+        let last = code(o).len() - 1;
+        code(o)[last] = inst(Opcode::RET, vec![exec(1), none()]);
     });
     add("VISA-LSC-001", PLAIN, &|o| {
         code(o).insert(1, lsc_load(&[("addr_type", 0)]))

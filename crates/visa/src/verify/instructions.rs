@@ -88,6 +88,7 @@ fn check_instruction(
     if let Some(p) = inst.pred() {
         check_pred(cx, index, p, out);
     }
+    check_exec_rules(cx, index, inst, exec_size, out);
     let alu = is_alu(info.class) && exec_size.is_some();
     let type_rule = OPERAND_TYPES.iter().find(|t| t.opcode == inst.opcode.0);
     for (field, operand) in fields.iter().zip(&inst.operands) {
@@ -234,6 +235,78 @@ fn type_allowed(rule: &OperandTypes, class: Class, opcode: Opcode, ty: Type) -> 
         return widest.is_some_and(|w| ty.size().is_some_and(|s| s <= w));
     }
     false
+}
+
+/// Exec-size and mask rules that individual instruction specs state.
+fn check_exec_rules(
+    cx: &Cx,
+    index: usize,
+    inst: &Instruction,
+    exec_size: Option<u32>,
+    out: &mut Findings,
+) {
+    let Some(size) = exec_size else {
+        return;
+    };
+    if matches!(inst.opcode, Opcode::BFE | Opcode::BFI) && size == 2 {
+        out.push(
+            "VISA-INST-012",
+            cx.inst(index, Some("exec")),
+            format!("{} with exec size 2", inst.mnemonic()),
+        );
+    }
+    // mov from a predicate (MOV.md): SIMD1, unpredicated, no saturation, into an
+    // unsigned integer at least as wide as the predicate.
+    if inst.opcode == Opcode::MOV {
+        if let Some(Operand::Vector(src)) = inst.operand("src0") {
+            if let VectorKind::Predicate(p) = src.kind {
+                let bits = cx
+                    .routine
+                    .predicates
+                    .get(usize::from(p.id()).wrapping_sub(1))
+                    .map_or(0, |d| u32::from(d.num_elements));
+                let dst = match inst.operand("dst") {
+                    Some(Operand::Vector(d)) => Some(d),
+                    _ => None,
+                };
+                let dst_type = dst.and_then(|d| super::operands::vector_type(cx, d));
+                let wide_enough = dst_type.is_some_and(|t| {
+                    matches!(t, Type::UB | Type::UW | Type::UD)
+                        && t.size().is_some_and(|s| s as u32 * 8 >= bits)
+                });
+                let predicated = inst.pred().is_some_and(|p| !p.is_none());
+                let saturated = dst.is_some_and(|d| d.modifier == crate::model::Modifier::SAT);
+                if size != 1 || !wide_enough || predicated || saturated {
+                    out.push(
+                        "VISA-INST-013",
+                        cx.inst(index, Some("src0")),
+                        format!(
+                            "mov from P{} ({bits} elements) needs exec size 1, an unsigned destination of at least {bits} bits, no predicate and no saturation",
+                            p.id()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    // "Scalar calls (returns) must be marked with {NoMask}".
+    if cx.strict
+        && size == 1
+        && matches!(
+            inst.opcode,
+            Opcode::FCALL | Opcode::IFCALL | Opcode::RET | Opcode::FRET
+        )
+    {
+        if let Some(e) = inst.exec() {
+            if e.emask() < 8 {
+                out.push(
+                    "VISA-INST-014",
+                    cx.inst(index, Some("exec")),
+                    format!("scalar {} without NoMask", inst.mnemonic()),
+                );
+            }
+        }
+    }
 }
 
 fn class_name(code: u8) -> &'static str {

@@ -156,7 +156,9 @@ pub struct Options {
 ///   its finalizer splits; its verifier does not check the two-GRF rule.
 /// - VISA-LSC-002: IGC 1.0.12504 gives DG2 SLM accesses `.ca.ca` and `.wb.wb` caching
 ///   (38 instructions in the acm-g10 texts) although the spec says SLM must use `.df`.
-pub static STRICT_RULES: &[&str] = &["VISA-OPND-006", "VISA-LSC-002"];
+/// - VISA-INST-014: every IGC dump ends its kernels with `ret (M1, 1)`, although the
+///   RET spec says "Scalar returns must be marked with {NoMask}".
+pub static STRICT_RULES: &[&str] = &["VISA-OPND-006", "VISA-LSC-002", "VISA-INST-014"];
 
 /// Every rule: id and one-line summary.
 pub static RULES: &[(&str, &str)] = &[
@@ -224,6 +226,9 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-008", "an operand kind is allowed for the opcode's field"),
     ("VISA-INST-009", "an operand type is allowed for the opcode's field"),
     ("VISA-INST-010", "an opcode-specific control value is in range"),
+    ("VISA-INST-012", "bfe and bfi do not run at exec size 2"),
+    ("VISA-INST-013", "mov from a predicate is SIMD1, unpredicated, unsaturated, into an unsigned integer at least as wide as the predicate"),
+    ("VISA-INST-014", "scalar calls and returns are NoMask (strict only)"),
     ("VISA-LSC-001", "an LSC control field (sfid, caching, address type and size, data size, order, vector length, fence op and scope) holds a defined code"),
     ("VISA-LSC-002", "SLM accesses use default caching (.df.df) (strict only)"),
     ("VISA-LSC-003", "transposed LSC accesses are SIMD1"),
