@@ -73,6 +73,27 @@ impl Out {
             None => self.s("null"),
         }
     }
+    pub fn quoted_list(&mut self, items: &[String]) {
+        self.buf.push(b'[');
+        for (k, item) in items.iter().enumerate() {
+            if k > 0 {
+                self.buf.push(b',');
+            }
+            self.quoted(item);
+        }
+        self.buf.push(b']');
+    }
+    /// `-Xprint-bits` and `-Xprint-defs` keys, alike in both versions.
+    pub fn encoding_and_live_totals(&mut self, i: &Instruction) {
+        if let Some(e) = &i.encoding {
+            self.s(", \"encoding\":");
+            self.quoted(e);
+        }
+        if let Some(lt) = &i.live_totals {
+            self.s(", \"liveTotals\":");
+            self.live_totals(lt);
+        }
+    }
     pub fn ids(&mut self, ids: &[i64]) {
         self.buf.push(b'[');
         for (i, id) in ids.iter().enumerate() {

@@ -107,22 +107,9 @@ fn instruction(w: &mut Out, i: &Instruction) {
         Some(sb) => w.quoted(&format!("${}{}", sb.id, sb.func)),
         None => w.s("null"),
     }
-    w.s(", \"opts\":[");
-    for (k, o) in i.opts.iter().enumerate() {
-        if k > 0 {
-            w.s(",");
-        }
-        w.quoted(o);
-    }
-    w.s("]");
-    if let Some(e) = &i.encoding {
-        w.s(", \"encoding\":");
-        w.quoted(e);
-    }
-    if let Some(lt) = &i.live_totals {
-        w.s(", \"liveTotals\":");
-        w.live_totals(lt);
-    }
+    w.s(", \"opts\":");
+    w.quoted_list(&i.opts);
+    w.encoding_and_live_totals(i);
     w.s(", \"comment\":");
     w.opt_quoted(i.comment.as_deref());
     w.extra(&i.extra);

@@ -145,23 +145,10 @@ fn instruction(w: &mut Out, i: &Instruction) {
         w.s("}");
     }
     if !i.opts.is_empty() {
-        w.s(", \"opts\":[");
-        for (k, o) in i.opts.iter().enumerate() {
-            if k > 0 {
-                w.s(",");
-            }
-            w.quoted(o);
-        }
-        w.s("]");
+        w.s(", \"opts\":");
+        w.quoted_list(&i.opts);
     }
-    if let Some(e) = &i.encoding {
-        w.s(", \"encoding\":");
-        w.quoted(e);
-    }
-    if let Some(lt) = &i.live_totals {
-        w.s(", \"liveTotals\":");
-        w.live_totals(lt);
-    }
+    w.encoding_and_live_totals(i);
     if let Some(c) = &i.comment {
         w.s(", \"comment\":");
         w.quoted(c);
