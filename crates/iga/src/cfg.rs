@@ -32,24 +32,7 @@ pub struct Cfg {
 
 /// Ops iga64 treats as branching (its `IS_BRANCH` op attribute).
 pub fn is_branching(op: &str) -> bool {
-    matches!(
-        op,
-        "brc"
-            | "brd"
-            | "break"
-            | "call"
-            | "calla"
-            | "cont"
-            | "else"
-            | "endif"
-            | "goto"
-            | "halt"
-            | "if"
-            | "jmpi"
-            | "join"
-            | "ret"
-            | "while"
-    )
+    crate::ops::has(op, crate::ops::BRANCH)
 }
 
 impl Cfg {

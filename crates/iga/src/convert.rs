@@ -52,14 +52,14 @@ fn file_of(reg_name: &str) -> File {
 /// (`mach`, `mac`, `macl`, `addc`, `subb`, AccWrEn) and the predicate of a
 /// `sel`, which iga64 counts as implicit.
 pub fn has_implicit_operands(i: &Instruction) -> bool {
-    matches!(i.op.as_str(), "mach" | "mac" | "macl" | "addc" | "subb")
+    crate::ops::has(&i.op, crate::ops::ACC_IN | crate::ops::ACC_OUT)
         || i.has_opt("AccWrEn")
         || (i.op == "sel" && i.pred.is_some())
 }
 
 /// Whether the instruction writes the accumulator implicitly.
 fn writes_acc_implicitly(i: &Instruction) -> bool {
-    matches!(i.op.as_str(), "mach" | "macl" | "addc" | "subb") || i.has_opt("AccWrEn")
+    crate::ops::has(&i.op, crate::ops::ACC_OUT) || i.has_opt("AccWrEn")
 }
 
 /// Every `defs` reference of an instruction, with the register file it reads.

@@ -23,6 +23,7 @@ pub mod convert;
 pub mod error;
 pub mod limits;
 pub mod model;
+pub mod ops;
 pub mod read;
 pub mod render;
 pub mod svg;

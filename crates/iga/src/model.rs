@@ -338,7 +338,7 @@ impl Instruction {
 }
 
 pub fn is_send_op(op: &str) -> bool {
-    matches!(op, "send" | "sendc" | "sends" | "sendsc")
+    crate::ops::has(op, crate::ops::SEND)
 }
 
 impl Listing {

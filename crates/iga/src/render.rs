@@ -11,6 +11,7 @@
 
 use crate::cfg::branch_targets;
 use crate::model::*;
+use crate::ops;
 
 /// Column widths of iga64's default layout.
 mod width {
@@ -150,15 +151,15 @@ fn label_text(symbol: &str) -> String {
 
 /// Ops printed without an execution size (`nop`, `sync.*`, ...).
 fn implicit_exec_size(op: &str) -> bool {
-    matches!(op, "nop" | "sync" | "illegal" | "wait" | "jmpi")
+    ops::has(op, ops::NO_EXEC_SIZE)
 }
 
 fn is_dpas(i: &Instruction) -> bool {
-    matches!(i.op.as_str(), "dpas" | "dpasw")
+    ops::has(&i.op, ops::DPAS)
 }
 
 fn is_ternary(i: &Instruction) -> bool {
-    !i.is_send() && i.srcs.len() == 3 && !i.op.starts_with("dpas")
+    !i.is_send() && i.srcs.len() == 3 && !is_dpas(i)
 }
 
 /// Registers printed without a number when it is 0.
@@ -191,7 +192,7 @@ fn flag_reg_text(i: &Instruction) -> String {
 }
 
 fn src_mod(op: &str, m: SrcMod) -> &'static str {
-    let logic = matches!(op, "and" | "or" | "xor" | "not" | "bfn");
+    let logic = ops::has(op, ops::LOGIC);
     match m {
         SrcMod::None => "",
         SrcMod::Neg if logic => "~",
@@ -227,19 +228,23 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     // Mnemonic, subfunction, execution size.
     l.start(width::OPCODE);
     l.emit(&i.op);
-    let subfunc = match i.op.as_str() {
-        "send" | "sendc" if gen >= Gen::Xe => i.subop.clone(),
-        "send" | "sendc" | "sends" | "sendsc" => None,
-        "math" | "sync" | "bfn" | "dpas" | "dpasw" => i.subop.clone(),
-        "goto" | "if" | "else" | "brc" | "brd" => {
-            // Neither JSON version carries the branch-control bit. Compilers set it
-            // on branches whose UIP goes backwards (loops), so infer it from that.
-            let t: Vec<&str> = branch_targets(i).collect();
-            let backward =
-                t.len() == 2 && t[0] != t[1] && cx.label_index(t[1]).is_some_and(|ix| ix < cx.here);
-            backward.then(|| "b".to_string())
-        }
-        _ => None,
+    let attrs = ops::attrs(&i.op);
+    let subfunc = if attrs & ops::SEND != 0 {
+        // Before Xe the shared function is part of the extended descriptor.
+        (gen >= Gen::Xe && attrs & ops::UNARY_SEND != 0)
+            .then(|| i.subop.clone())
+            .flatten()
+    } else if attrs & ops::SUBFUNC != 0 {
+        i.subop.clone()
+    } else if attrs & ops::BRANCH_CTRL != 0 {
+        // Neither JSON version carries the branch-control bit. Compilers set it
+        // on branches whose UIP goes backwards (loops), so infer it from that.
+        let t: Vec<&str> = branch_targets(i).collect();
+        let backward =
+            t.len() == 2 && t[0] != t[1] && cx.label_index(t[1]).is_some_and(|ix| ix < cx.here);
+        backward.then(|| "b".to_string())
+    } else {
+        None
     };
     if let Some(s) = subfunc {
         l.emit(".");
@@ -439,7 +444,7 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 /// (a table read off the corpus's skl and icllp listings).
 fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     let m = i.comment.as_deref().unwrap_or("");
-    let sends = matches!(i.op.as_str(), "sends" | "sendsc");
+    let sends = i.is_send() && !ops::has(&i.op, ops::UNARY_SEND);
     Some(if m.is_empty() {
         "uw"
     } else if m == "end of thread" || m.contains("barrier") || m.contains("fence") {
@@ -545,7 +550,7 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             // The payload type of a unary send is not in the JSON either; IGC
             // writes :f on Gen11 and leaves it implicit on Gen9 (but for A64
             // addresses, :uq).
-            let unary = matches!(i.op.as_str(), "send" | "sendc");
+            let unary = ops::has(&i.op, ops::UNARY_SEND);
             let a64 = i.comment.as_deref().is_some_and(|c| c.starts_with("a64 "));
             match gen {
                 Gen::Gen11 if unary => l.emit(":f"),
@@ -604,11 +609,11 @@ fn send_info(i: &Instruction, srcs: &[Operand], descs: &[Operand], gen: Gen) -> 
         Some(OperandKind::Data(d)) => d.len.unwrap_or(0),
         _ => 0,
     };
-    let sfid = match i.op.as_str() {
-        "send" | "sendc" => i.subop.clone(),
-        _ => None,
-    }
-    .or_else(|| sfid_name(ex_desc? & 0xF).map(str::to_string));
+    // 1.0 and 2.0 name the shared function of unary sends only.
+    let sfid = ops::has(&i.op, ops::UNARY_SEND)
+        .then(|| i.subop.clone())
+        .flatten()
+        .or_else(|| sfid_name(ex_desc? & 0xF).map(str::to_string));
     let lsc = gen >= Gen::XeHpg && matches!(sfid.as_deref(), Some("ugm" | "ugml" | "tgm" | "slm"));
     let mut parts = Vec::new();
     match (desc, reg(descs.get(1))) {
