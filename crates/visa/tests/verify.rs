@@ -589,6 +589,23 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
         let last = code(o).len() - 1;
         code(o)[last] = inst(Opcode::RET, vec![exec(1), none()]);
     });
+    add("VISA-INST-015", PLAIN, &|o| {
+        let gather = inst(
+            Opcode::GATHER_SCALED,
+            vec![
+                exec(16),
+                none(),
+                Operand::Int(0),
+                Operand::Int(0),
+                Operand::Int(0),
+                Operand::Int(6),
+                imm(Type::UD, 0),
+                Operand::Raw(Raw::new(W, 0)),
+                Operand::Raw(Raw::new(B, 0)),
+            ],
+        );
+        code(o).insert(1, gather);
+    });
     add("VISA-LSC-001", PLAIN, &|o| {
         code(o).insert(1, lsc_load(&[("addr_type", 0)]))
     });

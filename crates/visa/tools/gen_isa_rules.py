@@ -139,6 +139,38 @@ w('];')
 OUT=os.path.join(os.path.dirname(os.path.abspath(__file__)), '../src/isa/rules.rs')
 open(OUT,'w').write('\n'.join(out)+'\n')
 
+# Raw operand types ("Must have type ..." on raw_operand lines).
+raw_rows = []
+for path in sorted(glob.glob(SPEC+'/instructions/*.md')):
+    t = open(path).read()
+    m = re.search(r'## Opcode\s*\n\s*([A-Z0-9_]+)\s*=\s*(0x[0-9a-fA-F]+)', t)
+    if not m:
+        continue
+    code = int(m.group(2), 16)
+    stem = os.path.basename(path)[:-3]
+    layout = stem.lower() if code == 0x4e else ''
+    for fm in re.finditer(r'^- \*\*([A-Za-z0-9_]+)\(raw_operand\):\*\*.*?(?:Must have type|must have one of) ([A-Z, ]+?)(?: type)?\s*$', t, re.M):
+        name = fm.group(1).lower()
+        types = [x.strip() for x in fm.group(2).split(',') if x.strip()]
+        raw_rows.append((code, layout, name, types, stem))
+with open(OUT, 'a') as f:
+    f.write('''
+/// The element types a raw operand's variable may have ("Must have type ..."), by
+/// opcode, layout mnemonic (SVM sub-opcodes; empty for all layouts) and the spec's
+/// field name, lower-cased; the verifier maps spec names to layout field names.
+pub struct RawTypes {
+    pub opcode: u8,
+    pub layout: &'static str,
+    pub field: &'static str,
+    pub types: &'static [Type],
+}
+
+pub static RAW_TYPES: &[RawTypes] = &[
+''')
+    for code, layout, name, types, stem in raw_rows:
+        f.write(f'    RawTypes {{ opcode: {code:#04x}, layout: "{layout}", field: "{name}", types: {tys(types)} }}, // {stem}\n')
+    f.write('];\n')
+
 # Where IGC's real output (and its own verifier) admits more than the spec's lists;
 # kept here so the exceptions are data, stated once.
 EXTRA = '''

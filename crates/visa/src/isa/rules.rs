@@ -1770,6 +1770,367 @@ pub static AVAILABILITY: &[(u8, [bool; 3])] = &[
     (0x9c, [true, false, false]),
 ];
 
+/// The element types a raw operand's variable may have ("Must have type ..."), by
+/// opcode, layout mnemonic (SVM sub-opcodes; empty for all layouts) and the spec's
+/// field name, lower-cased; the verifier maps spec names to layout field names.
+pub struct RawTypes {
+    pub opcode: u8,
+    pub layout: &'static str,
+    pub field: &'static str,
+    pub types: &'static [Type],
+}
+
+pub static RAW_TYPES: &[RawTypes] = &[
+    RawTypes {
+        opcode: 0x6e,
+        layout: "",
+        field: "dst",
+        types: &[Type::HF, Type::F, Type::W, Type::UW, Type::D, Type::UD],
+    }, // 3D_LOAD
+    RawTypes {
+        opcode: 0x6e,
+        layout: "",
+        field: "si",
+        types: &[Type::UD, Type::UW],
+    }, // 3D_LOAD
+    RawTypes {
+        opcode: 0x6d,
+        layout: "",
+        field: "dst",
+        types: &[Type::HF, Type::F, Type::W, Type::UW, Type::D, Type::UD],
+    }, // 3D_SAMPLE
+    RawTypes {
+        opcode: 0x6f,
+        layout: "",
+        field: "dst",
+        types: &[Type::HF, Type::F, Type::W, Type::UW, Type::D, Type::UD],
+    }, // 3D_SAMPLE4
+    RawTypes {
+        opcode: 0x6f,
+        layout: "",
+        field: "offu",
+        types: &[Type::D],
+    }, // 3D_SAMPLE4
+    RawTypes {
+        opcode: 0x6f,
+        layout: "",
+        field: "offv",
+        types: &[Type::D],
+    }, // 3D_SAMPLE4
+    RawTypes {
+        opcode: 0x83,
+        layout: "",
+        field: "dst",
+        types: &[Type::D, Type::UD, Type::F, Type::BF, Type::HF, Type::DF],
+    }, // DPAS
+    RawTypes {
+        opcode: 0x83,
+        layout: "",
+        field: "src0",
+        types: &[Type::D, Type::UD, Type::F, Type::BF, Type::HF, Type::DF],
+    }, // DPAS
+    RawTypes {
+        opcode: 0x83,
+        layout: "",
+        field: "src1",
+        types: &[Type::D, Type::UD, Type::DF],
+    }, // DPAS
+    RawTypes {
+        opcode: 0x1c,
+        layout: "",
+        field: "dst",
+        types: &[Type::D, Type::UD, Type::F],
+    }, // DPASW
+    RawTypes {
+        opcode: 0x1c,
+        layout: "",
+        field: "src1",
+        types: &[Type::D, Type::UD],
+    }, // DPASW
+    RawTypes {
+        opcode: 0x7d,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // DWORD_ATOMIC
+    RawTypes {
+        opcode: 0x39,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // GATHER
+    RawTypes {
+        opcode: 0x39,
+        layout: "",
+        field: "dst",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // GATHER
+    RawTypes {
+        opcode: 0x74,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // GATHER4_SCALED
+    RawTypes {
+        opcode: 0x74,
+        layout: "",
+        field: "dst",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // GATHER4_SCALED
+    RawTypes {
+        opcode: 0x4b,
+        layout: "",
+        field: "dst",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // GATHER4_TYPED
+    RawTypes {
+        opcode: 0x78,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // GATHER_SCALED
+    RawTypes {
+        opcode: 0x78,
+        layout: "",
+        field: "dst",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // GATHER_SCALED
+    RawTypes {
+        opcode: 0x70,
+        layout: "",
+        field: "lod",
+        types: &[Type::UD],
+    }, // INFO
+    RawTypes {
+        opcode: 0x70,
+        layout: "",
+        field: "dst",
+        types: &[Type::UD],
+    }, // INFO
+    RawTypes {
+        opcode: 0x86,
+        layout: "",
+        field: "offset",
+        types: &[Type::UD],
+    }, // QW_GATHER
+    RawTypes {
+        opcode: 0x86,
+        layout: "",
+        field: "dst",
+        types: &[Type::Q, Type::UQ, Type::DF],
+    }, // QW_GATHER
+    RawTypes {
+        opcode: 0x87,
+        layout: "",
+        field: "offset",
+        types: &[Type::UD],
+    }, // QW_SCATTER
+    RawTypes {
+        opcode: 0x87,
+        layout: "",
+        field: "src",
+        types: &[Type::Q, Type::UQ, Type::DF],
+    }, // QW_SCATTER
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "source0alpha",
+        types: &[Type::HF, Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "omask",
+        types: &[Type::UW],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "r",
+        types: &[Type::HF, Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "g",
+        types: &[Type::HF, Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "b",
+        types: &[Type::HF, Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "a",
+        types: &[Type::HF, Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "sourcedepth",
+        types: &[Type::F],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x71,
+        layout: "",
+        field: "stencil",
+        types: &[Type::UB],
+    }, // RT_WRITE
+    RawTypes {
+        opcode: 0x41,
+        layout: "",
+        field: "dst",
+        types: &[Type::UW],
+    }, // SAMPLE_UNORM
+    RawTypes {
+        opcode: 0x3a,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // SCATTER
+    RawTypes {
+        opcode: 0x75,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // SCATTER4_SCALED
+    RawTypes {
+        opcode: 0x75,
+        layout: "",
+        field: "src",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // SCATTER4_SCALED
+    RawTypes {
+        opcode: 0x4c,
+        layout: "",
+        field: "u",
+        types: &[Type::UD],
+    }, // SCATTER4_TYPED
+    RawTypes {
+        opcode: 0x4c,
+        layout: "",
+        field: "v",
+        types: &[Type::UD],
+    }, // SCATTER4_TYPED
+    RawTypes {
+        opcode: 0x4c,
+        layout: "",
+        field: "r",
+        types: &[Type::UD],
+    }, // SCATTER4_TYPED
+    RawTypes {
+        opcode: 0x4c,
+        layout: "",
+        field: "lod",
+        types: &[Type::UD],
+    }, // SCATTER4_TYPED
+    RawTypes {
+        opcode: 0x4c,
+        layout: "",
+        field: "src",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // SCATTER4_TYPED
+    RawTypes {
+        opcode: 0x79,
+        layout: "",
+        field: "element_offset",
+        types: &[Type::UD],
+    }, // SCATTER_SCALED
+    RawTypes {
+        opcode: 0x79,
+        layout: "",
+        field: "src",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // SCATTER_SCALED
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_atomic",
+        field: "addresses",
+        types: &[Type::UQ],
+    }, // SVM_ATOMIC
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_gather",
+        field: "addresses",
+        types: &[Type::UQ],
+    }, // SVM_GATHER
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_gather4_scaled",
+        field: "element_offset",
+        types: &[Type::UQ],
+    }, // SVM_GATHER4_SCALED
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_gather4_scaled",
+        field: "dst",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // SVM_GATHER4_SCALED
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_scatter",
+        field: "addresses",
+        types: &[Type::UQ],
+    }, // SVM_SCATTER
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_scatter4_scaled",
+        field: "element_offset",
+        types: &[Type::UQ],
+    }, // SVM_SCATTER4_SCALED
+    RawTypes {
+        opcode: 0x4e,
+        layout: "svm_scatter4_scaled",
+        field: "src",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // SVM_SCATTER4_SCALED
+    RawTypes {
+        opcode: 0x73,
+        layout: "",
+        field: "u",
+        types: &[Type::UD],
+    }, // TYPED_ATOMIC
+    RawTypes {
+        opcode: 0x73,
+        layout: "",
+        field: "v",
+        types: &[Type::UD],
+    }, // TYPED_ATOMIC
+    RawTypes {
+        opcode: 0x73,
+        layout: "",
+        field: "r",
+        types: &[Type::UD],
+    }, // TYPED_ATOMIC
+    RawTypes {
+        opcode: 0x73,
+        layout: "",
+        field: "lod",
+        types: &[Type::UD],
+    }, // TYPED_ATOMIC
+    RawTypes {
+        opcode: 0x72,
+        layout: "",
+        field: "channel_mask",
+        types: &[Type::UD],
+    }, // URB_WRITE
+    RawTypes {
+        opcode: 0x72,
+        layout: "",
+        field: "urb_handle",
+        types: &[Type::UD],
+    }, // URB_WRITE
+    RawTypes {
+        opcode: 0x72,
+        layout: "",
+        field: "vertex_data",
+        types: &[Type::UD, Type::D, Type::F],
+    }, // URB_WRITE
+];
+
 /// Types IGC uses beyond an opcode's "Supported Types" (its verifier admits them, and
 /// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
 pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];

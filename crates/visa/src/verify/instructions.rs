@@ -4,7 +4,7 @@
 use super::operands::{self, Role, Use};
 use super::{Cx, Findings};
 use crate::isa::rules::{
-    OperandTypes, IGC_EXTRA_CLASSES, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES,
+    OperandTypes, IGC_EXTRA_CLASSES, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES, RAW_TYPES,
 };
 use crate::isa::{Class, FieldKind, Opcode, Type};
 use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
@@ -154,6 +154,7 @@ fn check_instruction(
                 }
             }
             Operand::Raw(raw) => {
+                check_raw_type(cx, index, inst, field.name, raw, out);
                 let u = Use {
                     index,
                     field: field.name,
@@ -309,6 +310,69 @@ fn check_exec_rules(
     }
 }
 
+/// The spec's name of a raw field where the layout names it differently.
+const RAW_FIELD_SYNONYMS: [(&str, &str); 6] = [
+    ("element_offset", "offsets"),
+    ("offset", "offsets"),
+    ("source0alpha", "s0a"),
+    ("omask", "om"),
+    ("sourcedepth", "z"),
+    ("stencil", "s"),
+];
+
+/// Whether a `RAW_TYPES` row's spec field name denotes a layout field.
+pub(crate) fn raw_field_matches(spec: &str, layout_field: &str) -> bool {
+    let layout = layout_field.to_ascii_lowercase();
+    spec == layout
+        || RAW_FIELD_SYNONYMS
+            .iter()
+            .any(|(s, l)| *s == spec && *l == layout)
+}
+
+fn check_raw_type(
+    cx: &Cx,
+    index: usize,
+    inst: &Instruction,
+    field: &'static str,
+    raw: &crate::model::Raw,
+    out: &mut Findings,
+) {
+    if raw.id == 0 {
+        return;
+    }
+    let Some(ty) = cx.var(raw.id).map(|d| d.ty) else {
+        return;
+    };
+    let rule = RAW_TYPES.iter().find(|r| {
+        r.opcode == inst.opcode.0
+            && (r.layout.is_empty() || r.layout == inst.mnemonic())
+            && raw_field_matches(r.field, field)
+    });
+    // A raw operand is a run of bytes the message reads in elements of the listed
+    // types' size; IGC's own verifier judges raw types by size (a dword type for
+    // gather4/scatter4 data), and IGC writes D coordinates to scatter4_typed and an F
+    // LOD to info_3d where the spec lists UD. So the size is what must match.
+    if let Some(rule) = rule {
+        if !rule.types.iter().any(|t| t.size() == ty.size()) {
+            out.push(
+                "VISA-INST-015",
+                cx.inst(index, Some(field)),
+                format!(
+                    "{} of {} has type {}; allowed: types of the size of {}",
+                    field,
+                    inst.mnemonic(),
+                    ty.name().unwrap_or("?").to_uppercase(),
+                    rule.types
+                        .iter()
+                        .map(|t| t.name().unwrap_or("?").to_uppercase())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+    }
+}
+
 fn class_name(code: u8) -> &'static str {
     match code {
         0 => "general",
@@ -416,5 +480,45 @@ fn check_control(
                 format!("{what} {v} is out of range 0-{max}"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every raw-type row names a raw field of the layouts it applies to, so no row
+    /// is silently dead.
+    #[test]
+    fn every_raw_type_row_names_a_layout_field() {
+        let mut dead = Vec::new();
+        for row in RAW_TYPES {
+            let op = Opcode(row.opcode);
+            let layouts: Vec<_> = if op.has_subop() {
+                op.subops().map(|(_, l)| l).collect()
+            } else {
+                op.layout(None).into_iter().collect()
+            };
+            let found = layouts
+                .iter()
+                .filter(|l| row.layout.is_empty() || l.mnemonic == row.layout)
+                .flat_map(|l| l.fields.iter())
+                .any(|f| {
+                    matches!(
+                        f.kind,
+                        crate::isa::FieldKind::Raw | crate::isa::FieldKind::RawList(_)
+                    ) && raw_field_matches(row.field, f.name)
+                });
+            if !found {
+                dead.push(format!("{} {}", op.mnemonic(), row.field));
+            }
+        }
+        // The 3D sampler's parameters are one raw list whose meaning depends on the
+        // sampler operation, so these rows are not checked.
+        assert_eq!(
+            dead,
+            ["load_3d si", "gather4_3d offu", "gather4_3d offv"],
+            "rows without a field"
+        );
     }
 }
