@@ -281,23 +281,26 @@ pub fn verify(object: &Object, options: &Options) -> Vec<Finding> {
             platform::check(&cx, p, &mut out);
         }
     }
-    if let Some(p) = options.platform {
-        platform::check_object(object, p, &mut out);
-    }
     out.0
 }
 
 /// The GRF size the rules assume for a kernel: the chosen platform's, else that of the
-/// platform its embedded Gen binary was compiled for, else 32 bytes (every platform
-/// before Xe-HPC).
+/// platform its embedded Gen binary was compiled for or its text's build trailer
+/// names (`//Platform: PVCXT`), else 32 bytes (every platform before Xe-HPC).
 fn grf_of_kernel(kernel: &crate::Kernel, options: &Options) -> u32 {
     if let Some(p) = options.platform {
         return p.grf_size();
     }
+    let from_trailer = kernel
+        .body
+        .build_info
+        .as_ref()
+        .and_then(|b| Platform::from_build_name(&b.platform));
     kernel
         .gen_binaries
         .iter()
         .find_map(|g| Platform::from_code(g.platform))
+        .or(from_trailer)
         .map_or(crate::limits::GRF_BYTES_DEFAULT, Platform::grf_size)
 }
 

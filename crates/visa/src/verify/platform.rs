@@ -1,10 +1,10 @@
 //! Platform-dependent rules (spec `appendix_instruction_by_platform.md` and the
 //! platform-gated types of the instruction specs), checked only when asked for.
 
-use super::{operands, Cx, Findings, RoutineRef};
+use super::{operands, Cx, Findings};
 use crate::isa::rules::{AVAILABILITY, OPERAND_TYPES};
 use crate::isa::Type;
-use crate::model::{Code, Object, Operand};
+use crate::model::{Code, Operand};
 
 /// A target platform, oldest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -53,6 +53,18 @@ impl Platform {
             _ => return None,
         })
     }
+    /// From the platform name IGC 2.x writes in a text's build trailer.
+    pub fn from_build_name(name: &str) -> Option<Platform> {
+        Some(match name.trim() {
+            "SKL" | "KBL" => Platform::Skl,
+            "ICLLP" => Platform::Icllp,
+            "TGLLP" => Platform::Tgllp,
+            "DG2" => Platform::Dg2,
+            "MTL" => Platform::Mtl,
+            "PVC" | "PVCXT" => Platform::Pvc,
+            _ => return None,
+        })
+    }
     /// GRF size in bytes: 64 on Xe-HPC, 32 before.
     pub fn grf_size(self) -> u32 {
         match self {
@@ -79,13 +91,10 @@ impl Platform {
     }
 }
 
-pub(super) fn check_object(_object: &Object, _platform: Platform, _out: &mut Findings) {}
-
 pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
     let Code::Instructions(code) = &cx.routine.code else {
         return;
     };
-    let _ = RoutineRef::Kernel(0);
     for (index, inst) in code.iter().enumerate() {
         if let Some(column) = platform.availability_column() {
             if let Some((_, row)) = AVAILABILITY.iter().find(|(c, _)| *c == inst.opcode.0) {
