@@ -34,6 +34,10 @@ pub struct Section<'a> {
     pub kind: u32,
     /// File offset of the section's bytes.
     pub offset: u64,
+    /// `sh_size`: the bytes in the file, or the memory a `SHT_NOBITS` section reserves.
+    pub size: u64,
+    /// `sh_addralign`.
+    pub align: u64,
     pub data: &'a [u8],
 }
 
@@ -248,6 +252,8 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
             name,
             kind,
             offset,
+            size: sh.sh_size(endian).into(),
+            align: sh.sh_addralign(endian).into(),
             data,
         });
     }

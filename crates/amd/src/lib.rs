@@ -7,8 +7,9 @@
 //!   multi-kernel link step (including `;DEBUGSTART`/`;DEBUGEND` stripping).
 //! * [`abi`] — the runtime side: cb0 reserved area, argument placement,
 //!   32-byte image metadata.
-//! * [`cl1`] — Catalyst OpenCL 1.x program binaries (`.clo`); [`elf`] is the
-//!   ELF view shared with the CL2 reader to come.
+//! * [`cl1`] — Catalyst OpenCL 1.x program binaries (`.clo`); [`cl2`] —
+//!   Catalyst OpenCL 2.0 binaries (binary metadata, HSA kernel setup);
+//!   [`elf`] is the ELF view both share.
 //! * [`container`] — tells CL1 GPU/CPU, CL2 and other ELF files apart.
 //! * [`clc`] — kernel signatures from OpenCL C source, for argument placement.
 //! * [`limits`] — every bound the readers enforce.
@@ -16,6 +17,7 @@
 
 pub mod abi;
 pub mod cl1;
+pub mod cl2;
 pub mod clc;
 pub mod container;
 pub mod datasegment;

@@ -13,46 +13,8 @@ use gpukit_amd::metadata::parse_metadata;
 use gpukit_amd::metadata::{Entry, MemType};
 use std::path::{Path, PathBuf};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/amd");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let required = std::env::var("CI").is_ok_and(|v| v == "true")
-        || std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "corpus not found at {} (required by CI/REQUIRE_PEERS)",
-        dir.display()
-    );
-    eprintln!("skipping: corpus not found at {}", dir.display());
-    None
-}
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if p.extension() != Some(std::ffi::OsStr::new("meta")) {
-                    stack.push(p);
-                }
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn meta_dir(file: &Path) -> PathBuf {
-    let mut s = file.as_os_str().to_owned();
-    s.push(".meta");
-    PathBuf::from(s)
-}
+mod common;
+use common::{corpus, files, meta_dir};
 
 /// A binary and its expected per-kernel metadata texts.
 type Expected = (PathBuf, Vec<(String, Vec<u8>)>);

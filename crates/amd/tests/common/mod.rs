@@ -1,0 +1,47 @@
+//! Helpers shared by the corpus tests: where the corpus is, and its files.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `<workspace>/../shared/corpus/amd`, or `None` (with a message) when it is
+/// absent; absence fails the test under `CI=true` or `REQUIRE_PEERS=1`.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/amd");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let required = std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("REQUIRE_PEERS").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "corpus not found at {} (required by CI/REQUIRE_PEERS)",
+        dir.display()
+    );
+    eprintln!("skipping: corpus not found at {}", dir.display());
+    None
+}
+
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.extension() != Some(std::ffi::OsStr::new("meta")) {
+                    stack.push(p);
+                }
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn meta_dir(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".meta");
+    PathBuf::from(s)
+}
