@@ -7,8 +7,11 @@
 //! `r[A0(0),16]<4,2>:f` (multi-address; `--addr` gives one value per row).
 
 use crate::output::{emit, json, CmdError, CmdResult};
+use gpukit_visa::isa::names::EMASK;
 use gpukit_visa::isa::Type;
-use gpukit_visa::semantics::{self, Element, RegionParams};
+use gpukit_visa::semantics::{
+    self, Element, ExecMask, MaskControl, PredControl, Predication, RegionParams,
+};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -26,12 +29,59 @@ pub struct Args {
     /// Address values for an indirect operand, in bytes, comma-separated (one per row for multi-address)
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     addr: Vec<i64>,
+    /// Mask control: M1..M8, or M1_NM..M8_NM for NoMask
+    #[arg(long, default_value = "M1")]
+    mask: String,
+    /// The dispatch's execution mask, bit n for channel n (hex with 0x, or decimal)
+    #[arg(long, default_value = "0xffffffff", value_parser = parse_bits)]
+    exec_mask: u32,
+    /// Predicate value, bit n for element n of the predicate variable (no predicate when absent)
+    #[arg(long, value_parser = parse_bits)]
+    pred: Option<u32>,
+    /// How predicate bits combine: seq (per channel), any, all
+    #[arg(long, default_value = "seq", value_parser = ["seq", "any", "all"])]
+    pred_control: String,
+    /// Invert the (combined) predicate
+    #[arg(long)]
+    pred_inverse: bool,
     /// Also draw the grid as SVG into this file
     #[arg(long)]
     svg: Option<PathBuf>,
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
+}
+
+fn parse_bits(s: &str) -> Result<u32, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("{s:?} is not a 32-bit value (hex with 0x, or decimal)"))
+}
+
+/// The channels that execute, by the spec's `EvaluateChEn`.
+fn channel_enables(a: &Args) -> Result<(MaskControl, u32), CmdError> {
+    let code = EMASK
+        .iter()
+        .position(|m| m.eq_ignore_ascii_case(&a.mask))
+        .ok_or_else(|| {
+            CmdError::Usage(format!("--mask {}: one of M1..M8, M1_NM..M8_NM", a.mask))
+        })?;
+    let mask = MaskControl::from_code(code as u8)
+        .ok_or_else(|| CmdError::Usage(format!("--mask {}", a.mask)))?;
+    let predicate = a.pred.map(|bits| Predication {
+        bits,
+        control: match a.pred_control.as_str() {
+            "any" => PredControl::Any,
+            "all" => PredControl::All,
+            _ => PredControl::Sequential,
+        },
+        inverse: a.pred_inverse,
+    });
+    let enables = semantics::channel_enable(a.exec_size, mask, ExecMask(a.exec_mask), predicate)
+        .map_err(|e| CmdError::Input(format!("{}: {e}", a.operand)))?;
+    Ok((mask, enables))
 }
 
 /// A parsed operand.
@@ -56,6 +106,9 @@ struct Report {
     #[serde(rename = "type")]
     ty: String,
     element_size: u32,
+    mask: String,
+    /// `ChEn`: bit n set when channel n executes.
+    channel_enable: String,
     elements: Vec<ElementReport>,
     grfs: Vec<i64>,
     within_two_adjacent_grfs: bool,
@@ -64,6 +117,7 @@ struct Report {
 #[derive(Serialize)]
 struct ElementReport {
     channel: u32,
+    enabled: bool,
     byte_offset: i64,
     grf: i64,
     subreg_byte: i64,
@@ -237,12 +291,16 @@ fn text_report(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
         "{}  exec size {}  {} ({} bytes)  GRF {} bytes",
         r.operand, r.exec_size, r.ty, r.element_size, r.grf_size
     );
-    let _ = writeln!(s, "channel  byte  grf.byte");
+    let _ = writeln!(s, "mask {}  channel enables {}", r.mask, r.channel_enable);
+    let _ = writeln!(s, "channel  byte  grf.byte  enabled");
     for e in &r.elements {
         let _ = writeln!(
             s,
-            "{:>7}  {:>4}  r{}.{}",
-            e.channel, e.byte_offset, e.grf, e.subreg_byte
+            "{:>7}  {:>4}  {:<8}  {}",
+            e.channel,
+            e.byte_offset,
+            format!("r{}.{}", e.grf, e.subreg_byte),
+            if e.enabled { "yes" } else { "no" }
         );
     }
     let _ = writeln!(
@@ -357,6 +415,7 @@ pub fn run(a: Args) -> CmdResult {
     let (op, ty) = parse_operand(&a.operand)?;
     let size = ty.size().unwrap_or(1) as u32;
     let elements = elements(&a, &op, size)?;
+    let (mask, enables) = channel_enables(&a)?;
     let span = semantics::grf_span(&elements, size, a.grf);
     let grf = i64::from(a.grf);
     let report = Report {
@@ -365,10 +424,13 @@ pub fn run(a: Args) -> CmdResult {
         grf_size: a.grf,
         ty: ty.name().unwrap_or("?").to_string(),
         element_size: size,
+        mask: mask.name(),
+        channel_enable: format!("{enables:#010x}"),
         elements: elements
             .iter()
             .map(|e| ElementReport {
                 channel: e.channel,
+                enabled: enables & (1 << e.channel) != 0,
                 byte_offset: e.byte_offset,
                 grf: e.byte_offset.div_euclid(grf),
                 subreg_byte: e.byte_offset.rem_euclid(grf),
