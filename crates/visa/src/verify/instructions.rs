@@ -23,13 +23,39 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
     for (index, inst) in code.iter().enumerate() {
         check_instruction(cx, index, inst, out, &mut placed, &mut targets);
     }
+    // Which subroutine each instruction is in: a `func` opens the next one.
+    let mut subroutine = Vec::with_capacity(code.len());
+    let mut current = 0usize;
+    for inst in code {
+        if inst.opcode == Opcode::FUNC {
+            current += 1;
+        }
+        subroutine.push(current);
+    }
     for (index, label) in targets {
-        if placed.get(usize::from(label)) == Some(&None) {
-            out.push(
+        match placed.get(usize::from(label)) {
+            Some(None) => out.push(
                 "VISA-INST-007",
                 cx.inst(index, Some("label")),
                 format!("label {label} is jumped to but never placed"),
-            );
+            ),
+            Some(Some(at)) => {
+                let jumps = matches!(
+                    code[index].opcode,
+                    Opcode::JMP | Opcode::GOTO | Opcode::SWITCHJMP
+                );
+                if jumps && subroutine.get(index) != subroutine.get(*at) {
+                    out.push(
+                        "VISA-INST-016",
+                        cx.inst(index, Some("label")),
+                        format!(
+                            "{} to label {label}, placed in another subroutine (instruction {at})",
+                            code[index].mnemonic()
+                        ),
+                    );
+                }
+            }
+            None => {}
         }
     }
 }
@@ -249,6 +275,13 @@ fn check_exec_rules(
     let Some(size) = exec_size else {
         return;
     };
+    if inst.opcode == Opcode::MADW && size > 16 {
+        out.push(
+            "VISA-INST-017",
+            cx.inst(index, Some("exec")),
+            format!("madw with exec size {size}; at most 16"),
+        );
+    }
     if matches!(inst.opcode, Opcode::BFE | Opcode::BFI) && size == 2 {
         out.push(
             "VISA-INST-012",

@@ -230,6 +230,8 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-013", "mov from a predicate is SIMD1, unpredicated, unsaturated, into an unsigned integer at least as wide as the predicate"),
     ("VISA-INST-014", "scalar calls and returns are NoMask (strict only)"),
     ("VISA-INST-015", "a raw operand's element size is that of a type the opcode's spec lists for it"),
+    ("VISA-INST-016", "jmp, goto and switchjmp stay within their subroutine"),
+    ("VISA-INST-017", "madw runs at exec size 16 at most"),
     ("VISA-LSC-001", "an LSC control field (sfid, caching, address type and size, data size, order, vector length, fence op and scope) holds a defined code"),
     ("VISA-LSC-002", "SLM accesses use default caching (.df.df) (strict only)"),
     ("VISA-LSC-003", "transposed LSC accesses are SIMD1"),
