@@ -14,7 +14,11 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// The .isa or .visaasm file
-    file: PathBuf,
+    #[arg(required_unless_present = "rules")]
+    file: Option<PathBuf>,
+    /// List every rule (id, summary; strict-only rules marked) instead of checking a file
+    #[arg(long)]
+    rules: bool,
     /// Also check the rules of this platform (skl, icllp, tgllp, dg2, mtl, pvc)
     #[arg(long, value_parser = parse_platform)]
     platform: Option<Platform>,
@@ -169,7 +173,8 @@ enum Origin {
 }
 
 fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
-    let bytes = read_file(&a.file)?;
+    let path = a.file.as_deref().unwrap_or(std::path::Path::new(""));
+    let bytes = read_file(path)?;
     if bytes.len() >= 4 && bytes[..4] == MAGIC.to_le_bytes() {
         let (object, layout) = read_with_layout(
             &bytes,
@@ -177,7 +182,7 @@ fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
                 keep_undecodable_streams: true,
             },
         )
-        .map_err(|e| CmdError::input(&a.file, e))?;
+        .map_err(|e| CmdError::input(path, e))?;
         return Ok((object, Origin::Binary(layout)));
     }
     // The platform decides the GRF size `&var[offset]` operands count in.
@@ -189,12 +194,42 @@ fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
         Platform::Mtl => super::Platform::Mtl,
         Platform::Pvc => super::Platform::Pvc,
     });
-    let object = super::parse_file(&a.file, platform)?;
+    let object = super::parse_file(path, platform)?;
     let text = String::from_utf8_lossy(&bytes);
     Ok((object, Origin::Text(verify::TextMap::build(&text))))
 }
 
+fn list_rules(json_out: bool) -> CmdResult {
+    #[derive(Serialize)]
+    struct Rule {
+        id: &'static str,
+        summary: &'static str,
+        strict_only: bool,
+    }
+    let rules: Vec<Rule> = verify::RULES
+        .iter()
+        .map(|(id, summary)| Rule {
+            id,
+            summary,
+            strict_only: verify::STRICT_RULES.contains(id),
+        })
+        .collect();
+    let out = if json_out {
+        json(&rules)
+    } else {
+        let mut s = String::new();
+        for r in &rules {
+            let _ = writeln!(s, "{}  {}", r.id, r.summary);
+        }
+        s.into_bytes()
+    };
+    emit(None, &out)
+}
+
 pub fn run(a: Args) -> CmdResult {
+    if a.rules {
+        return list_rules(a.json);
+    }
     let (object, origin) = load(&a)?;
     let options = Options {
         platform: a.platform,
@@ -211,7 +246,11 @@ pub fn run(a: Args) -> CmdResult {
         }
         Origin::Text(map) => map.attach(&object, &mut findings),
     }
-    let file = a.file.display().to_string();
+    let file = a
+        .file
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let out = if a.json {
         json(&Report {
             file: file.clone(),
