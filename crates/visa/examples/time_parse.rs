@@ -8,5 +8,10 @@ fn main() {
         std::hint::black_box(gpukit_visa::text::parse_text(&text).unwrap());
     }
     let per = t.elapsed().as_secs_f64() / n as f64;
-    println!("{path}: {} bytes, parse {:.3} ms ({:.1} MB/s)", text.len(), per * 1e3, text.len() as f64 / per / 1e6);
+    println!(
+        "{path}: {} bytes, parse {:.3} ms ({:.1} MB/s)",
+        text.len(),
+        per * 1e3,
+        text.len() as f64 / per / 1e6
+    );
 }

@@ -90,6 +90,16 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             expected: "`.version M.m`".into(),
         });
     }
+    if p.diags.is_empty() && p.kernels.is_empty() && p.functions.is_empty() {
+        let line = src.split('\n').count();
+        p.diags.push(diag(
+            line,
+            1,
+            "no kernel or function in the text",
+            "",
+            "`.kernel \"name\"` or `.global_function \"name\"`",
+        ));
+    }
     if !p.diags.is_empty() {
         return Err(Diagnostics(p.diags));
     }
@@ -261,6 +271,12 @@ impl Parser {
         let mut c = LineCursor::new(text, no);
         c.skip_ws();
         if c.peek() == Some('.') && !c.rest().starts_with(".sat") {
+            // IGC's header has no final newline, so an instruction printed right after
+            // it shares the last header line, four spaces in.
+            if let Some(split) = instruction_after_header(text) {
+                self.directive(LineCursor::new(&text[..split], no))?;
+                return self.line(&text[split..], no);
+            }
             return self.directive(c);
         }
         let r = c.rest().trim_end();
@@ -507,6 +523,30 @@ impl Parser {
         }
         Ok(())
     }
+}
+
+/// Where an instruction starts on a directive line (after four spaces, outside quotes).
+fn instruction_after_header(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut in_str = false;
+    // Only after the directive itself: leading indentation does not count.
+    let mut i = line.len() - line.trim_start().len();
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b' ' if !in_str && line[i..].starts_with("    ") => {
+                let rest = line[i..].trim_start();
+                if !rest.is_empty() && !rest.starts_with("//") {
+                    return Some(line.len() - rest.len() - 4);
+                }
+                return None;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `name=value` pairs of a declaration, in order, with where each value starts.
@@ -1257,6 +1297,16 @@ fn surface_id(name: &str) -> Option<u16> {
 }
 
 fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
+    parse_vector_region(rb, c, true)
+}
+
+/// A vector operand; `region_required` is false only where IGC prints a variable without
+/// its region (`dpas` src2).
+fn parse_vector_region(
+    rb: &RoutineBuilder,
+    c: &mut LineCursor,
+    region_required: bool,
+) -> PResult<Vector> {
     c.skip_ws();
     let modifier = parse_modifier(c);
     if c.peek() == Some('&') {
@@ -1350,6 +1400,8 @@ fn parse_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
             .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
         let region = if c.peek() == Some('<') {
             parse_region(c, true)?
+        } else if region_required {
+            return Err(c.err("a variable operand needs a region", "<h>, <w,h> or <v;w,h>"));
         } else {
             Region(0)
         };
@@ -2057,7 +2109,7 @@ fn formatted(
             int(w | a << 8 | d << 16 | r << 24)
         }
         Format::NoRegion => {
-            let mut v = parse_vector(rb, c)?;
+            let mut v = parse_vector_region(rb, c, false)?;
             if let VectorKind::General { region, .. } = &mut v.kind {
                 *region = Region(0);
             }
