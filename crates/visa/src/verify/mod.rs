@@ -361,16 +361,19 @@ impl Cx<'_> {
     /// The declaration behind a general variable id, if it is declared or a named predefined.
     pub fn var(&self, id: u32) -> Option<VarDecl> {
         let mut decl = var_decl(self.routine, self.version, id)?;
-        // %r0 is one whole GRF: the table's 8 dwords are the 32-byte GRF of every
-        // platform before Xe-HPC, whose r0 is 16 dwords.
-        if id == R0_ID {
-            decl.num_elements = self.grf_size / 4;
+        // %r0 is one whole GRF, and %arg and %retval are 32 and 12 GRFs ("256/512",
+        // "96/192" elements): the table's sizes are those of the 32-byte GRF of every
+        // platform before Xe-HPC.
+        if matches!(id, R0_ID | ARG_ID | RETVAL_ID) {
+            decl.num_elements = decl.num_elements * self.grf_size / 32;
         }
         Some(decl)
     }
 }
 
 const R0_ID: u32 = 7;
+const ARG_ID: u32 = 8;
+const RETVAL_ID: u32 = 9;
 
 /// The facts of a general variable the rules use, for user and predefined ids alike.
 #[derive(Clone, Copy, Debug)]
