@@ -97,7 +97,7 @@ pub(super) fn check_vector(u: &Use, v: &Vector, out: &mut Findings) {
                 return;
             };
             // %null (V0) swallows any write.
-            if id != 0 && u.role != Role::Scalar {
+            if id != 0 {
                 if let Some(size) = decl.byte_size() {
                     let end = elements
                         .iter()
