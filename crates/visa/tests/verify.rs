@@ -622,6 +622,38 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
             ],
         )
     });
+    let oword_ld = |surface: u32| {
+        inst(
+            Opcode::OWORD_LD,
+            vec![
+                Operand::Int(1),
+                Operand::Int(0),
+                Operand::Int(surface),
+                imm(Type::UD, 0),
+                Operand::Raw(Raw::new(B, 0)),
+            ],
+        )
+    };
+    add("VISA-INST-018", PLAIN, &|o| {
+        let load = inst(
+            Opcode::MEDIA_LD,
+            vec![
+                Operand::Int(0),
+                Operand::Int(0),
+                Operand::Int(0),
+                Operand::Int(16),
+                Operand::Int(2),
+                imm(Type::UD, 0),
+                imm(Type::UD, 0),
+                Operand::Raw(Raw::new(B, 0)),
+            ],
+        );
+        code(o).insert(1, load);
+    });
+    add("VISA-INST-019", PLAIN, &|o| code(o).insert(1, oword_ld(9)));
+    add("VISA-PLAT-003", (Some(Platform::Skl), false), &|o| {
+        code(o).insert(1, oword_ld(0))
+    });
     add("VISA-LSC-001", PLAIN, &|o| {
         code(o).insert(1, lsc_load(&[("addr_type", 0)]))
     });

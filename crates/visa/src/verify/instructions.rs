@@ -406,6 +406,33 @@ fn check_raw_type(
     }
 }
 
+/// T0, the SLM surface.
+const SLM_SURFACE: u32 = 0;
+
+/// A surface index names a declared (or predefined) surface, and T0 only where the
+/// message's spec allows SLM ("T0(SLM): no" for media and typed messages).
+fn check_surface(cx: &Cx, index: usize, opcode: Opcode, value: u32, out: &mut Findings) {
+    let declared = crate::limits::PREDEFINED_SURFACES + cx.routine.surfaces.len() as u32;
+    if value >= declared {
+        out.push(
+            "VISA-INST-019",
+            cx.inst(index, Some("surface")),
+            format!("surface T{value} is not declared ({declared} surfaces)"),
+        );
+    }
+    let no_slm = matches!(
+        opcode,
+        Opcode::MEDIA_LD | Opcode::MEDIA_ST | Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED
+    );
+    if no_slm && value == SLM_SURFACE {
+        out.push(
+            "VISA-INST-018",
+            cx.inst(index, Some("surface")),
+            format!("{} cannot access T0 (SLM)", opcode.mnemonic()),
+        );
+    }
+}
+
 fn class_name(code: u8) -> &'static str {
     match code {
         0 => "general",
@@ -499,6 +526,9 @@ fn check_control(
     value: u32,
     out: &mut Findings,
 ) {
+    if field == "surface" {
+        check_surface(cx, index, opcode, value, out);
+    }
     let limit = match (opcode, field) {
         (Opcode::CMP, "relop") => Some(("relop", value & 0x7, 5)),
         (Opcode::FMINMAX, "op") => Some(("min/max selector", value, 1)),

@@ -232,6 +232,8 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-015", "a raw operand's element size is that of a type the opcode's spec lists for it"),
     ("VISA-INST-016", "jmp, goto and switchjmp stay within their subroutine"),
     ("VISA-INST-017", "madw runs at exec size 16 at most"),
+    ("VISA-INST-018", "media_ld, media_st, gather4_typed and scatter4_typed do not access T0 (SLM)"),
+    ("VISA-INST-019", "a message's surface index names a declared or predefined surface"),
     ("VISA-LSC-001", "an LSC control field (sfid, caching, address type and size, data size, order, vector length, fence op and scope) holds a defined code"),
     ("VISA-LSC-002", "SLM accesses use default caching (.df.df) (strict only)"),
     ("VISA-LSC-003", "transposed LSC accesses are SIMD1"),
@@ -240,6 +242,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-LSC-006", "the ugml unit only on PVC"),
     ("VISA-PLAT-001", "the opcode is available on the platform"),
     ("VISA-PLAT-002", "an operand type the specs gate to a later platform is not used on an earlier one"),
+    ("VISA-PLAT-003", "oword block messages reach T0 (SLM) only from ICLLP on"),
 ];
 
 /// The one-line summary of a rule id.

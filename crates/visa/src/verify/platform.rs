@@ -3,7 +3,7 @@
 
 use super::{operands, Cx, Findings};
 use crate::isa::rules::{AVAILABILITY, OPERAND_TYPES};
-use crate::isa::Type;
+use crate::isa::{Opcode, Type};
 use crate::model::{Code, Operand};
 
 /// A target platform, oldest first.
@@ -109,6 +109,20 @@ pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
                         ),
                     );
                 }
+            }
+        }
+        // OWORD_LD/ST: "T0 (SLM): {ICLLP+} Yes. No for earlier platforms".
+        let oword = matches!(
+            inst.opcode,
+            Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST
+        );
+        if oword && platform < Platform::Icllp {
+            if let Some(Operand::Int(0)) = inst.operand("surface") {
+                out.push(
+                    "VISA-PLAT-003",
+                    cx.inst(index, Some("surface")),
+                    format!("{} on T0 (SLM) needs ICLLP or later", inst.mnemonic()),
+                );
             }
         }
         let Some(rule) = OPERAND_TYPES.iter().find(|t| t.opcode == inst.opcode.0) else {
