@@ -654,6 +654,22 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     add("VISA-PLAT-003", (Some(Platform::Skl), false), &|o| {
         code(o).insert(1, oword_ld(0))
     });
+    add("VISA-INST-020", PLAIN, &|o| {
+        let sample = inst(
+            Opcode::SAMPLE_UNORM,
+            vec![
+                Operand::Int(1),
+                Operand::Int(5),
+                Operand::Int(6),
+                imm(Type::F, 0),
+                imm(Type::F, 0),
+                imm(Type::F, 0),
+                imm(Type::F, 0),
+                Operand::Raw(Raw::new(W, 0)),
+            ],
+        );
+        code(o).insert(1, sample);
+    });
     add("VISA-LSC-001", PLAIN, &|o| {
         code(o).insert(1, lsc_load(&[("addr_type", 0)]))
     });

@@ -529,6 +529,20 @@ fn check_control(
     if field == "surface" {
         check_surface(cx, index, opcode, value, out);
     }
+    // S31 is the implicit bindless sampler.
+    if field == "sampler"
+        && value as usize >= cx.routine.samplers.len()
+        && value != u32::from(crate::isa::BINDLESS_SAMPLER)
+    {
+        out.push(
+            "VISA-INST-020",
+            cx.inst(index, Some("sampler")),
+            format!(
+                "sampler S{value} is not declared ({} samplers)",
+                cx.routine.samplers.len()
+            ),
+        );
+    }
     let limit = match (opcode, field) {
         (Opcode::CMP, "relop") => Some(("relop", value & 0x7, 5)),
         (Opcode::FMINMAX, "op") => Some(("min/max selector", value, 1)),

@@ -234,6 +234,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-017", "madw runs at exec size 16 at most"),
     ("VISA-INST-018", "media_ld, media_st, gather4_typed and scatter4_typed do not access T0 (SLM)"),
     ("VISA-INST-019", "a message's surface index names a declared or predefined surface"),
+    ("VISA-INST-020", "a message's sampler index names a declared sampler or S31 (bindless)"),
     ("VISA-LSC-001", "an LSC control field (sfid, caching, address type and size, data size, order, vector length, fence op and scope) holds a defined code"),
     ("VISA-LSC-002", "SLM accesses use default caching (.df.df) (strict only)"),
     ("VISA-LSC-003", "transposed LSC accesses are SIMD1"),
