@@ -1,8 +1,21 @@
 //! The verifier: every rule the vISA specification states about an object, each with
 //! a stable id. Rules read the object model and the instruction table only, so the
-//! same checks serve a binary and (once it carries source positions) a text.
+//! same checks serve a binary and a text; where a finding sits in its source (byte
+//! offset, or line and column through [`TextMap`]) is filled in by the caller.
 //!
-//! One module per rule family; [`RULES`] lists every id with its one-line summary.
+//! One module per rule family: `header` (VISA-HDR), `decl` (VISA-DECL), `inputs`
+//! (VISA-INPUT), `operands` (VISA-OPND), `instructions` (VISA-INST), `lsc` (VISA-LSC),
+//! `platform` (VISA-PLAT, only with [`Options::platform`]). [`RULES`] lists every id
+//! with its one-line summary. Per-opcode facts (operand classes and types, modifiers,
+//! raw operand types, availability by platform) are data in `crate::isa::rules`.
+//!
+//! IGC compiled every corpus file, so a rule that fires on the corpus is read again:
+//! where the spec and IGC's output disagree, the rule follows IGC's reading when the
+//! spec's own text allows it (documented at the rule), or is applied only with
+//! [`Options::strict`] (see [`STRICT_RULES`]).
+//!
+//! Adding a rule: a row in [`RULES`], the check in its family's module, and a
+//! fixture in `tests/verify.rs` (`fixtures()`), blessed with `BLESS=1`.
 
 mod decl;
 mod header;
