@@ -10,8 +10,9 @@ mod common;
 
 use common::{corpus, files, meta_dir};
 use gpukit_amd::abi::cl2::{
-    args_from_metadata, from_arg_type, kernarg_layout, kernel_code_properties, user_sgpr_count,
-    user_sgpr_layout, virtual_offsets, Cl2Arg, Features, LayoutOptions, SgprRules, SETUP_ARGS,
+    args_from_metadata, decode_sampler_init, from_arg_type, kernarg_layout, kernel_code_properties,
+    parse_signature, user_sgpr_count, user_sgpr_layout, virtual_offsets, Cl2Arg, Features,
+    LayoutOptions, SgprRules, SETUP_ARGS,
 };
 use gpukit_amd::cl2::{Cl2Binary, KernelMetadata};
 use gpukit_amd::container::{detect, BinaryKind};
@@ -273,7 +274,8 @@ fn every_cl2_binary_is_read_and_metadata_agrees_with_meta() {
 #[test]
 fn kernarg_layout_and_sgprs_match_the_binaries() {
     let Some(root) = corpus() else { return };
-    let (mut kernels, mut sizes, mut offsets, mut sgprs, mut clrx_offsets) = (0, 0, 0usize, 0, 0);
+    let (mut kernels, mut sizes, mut offsets, mut sgprs, mut clrx_offsets, mut typed) =
+        (0, 0, 0usize, 0, 0, 0);
     let mut failures = Vec::new();
     let feature_sets: Vec<u16> = (0..16u8)
         .map(|m| {
@@ -300,6 +302,28 @@ fn kernarg_layout_and_sgprs_match_the_binaries() {
                     continue;
                 }
             };
+            // Where the type name is an OpenCL scalar or vector, the element
+            // size read from argType must be that type's. Device-side enqueue
+            // block kernels flatten their context struct into arguments whose
+            // type names are the fields' declared types, not what is passed
+            // (`pad6` named size_t holds a char); argType is what the
+            // kernarg size above agrees with, so they are skipped here.
+            let block = k.name.starts_with("__amd_blocks_func");
+            for ((_, a), e) in args.iter().zip(&k.metadata.args).skip(6).filter(|_| !block) {
+                if let (Cl2Arg::Value { elem, .. }, Ok(named)) =
+                    (a, parse_signature(&e.type_name, bin.bits64()))
+                {
+                    if let [(_, Cl2Arg::Value { elem: want, .. })] = named.as_slice() {
+                        typed += 1;
+                        if want != elem {
+                            failures.push(format!(
+                                "{at}: `{}` is {}, argType {} gives {elem} bytes",
+                                e.name, e.type_name, e.arg_type
+                            ));
+                        }
+                    }
+                }
+            }
             let names: Vec<&str> = args.iter().take(6).map(|(n, _)| n.as_str()).collect();
             if names != SETUP_ARGS {
                 failures.push(format!("{at}: first arguments {names:?}"));
@@ -356,7 +380,7 @@ fn kernarg_layout_and_sgprs_match_the_binaries() {
         }
     }
     eprintln!(
-        "{kernels} kernels: kernarg size equal to the setup's for {sizes}, {offsets} virtual argument offsets equal to argOffset (kernels whose CLRX-written .reconf metadata uses CLRX's rule instead: {clrx_offsets}), user SGPR layout equal to rsrc2 for {sgprs}"
+        "{kernels} kernels: kernarg size equal to the setup's for {sizes}, {offsets} virtual argument offsets equal to argOffset (kernels whose CLRX-written .reconf metadata uses CLRX's rule instead: {clrx_offsets}), user SGPR layout equal to rsrc2 for {sgprs}, {typed} value arguments' element size equal to their type name's"
     );
     assert!(
         failures.is_empty(),
@@ -427,4 +451,28 @@ fn alltypes_signature_from_source_matches_binaries() {
         }
     }
     eprintln!("{checked} alltypes kernels: signature from source = metadata argument kinds, kernarg size = setup");
+}
+
+/// Every `.hsaimage_samplerinit` entry in the corpus has the 0x10008 tag and
+/// decodes to a valid sampler.
+#[test]
+fn sampler_init_entries_decode() {
+    let Some(root) = corpus() else { return };
+    let mut n = 0;
+    for path in cl2_files(&root) {
+        let bytes = std::fs::read(&path).unwrap();
+        let bin = Cl2Binary::parse(&bytes).unwrap();
+        let Some(inner) = &bin.inner else { continue };
+        for s in decode_sampler_init(inner.sampler_init) {
+            assert_eq!(s.tag, 0x10008, "{}", path.display());
+            assert!(
+                s.normalized_coordinates.is_some() && s.filter.is_some() && s.addressing.is_some(),
+                "{}: {s:?}",
+                path.display()
+            );
+            n += 1;
+        }
+    }
+    eprintln!("{n} sampler init entries decode");
+    assert!(n > 0);
 }

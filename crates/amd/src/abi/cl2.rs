@@ -400,17 +400,29 @@ pub fn virtual_offsets(args: &[(Cl2Arg, u32)], new_layout: bool) -> Vec<u32> {
         .collect()
 }
 
-/// Element bytes of a value's `argType`. 16.x drivers moved the plain
-/// scalars down by 4 (char 2, short 3, int 4, long 5, float 7, double 8).
-pub fn element_size(arg_type: u32, crimson16: bool) -> Option<u32> {
-    const OLD: [(u32, u32); 6] = [(6, 1), (7, 2), (8, 4), (9, 8), (11, 4), (12, 8)];
-    const NEW: [(u32, u32); 6] = [(2, 1), (3, 2), (4, 4), (5, 8), (7, 4), (8, 8)];
-    let table = if crimson16 { &NEW } else { &OLD };
-    table.iter().find(|(t, _)| *t == arg_type).map(|(_, s)| *s)
+/// Element bytes of a value's `argType`. Drivers from 16.x write the six
+/// setup arguments (`size_t`) as 4 (int) or 5 (long), and some kernels use 2
+/// (char) and 3 (short) too, while user arguments keep 6 char, 7 short,
+/// 8 int, 9 long, 11 float, 12 double; the two ranges do not overlap, so one
+/// table reads every driver (the corpus's 16.x binaries have both).
+pub fn element_size(arg_type: u32) -> Option<u32> {
+    const SIZES: [(u32, u32); 10] = [
+        (2, 1),
+        (3, 2),
+        (4, 4),
+        (5, 8),
+        (6, 1),
+        (7, 2),
+        (8, 4),
+        (9, 8),
+        (11, 4),
+        (12, 8),
+    ];
+    SIZES.iter().find(|(t, _)| *t == arg_type).map(|(_, s)| *s)
 }
 
 /// What an argument entry of the binary metadata says the argument is.
-pub fn arg_from_entry(e: &ArgEntry, crimson16: bool) -> Result<Cl2Arg, String> {
+pub fn arg_from_entry(e: &ArgEntry) -> Result<Cl2Arg, String> {
     if e.is_pointer_or_pipe != 0 {
         return Ok(if e.pipe != 0 {
             Cl2Arg::Pipe
@@ -424,9 +436,7 @@ pub fn arg_from_entry(e: &ArgEntry, crimson16: bool) -> Result<Cl2Arg, String> {
         kind::QUEUE => Cl2Arg::Queue,
         kind::VALUE if e.arg_type == 15 => Cl2Arg::Struct,
         kind::VALUE => {
-            // Some 16.x kernels (device-side enqueue blocks) still use the old codes.
-            let elem = element_size(e.arg_type, crimson16)
-                .or_else(|| element_size(e.arg_type, !crimson16))
+            let elem = element_size(e.arg_type)
                 .ok_or_else(|| format!("argType {} is not a value type", e.arg_type))?;
             Cl2Arg::Value {
                 elem,
@@ -442,7 +452,7 @@ pub fn args_from_metadata(md: &KernelMetadata) -> Result<Vec<(String, Cl2Arg)>, 
     md.args
         .iter()
         .map(|e| {
-            arg_from_entry(e, md.is_crimson16())
+            arg_from_entry(e)
                 .map(|a| (e.name.clone(), a))
                 .map_err(|m| format!("argument `{}`: {m}", e.name))
         })
@@ -510,7 +520,25 @@ pub fn parse_signature(signature: &str, bits64: bool) -> Result<Vec<(String, Cl2
             None
         };
         if let Some(arg) = special {
-            out.push((default_name, arg));
+            // A trailing word is the parameter's name unless it is part of the type.
+            let last = words.last().copied().unwrap_or("");
+            let type_words = match arg {
+                Cl2Arg::Pipe => words.iter().skip_while(|w| **w != "pipe").count() >= 3,
+                Cl2Arg::Struct => {
+                    words
+                        .iter()
+                        .skip_while(|w| !matches!(**w, "struct" | "union"))
+                        .count()
+                        >= 3
+                }
+                _ => !matches!(last, "queue_t" | "clk_event_t"),
+            };
+            let name = if type_words {
+                last.to_owned()
+            } else {
+                default_name
+            };
+            out.push((name, arg));
             continue;
         }
         let attempt = |p: &str| {
@@ -620,21 +648,49 @@ pub fn image_info_words(data_type: &str, order: &str) -> Option<[u32; 2]> {
 }
 
 /// One 8-byte `.hsaimage_samplerinit` entry: a tag dword (0x10008 as
-/// drivers write it) and the OpenCL sampler bits (see [`crate::abi::image::Sampler`]).
+/// drivers write it), then a sampler packed one byte per field: byte 0 the
+/// coordinate mode, byte 1 the filter, byte 2 the addressing mode, each in
+/// the order of the HSA image extension's enums. The corpus's values
+/// (0x10001, 0x100, 0x40101, 0x10101, 0x30001) all decode to valid
+/// combinations; no source for them is in the corpus, so the field order is
+/// an inference.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SamplerInit {
     pub tag: u32,
     pub value: u32,
-    pub sampler: Option<crate::abi::image::Sampler>,
+    pub normalized_coordinates: Option<bool>,
+    pub filter: Option<&'static str>,
+    pub addressing: Option<&'static str>,
 }
+
+const SAMPLER_FILTERS: [&str; 2] = ["nearest", "linear"];
+const SAMPLER_ADDRESSING: [&str; 5] = [
+    "undefined",
+    "clamp_to_edge",
+    "clamp_to_border",
+    "repeat",
+    "mirrored_repeat",
+];
 
 pub fn decode_sampler_init(bytes: &[u8]) -> Vec<SamplerInit> {
     crate::cl2::inner::sampler_values(bytes)
         .into_iter()
-        .map(|(tag, value)| SamplerInit {
-            tag,
-            value,
-            sampler: crate::abi::image::Sampler::from_value(value),
+        .map(|(tag, value)| {
+            let [coord, filter, addressing, rest] = value.to_le_bytes();
+            let valid = rest == 0;
+            SamplerInit {
+                tag,
+                value,
+                normalized_coordinates: (valid && coord <= 1).then_some(coord == 1),
+                filter: SAMPLER_FILTERS
+                    .get(filter as usize)
+                    .copied()
+                    .filter(|_| valid),
+                addressing: SAMPLER_ADDRESSING
+                    .get(addressing as usize)
+                    .copied()
+                    .filter(|_| valid),
+            }
         })
         .collect()
 }

@@ -97,7 +97,7 @@ pub fn run(args: Args) -> CmdResult {
         let mut out = Vec::new();
         for sig in sigs
             .iter()
-            .filter(|s| args.kernel.as_ref().map_or(true, |k| *k == s.name))
+            .filter(|s| args.kernel.as_ref().is_none_or(|k| *k == s.name))
         {
             out.extend_from_slice(format!("; kernel {}\n", sig.name).as_bytes());
             let entries = argument_entries(

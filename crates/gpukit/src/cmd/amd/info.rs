@@ -1,7 +1,8 @@
-//! `gpukit amd info FILE.clo [--json]`
+//! `gpukit amd info FILE.clo [--json]` (CL2 binaries: `info_cl2`)
 
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
 use gpukit_amd::cl1::{CalEncoding, Cl1Binary, ProgInfoEntry, ProgInfoSummary};
+use gpukit_amd::container::{detect, BinaryKind};
 use gpukit_amd::elf::ElfClass;
 use gpukit_amd::metadata::{parse_metadata, Argument, MemoryTotals};
 use serde::Serialize;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The CL1 program binary (.clo)
+    /// The CL1 or CL2 program binary (.clo)
     file: PathBuf,
     /// Print the report as JSON
     #[arg(long)]
@@ -66,6 +67,10 @@ struct NoteReport {
 
 pub fn run(args: Args) -> CmdResult {
     let bytes = read_file(&args.file)?;
+    if matches!(detect(&bytes), BinaryKind::Cl2 { .. }) {
+        let out = super::info_cl2::report(&args.file, &bytes, args.json)?;
+        return emit(args.output.as_deref(), &out);
+    }
     let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
     let mut kernels = Vec::new();
     for k in &bin.kernels {

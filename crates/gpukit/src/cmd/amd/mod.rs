@@ -2,7 +2,9 @@
 //! runtime ABI. One file per subcommand.
 mod args;
 mod cb0;
+mod cl2_abi;
 mod info;
+mod info_cl2;
 mod link;
 mod meta;
 
@@ -11,7 +13,7 @@ use clap::Subcommand;
 
 #[derive(Subcommand)]
 pub enum AmdCommand {
-    /// Summarise a CL1 .clo binary: driver, device, kernels, arguments, memory, registers
+    /// Summarise a CL1 or CL2 .clo binary: driver, device, kernels, arguments, memory, registers
     Info(info::Args),
     /// Print kernel metadata text from a .clo binary or a metadata text file, or its typed model (--json)
     Meta(meta::Args),
@@ -21,6 +23,9 @@ pub enum AmdCommand {
     Args(args::Args),
     /// Build the cb0 reserved area for clEnqueueNDRangeKernel / clEnqueueTask
     Cb0(cb0::Args),
+    /// OpenCL 2.0 kernel ABI: user SGPRs for features, setup buffer, argument buffer layout
+    #[command(name = "cl2-abi")]
+    Cl2Abi(cl2_abi::Args),
 }
 
 impl AmdCommand {
@@ -31,6 +36,7 @@ impl AmdCommand {
             AmdCommand::Link(a) => link::run(a),
             AmdCommand::Args(a) => args::run(a),
             AmdCommand::Cb0(a) => cb0::run(a),
+            AmdCommand::Cl2Abi(a) => cl2_abi::run(a),
         }
     }
 }
