@@ -207,6 +207,8 @@ pub(crate) fn split_setup<'a>(
     offset: u64,
     stub: Option<()>,
 ) -> Result<KernelCode<'a>, Cl2Error> {
+    // `offset` counts from `.hsatext` (inner ELF) or from the file (15.7).
+    let place = if stub.is_some() { "file" } else { "`.hsatext`" };
     let kerr = |message: String| Cl2Error::Kernel {
         kernel: name.to_owned(),
         message,
@@ -215,7 +217,7 @@ pub(crate) fn split_setup<'a>(
         Some(()) => {
             if bytes.len() < 4 {
                 return Err(kerr(format!(
-                    "kernel binary at {offset:#x} has {} bytes; too short for the stub's setup offset (dword 0)",
+                    "kernel binary at file byte {offset:#x} has {} bytes; too short for the stub's setup offset (dword 0)",
                     bytes.len()
                 )));
             }
@@ -229,7 +231,7 @@ pub(crate) fn split_setup<'a>(
         .and_then(|b| b.get(..SETUP_SIZE))
         .ok_or_else(|| {
             kerr(format!(
-                "kernel setup at byte {:#x} needs {SETUP_SIZE} bytes, the kernel has {} bytes",
+                "kernel setup at {place} byte {:#x} needs {SETUP_SIZE} bytes, the kernel has {} bytes",
                 offset.saturating_add(setup_start as u64),
                 bytes.len()
             ))
@@ -241,7 +243,7 @@ pub(crate) fn split_setup<'a>(
         .filter(|&c| c <= bytes.len() && c >= setup_start + SETUP_SIZE)
         .ok_or_else(|| {
             kerr(format!(
-                "kernel setup at byte {:#x}: code offset (setup byte 16) {:#x} is outside {SETUP_SIZE}..={:#x}",
+                "kernel setup at {place} byte {:#x}: code offset (setup byte 16) {:#x} is outside {SETUP_SIZE}..={:#x}",
                 offset.saturating_add(setup_start as u64),
                 setup.code_offset,
                 bytes.len() - setup_start
