@@ -96,7 +96,7 @@ fn genx_ir_compiles_printed_text_to_the_same_gen_code() {
             let dir = scratch("text", path);
             let input = dir.join(path.file_name().unwrap());
             std::fs::write(&input, gpukit_visa::text::print_text(&obj)).unwrap();
-            let status = Command::new(&tool)
+            Command::new(&tool)
                 .arg(&input)
                 .args(["-platform", plat, "-binary", "-outputCisaBinaryName"])
                 .arg(dir.join("out.isa"))

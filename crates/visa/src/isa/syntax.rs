@@ -336,13 +336,13 @@ pub fn syntax(opcode: Opcode, subop: Option<u8>, version: Version) -> &'static s
     if let (Opcode::LSC_UNTYPED | Opcode::LSC_TYPED, Some(s)) = (opcode, subop) {
         return lsc_syntax(opcode, s);
     }
+    // The last matching entry wins: later entries are newer releases' forms.
     SYNTAX
         .iter()
-        .filter(|s| {
+        .rev()
+        .find(|s| {
             s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version
         })
-        // A sub-opcode entry beats a family-wide one of the same version.
-        .last()
         .map(|s| s.template)
         .unwrap_or(if opcode.has_subop() {
             FAMILY_SYNTAX

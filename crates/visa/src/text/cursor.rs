@@ -82,7 +82,57 @@ impl<'a> LineCursor<'a> {
         Ok(&r[..end])
     }
     /// An integer: decimal, or hex with `0x`; an optional leading `-`.
+    /// An integer expression: numbers (decimal, or hex with `0x`, optionally negated)
+    /// joined by `+ - * /` with the usual precedence, left to right, as the assembly
+    /// syntax's operators allow. An operator counts only when a number follows it.
     pub fn int(&mut self) -> PResult<i64> {
+        let mut sum = self.term()?;
+        loop {
+            let save = self.pos;
+            let op = match self.peek() {
+                Some(c @ ('+' | '-')) => c,
+                _ => return Ok(sum),
+            };
+            self.pos += 1;
+            if !self.rest().starts_with(|c: char| c.is_ascii_digit()) {
+                self.pos = save;
+                return Ok(sum);
+            }
+            let t = self.term()?;
+            sum = if op == '+' {
+                sum.wrapping_add(t)
+            } else {
+                sum.wrapping_sub(t)
+            };
+        }
+    }
+
+    fn term(&mut self) -> PResult<i64> {
+        let mut product = self.number()?;
+        loop {
+            let save = self.pos;
+            let op = match self.peek() {
+                Some(c @ ('*' | '/')) => c,
+                _ => return Ok(product),
+            };
+            self.pos += 1;
+            if !self.rest().starts_with(|c: char| c.is_ascii_digit()) {
+                self.pos = save;
+                return Ok(product);
+            }
+            let at = *self;
+            let f = self.number()?;
+            product = if op == '*' {
+                product.wrapping_mul(f)
+            } else if f == 0 {
+                return Err(at.err("division by zero", "a non-zero divisor"));
+            } else {
+                product.wrapping_div(f)
+            };
+        }
+    }
+
+    fn number(&mut self) -> PResult<i64> {
         let start = self.pos;
         let neg = self.eat("-");
         let r = self.rest();
@@ -102,6 +152,7 @@ impl<'a> LineCursor<'a> {
         let v = v as i64;
         Ok(if neg { v.wrapping_neg() } else { v })
     }
+
     pub fn uint(&mut self, max: u64) -> PResult<u32> {
         let at = *self;
         let v = self.int()?;

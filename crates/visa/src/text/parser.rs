@@ -168,6 +168,9 @@ struct RoutineBuilder {
     instructions: Vec<Instruction>,
     build_info: Option<BuildInfo>,
     grf_bytes: u32,
+    /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
+    scopes: Vec<Vec<(String, Option<u32>)>>,
+    declared_names: std::collections::HashSet<String>,
 }
 
 impl RoutineBuilder {
@@ -280,6 +283,26 @@ impl Parser {
             return self.directive(c);
         }
         let r = c.rest().trim_end();
+        if r == "{" || r == "}" {
+            let Some(rb) = self.routine.as_mut() else {
+                return Err(c.err("scope outside a kernel or function", "`.kernel` first"));
+            };
+            if r == "{" {
+                rb.scopes.push(Vec::new());
+            } else {
+                // Leaving a scope: its names go out of view and the outer ones return.
+                let Some(scope) = rb.scopes.pop() else {
+                    return Err(c.err("`}` without an open scope", "a matching `{`"));
+                };
+                for (name, hidden) in scope.into_iter().rev() {
+                    match hidden {
+                        Some(id) => rb.var_ids.insert(name, id),
+                        None => rb.var_ids.remove(&name),
+                    };
+                }
+            }
+            return Ok(());
+        }
         if r.ends_with(':') && !r.contains(' ') {
             return self.label_definition(c, &r[..r.len() - 1]);
         }
@@ -630,7 +653,9 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
     };
     match class {
         "G" => {
-            if rb.var_ids.contains_key(&name) {
+            // Names stay unique in the whole routine: scopes limit where a name can be
+            // used, but the binary (and so the printed text) keeps one flat namespace.
+            if !rb.declared_names.insert(name.clone()) {
                 return Err(name_at.err(format!("`{name}` is declared twice"), "a new name"));
             }
             let Some(mut t) = get("type") else {
@@ -692,7 +717,12 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             v.set_type_align(Type(ty.0 & 0xF), align);
             rb.variables.push(v);
-            rb.var_ids.insert(name, PREDEFINED_VARS + index as u32);
+            let hidden = rb
+                .var_ids
+                .insert(name.clone(), PREDEFINED_VARS + index as u32);
+            if let Some(scope) = rb.scopes.last_mut() {
+                scope.push((name, hidden));
+            }
         }
         "A" => {
             let num_elements = num_elts(rb)?;

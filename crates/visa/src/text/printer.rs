@@ -42,13 +42,12 @@ pub fn print_routine(obj: &Object, which: RoutineRef, style: Style) -> String {
         RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
         RoutineRef::Function(i) => (&obj.functions[i].body, false),
     };
-    let grf_bytes = obj
+    let pvc = obj
         .kernels
         .iter()
         .flat_map(|k| &k.gen_binaries)
-        .any(|g| matches!(g.platform, 14 | 15))
-        .then_some(64)
-        .unwrap_or(32);
+        .any(|g| matches!(g.platform, 14 | 15));
+    let grf_bytes = if pvc { 64 } else { 32 };
     let p = Printer {
         r,
         version: obj.version,
@@ -141,14 +140,12 @@ impl Printer<'_> {
     fn attribute(&self, a: &Attribute) -> String {
         let name = self.s(a.name_index);
         match &a.value {
-            AttributeValue::Int { value, width } => {
+            AttributeValue::Int { value, .. } => {
                 let is_bool = matches!(
                     crate::isa::attribute_kind(name.as_bytes()),
                     Some(crate::isa::AttributeKind::Bool)
                 );
-                if is_bool && *width == 0 {
-                    name
-                } else if is_bool {
+                if is_bool {
                     name
                 } else if name == "Target" {
                     match value {
