@@ -2,31 +2,16 @@
 //! of the shared legacy corpus when present, else the largest checked-in fixture.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn largest(dir: &Path) -> Option<PathBuf> {
-    let mut best: Option<(u64, PathBuf)> = None;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).ok()?.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "isa") {
-                let len = e.metadata().map(|m| m.len()).unwrap_or(0);
-                if best.as_ref().is_none_or(|(l, _)| len > *l) {
-                    best = Some((len, p));
-                }
-            }
-        }
-    }
-    best.map(|(_, p)| p)
-}
+#[path = "corpus_file.rs"]
+mod corpus_file;
+use corpus_file::largest;
 
 fn bench(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let path = largest(&root.join("../shared/corpus/intel-legacy"))
-        .or_else(|| largest(&root.join("tests/data/visa")))
+    let path = largest(&root.join("../shared/corpus/intel-legacy"), "isa")
+        .or_else(|| largest(&root.join("tests/data/visa"), "isa"))
         .expect("no .isa file to benchmark");
     let bytes = std::fs::read(&path).unwrap();
     let obj = gpukit_visa::read(&bytes).expect("benchmark input must read");

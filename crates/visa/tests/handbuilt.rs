@@ -3,22 +3,12 @@
 //! version whose layout rules differ (3.0 old emask/gather4, 3.3 narrow ids,
 //! 3.5 no raw_sends SFID, 3.6, 4.0 wide 3D sampler op, 4.1).
 
+mod common;
+
+use common::Rng;
 use gpukit_visa::isa::{FieldKind, Opcode, Type, OPCODES};
 use gpukit_visa::*;
 use proptest::prelude::*;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn id(rng: &mut Rng, v: Version) -> u32 {
     if v.wide_ids() {

@@ -4,18 +4,9 @@
 
 mod common;
 
-use std::path::PathBuf;
+use common::Rng;
 
-/// Deterministic xorshift, so a failure names a reproducible mutation.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use std::path::PathBuf;
 
 fn exercise(bytes: &[u8]) {
     // Strict reading is lenient reading plus one early return, so one pass covers both.
@@ -77,11 +68,15 @@ fn corpus_never_panics() {
 /// back and write again identically.
 #[test]
 fn fuzz_regressions_round_trip() {
-    for f in common::files(&common::workspace_root().join("tests/data/visa/fuzz"), ".bin") {
+    for f in common::files(
+        &common::workspace_root().join("tests/data/visa/fuzz"),
+        ".bin",
+    ) {
         let data = std::fs::read(&f).unwrap();
         if let Ok(obj) = gpukit_visa::read_lenient(&data) {
             let bytes = gpukit_visa::write(&obj).expect("what reads must write");
-            let back = gpukit_visa::read_lenient(&bytes).unwrap_or_else(|e| panic!("{}: written bytes do not read: {e}", f.display()));
+            let back = gpukit_visa::read_lenient(&bytes)
+                .unwrap_or_else(|e| panic!("{}: written bytes do not read: {e}", f.display()));
             assert_eq!(gpukit_visa::write(&back).unwrap(), bytes, "{}", f.display());
         }
     }

@@ -4,17 +4,9 @@
 
 mod common;
 
-use gpukit_visa::text::{parse_text, print_text};
+use common::Rng;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use gpukit_visa::text::{parse_text, print_text};
 
 fn exercise(src: &str) {
     if let Ok(obj) = parse_text(src) {

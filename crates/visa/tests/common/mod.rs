@@ -111,8 +111,10 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
                 for (f, op) in fields.iter().zip(inst.operands.iter_mut()) {
                     let is_string = matches!(
                         (inst.opcode, f.name),
-                        (gpukit_visa::isa::Opcode::FCALL | gpukit_visa::isa::Opcode::FADDR, "function")
-                            | (gpukit_visa::isa::Opcode::FILE, "file")
+                        (
+                            gpukit_visa::isa::Opcode::FCALL | gpukit_visa::isa::Opcode::FADDR,
+                            "function"
+                        ) | (gpukit_visa::isa::Opcode::FILE, "file")
                     );
                     if let (true, gpukit_visa::Operand::Int(i)) = (is_string, op) {
                         refs.push(i);
@@ -137,3 +139,18 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
     o
 }
 
+/// Deterministic xorshift for sweeps and generated objects, so a failure names a
+/// reproducible case.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
