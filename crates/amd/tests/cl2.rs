@@ -74,6 +74,24 @@ fn parse_dump(text: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// A `.meta` line without its `(annotation)` groups (outside quotes).
+fn strip_annotations(line: &str) -> String {
+    let (mut out, mut depth, mut quoted) = (String::new(), 0, false);
+    for c in line.chars() {
+        match c {
+            '\'' if depth == 0 => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            '(' if !quoted => depth += 1,
+            ')' if !quoted && depth > 0 => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The same keys from gpukit's decoding.
 fn render(md: &KernelMetadata) -> BTreeMap<String, String> {
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
@@ -137,7 +155,7 @@ fn every_cl2_binary_is_read_and_metadata_agrees_with_meta() {
     let Some(root) = corpus() else { return };
     let bins = cl2_files(&root);
     assert!(!bins.is_empty());
-    let (mut read, mut kernels, mut fields, mut raw_equal) = (0, 0, 0usize, 0);
+    let (mut read, mut kernels, mut fields, mut raw_equal, mut dumps_equal) = (0, 0, 0usize, 0, 0);
     let mut drivers = BTreeMap::new();
     let mut failures = Vec::new();
     // The README's table gives CLRX's driver class per file (`| `f` | origin | format | 191205 (...`).
@@ -235,6 +253,21 @@ fn every_cl2_binary_is_read_and_metadata_agrees_with_meta() {
             };
             let want = parse_dump(&text);
             let have = render(&k.metadata);
+            // gpukit's dump is the .meta text without its comment line and annotations.
+            let plain: String = text
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| strip_annotations(l) + "\n")
+                .collect();
+            if k.metadata.dump() == plain {
+                dumps_equal += 1;
+            } else {
+                failures.push(format!(
+                    "{}: {}: dump differs from the .meta text",
+                    path.display(),
+                    k.name
+                ));
+            }
             for (key, v) in &want {
                 match have.get(key) {
                     Some(h) if h == v => fields += 1,
@@ -255,7 +288,7 @@ fn every_cl2_binary_is_read_and_metadata_agrees_with_meta() {
         }
     }
     eprintln!(
-        "{read}/{} CL2 binaries read ({drivers:?}; driver class equals the README's for {drivers_checked}), {kernels} kernels, {fields} metadata fields agree with .meta, {raw_equal} raw metadata blocks equal .bin",
+        "{read}/{} CL2 binaries read ({drivers:?}; driver class equals the README's for {drivers_checked}), {kernels} kernels, {fields} metadata fields agree with .meta, {raw_equal} raw metadata blocks equal .bin, {dumps_equal} dumps equal the .meta text without annotations",
         bins.len()
     );
     assert!(

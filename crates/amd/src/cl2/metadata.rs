@@ -426,3 +426,61 @@ pub fn parse_metadata(data: &[u8], bits64: bool) -> Result<KernelMetadata, Metad
         args,
     })
 }
+
+impl KernelMetadata {
+    /// A text dump, one header group per line then one line per argument,
+    /// with the field names of CLRX's `AmdCL2Binaries.h` (the corpus's
+    /// `.meta/<kernel>.txt` use the same names, plus annotations).
+    pub fn dump(&self) -> String {
+        use std::fmt::Write as _;
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "header.size={} metadataSize={}",
+            self.header_size, self.metadata_size
+        );
+        let _ = writeln!(
+            s,
+            "unknown1=[{}] options={:#x} kernelId={} reqdWorkGroupSize=[{}] firstNameLength={} secondNameLength={} pipesUsage={} argsNum={}",
+            list(&self.unknown1.map(u64::from)),
+            self.options,
+            self.kernel_id,
+            list(&self.reqd_work_group_size),
+            self.first_name_length,
+            self.second_name_length,
+            self.pipes_usage,
+            self.args_num
+        );
+        if let (Some(h), Some(l)) = (self.work_group_size_hint, self.vec_type_hint_length) {
+            let _ = writeln!(s, "workGroupSizeHint=[{}] vecTypeHintLength={l}", list(&h));
+        }
+        let _ = writeln!(s, "name1='{}' name2='{}'", self.name1, self.name2);
+        if let Some(v) = &self.vec_type_hint {
+            let _ = writeln!(s, "vecTypeHint='{v}'");
+        }
+        for (i, a) in self.args.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "arg[{i}] name={} type='{}' entrySize={} vecLen|resId|structSize={} unknown3={} argOffset={} argType={} ptrAlignment={} ptrType={} ptrSpace={} isPointerOrPipe={} volatile={} restrict={} pipe={} kindOfType={} isConst={}",
+                a.name,
+                a.type_name,
+                a.entry_size,
+                a.vec_len_or_res_id_or_struct_size,
+                a.unknown3,
+                a.arg_offset,
+                a.arg_type,
+                a.ptr_alignment,
+                a.ptr_type,
+                a.ptr_space,
+                a.is_pointer_or_pipe,
+                a.volatile,
+                a.restrict,
+                a.pipe,
+                a.kind_of_type,
+                a.is_const
+            );
+        }
+        s
+    }
+}

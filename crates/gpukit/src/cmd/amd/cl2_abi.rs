@@ -1,11 +1,12 @@
 //! `gpukit amd cl2-abi --arch gcn1|gcn2|gfx9 --features usesetup,useargs,...
-//! [--bits 32|64] [--signature '...'] [--global X,Y,Z --local X,Y,Z] [--old-driver] [--json]`
+//! [--bits 32|64] [--signature '...'] [--global X,Y,Z --local X,Y,Z] [--old-driver]
+//! [--image-words W0,..,W9] [--json]`
 
 use crate::output::{emit, json, CmdError, CmdResult};
 use gpukit_amd::abi::cl2::{
-    flat_scratch, kernarg_layout, kernel_code_properties, parse_signature, setup_buffer,
-    user_sgpr_count, user_sgpr_layout, Cl2Arg, Features, FlatScratch, KernargLayout, LayoutOptions,
-    SgprRules, UserSgpr,
+    decode_image, flat_scratch, kernarg_layout, kernel_code_properties, parse_signature,
+    setup_buffer, user_sgpr_count, user_sgpr_layout, Cl2Arg, Features, FlatScratch, ImageInfo,
+    KernargLayout, LayoutOptions, SgprRules, UserSgpr,
 };
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -45,6 +46,10 @@ pub struct Args {
     /// Local work size, as many values as --global
     #[arg(long, value_name = "X[,Y[,Z]]", requires = "global")]
     local: Option<String>,
+    /// Decode the words an image argument points to: 10 comma-separated dwords
+    /// (8 resource dwords, channel data type, channel order; hex with 0x or decimal)
+    #[arg(long, value_name = "W0,..,W9")]
+    image_words: Option<String>,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -63,6 +68,7 @@ struct Report {
     flat_scratch: FlatScratch,
     setup_buffer: Option<[u32; 6]>,
     kernarg: Option<KernargLayout>,
+    image: Option<ImageInfo>,
 }
 
 fn sizes(flag: &str, s: &str) -> Result<Vec<u64>, CmdError> {
@@ -107,6 +113,29 @@ pub fn run(args: Args) -> CmdResult {
         }
         None => None,
     };
+    let image = match &args.image_words {
+        Some(list) => {
+            let words = list
+                .split(',')
+                .map(|w| {
+                    let w = w.trim();
+                    match w.strip_prefix("0x") {
+                        Some(h) => u32::from_str_radix(h, 16),
+                        None => w.parse::<u32>(),
+                    }
+                })
+                .collect::<Result<Vec<u32>, _>>()
+                .ok()
+                .filter(|w| w.len() == 10)
+                .ok_or_else(|| {
+                    CmdError::Usage(format!(
+                        "--image-words {list:?}: expected 10 comma-separated 32-bit values"
+                    ))
+                })?;
+            decode_image(&words)
+        }
+        None => None,
+    };
     let report = Report {
         arch: args.arch,
         features: features.names(),
@@ -116,6 +145,7 @@ pub fn run(args: Args) -> CmdResult {
         user_sgprs,
         setup_buffer: setup,
         kernarg,
+        image,
     };
     let out = if args.json {
         json(&report)
@@ -168,6 +198,14 @@ fn text(r: &Report) -> String {
     if let Some(w) = &r.setup_buffer {
         let words: Vec<String> = w.iter().map(|d| format!("{d:#010x}")).collect();
         let _ = writeln!(s, "setup buffer: {}", words.join(" "));
+    }
+    if let Some(i) = &r.image {
+        let _ = writeln!(
+            s,
+            "image: channel data type {} (dword 8 & 0xf), channel order {} (dword 9 & 0x1f)",
+            i.channel_data_type.unwrap_or("unknown"),
+            i.channel_order.unwrap_or("unknown")
+        );
     }
     if let Some(k) = &r.kernarg {
         let _ = writeln!(

@@ -1,7 +1,10 @@
 //! `gpukit amd meta FILE.clo|FILE.txt [--kernel NAME] [--json]`
+//! (CL2 binaries: the decoded binary metadata, as a dump or JSON)
 
 use crate::output::{emit, json, read_file, CmdError, CmdResult};
 use gpukit_amd::cl1::Cl1Binary;
+use gpukit_amd::cl2::Cl2Binary;
+use gpukit_amd::container::{detect, BinaryKind};
 use gpukit_amd::metadata::{find_blocks, parse_metadata, Argument, Line, MemoryTotals, Metadata};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -40,6 +43,9 @@ struct BlockReport<'a> {
 
 pub fn run(args: Args) -> CmdResult {
     let bytes = read_file(&args.file)?;
+    if matches!(detect(&bytes), BinaryKind::Cl2 { .. }) {
+        return cl2(&args, &bytes);
+    }
     // Raw text of each block, as stored.
     let mut texts: Vec<Vec<u8>> = Vec::new();
     let mut blocks: Vec<Metadata> = Vec::new();
@@ -127,6 +133,50 @@ pub fn run(args: Args) -> CmdResult {
         json(&reports)
     } else {
         texts.concat()
+    };
+    emit(args.output.as_deref(), &out)
+}
+
+/// CL2 metadata is binary: print each kernel's decoded fields (`--check` has
+/// nothing to check beyond what reading already did).
+fn cl2(args: &Args, bytes: &[u8]) -> CmdResult {
+    let bin = Cl2Binary::parse(bytes).map_err(|e| CmdError::input(&args.file, e))?;
+    let kernels: Vec<_> = bin
+        .kernels
+        .iter()
+        .filter(|k| args.kernel.as_ref().is_none_or(|n| *n == k.name))
+        .collect();
+    if let Some(n) = &args.kernel {
+        if kernels.is_empty() {
+            return Err(CmdError::Usage(format!(
+                "no kernel `{n}` in {}",
+                args.file.display()
+            )));
+        }
+    }
+    let out = if args.json {
+        #[derive(Serialize)]
+        struct Cl2Block<'a> {
+            kernel: &'a str,
+            metadata: &'a gpukit_amd::cl2::KernelMetadata,
+        }
+        let blocks: Vec<Cl2Block> = kernels
+            .iter()
+            .map(|k| Cl2Block {
+                kernel: &k.name,
+                metadata: &k.metadata,
+            })
+            .collect();
+        json(&blocks)
+    } else if args.check {
+        format!("{} kernels read, no findings\n", kernels.len()).into_bytes()
+    } else {
+        let mut s = String::new();
+        for k in kernels {
+            s.push_str(&format!("# kernel {}\n", k.name));
+            s.push_str(&k.metadata.dump());
+        }
+        s.into_bytes()
     };
     emit(args.output.as_deref(), &out)
 }
