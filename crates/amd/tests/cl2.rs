@@ -585,3 +585,45 @@ fn truncation_and_mutation_never_panic() {
         "{files_swept} CL2 files, {runs} truncated/mutated inputs ({ok} still parsed), no panic"
     );
 }
+
+/// Relocations of the inner ELF: text relocations patch the low/high 32 bits
+/// of a data address inside `.hsatext`; readonly-data relocations (one per
+/// sampler, type 4) point into `.hsadata_readonly_agent`.
+#[test]
+fn inner_relocations_are_consistent() {
+    let Some(root) = corpus() else { return };
+    let (mut text, mut data) = (0, 0);
+    for path in cl2_files(&root) {
+        let bytes = std::fs::read(&path).unwrap();
+        let bin = Cl2Binary::parse(&bytes).unwrap();
+        let Some(inner) = &bin.inner else { continue };
+        let text_len = inner
+            .elf
+            .section_by_name(".hsatext")
+            .map_or(0, |s| s.data.len() as u64);
+        for r in &inner.text_relocations {
+            assert!(
+                matches!(r.kind, 1 | 2) && r.offset + 4 <= text_len,
+                "{}: {r:?}",
+                path.display()
+            );
+            assert!(r.symbol_name.is_some(), "{}: {r:?}", path.display());
+            text += 1;
+        }
+        for r in &inner.data_relocations {
+            assert!(
+                r.kind == 4 && r.offset + 8 <= inner.readonly_data.len() as u64,
+                "{}: {r:?}",
+                path.display()
+            );
+            data += 1;
+        }
+        assert_eq!(
+            inner.data_relocations.len(),
+            inner.sampler_init.len() / 8,
+            "{}",
+            path.display()
+        );
+    }
+    eprintln!("{text} text relocations and {data} sampler relocations consistent");
+}

@@ -21,6 +21,7 @@ pub use inner::{InnerBinary, IsaVersion, KernelCode, Note, Relocation};
 pub use metadata::{parse_metadata, ArgEntry, KernelMetadata, MetadataError};
 use serde::Serialize;
 pub use setup::KernelSetup;
+use std::collections::HashMap;
 
 pub use crate::cl1::MACHINE_CL2;
 
@@ -131,7 +132,15 @@ impl<'a> Cl2Binary<'a> {
             )));
         }
         let bits64 = elf.class == ElfClass::Elf64;
-        let find = |name: &str| elf.symbols.iter().find(|s| s.name == name);
+        // Name lookups go through maps so a file with many kernels and
+        // symbols costs time proportional to its size, not their product.
+        let by_name: HashMap<&str, &crate::elf::Symbol> = elf
+            .symbols
+            .iter()
+            .rev()
+            .map(|s| (s.name.as_str(), s))
+            .collect();
+        let find = |name: &str| by_name.get(name).copied();
         let text_of = |name: &str| -> Result<Option<String>, Cl2Error> {
             match find(name) {
                 Some(sym) => Ok(Some(
@@ -188,6 +197,11 @@ impl<'a> Cl2Binary<'a> {
                 }
             }
         };
+        let inner_kernels: HashMap<&str, &KernelCode<'a>> = inner
+            .iter()
+            .flat_map(|i| i.kernels.iter().rev())
+            .map(|k| (k.name.as_str(), k))
+            .collect();
         let mut kernels = Vec::new();
         for sym in &elf.symbols {
             let Some(name) = sym
@@ -213,16 +227,13 @@ impl<'a> Cl2Binary<'a> {
             if metadata.is_crimson16() && driver < DriverClass::Crimson16 {
                 driver = DriverClass::Crimson16;
             }
-            let isa_sym = |suffix: &str| {
-                let full = format!("{ISA_PREFIX}{name}{suffix}");
-                elf.symbols.iter().find(move |s| s.name == full)
-            };
+            let isa_sym = |suffix: &str| find(&format!("{ISA_PREFIX}{name}{suffix}"));
             let isa_metadata = match isa_sym(METADATA_SUFFIX) {
                 Some(s) => Some(elf.symbol_data(s, what)?),
                 None => None,
             };
             let code = match (&inner, isa_sym(ISA_BINARY_SUFFIX)) {
-                (Some(i), _) => i.kernels.iter().find(|k| k.name == name).cloned(),
+                (Some(_), _) => inner_kernels.get(name).map(|&k| k.clone()),
                 (None, Some(s)) => {
                     let data = elf.symbol_data(s, what)?;
                     let base = elf.section(s.section).map_or(0, |sec| sec.offset);
