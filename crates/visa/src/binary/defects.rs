@@ -119,7 +119,7 @@ fn decode_one_truncated(
 ) -> Option<&'static str> {
     let opcode = Opcode(cur.u8("opcode").ok()?);
     let info = opcode.info()?;
-    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+    if matches!(info.shape, Shape::TextOnly(_)) || info.since > version {
         return None;
     }
     let subop = if opcode.has_subop() {

@@ -22,7 +22,7 @@ pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, 
     let info = opcode
         .info()
         .ok_or_else(|| cur.invalid("opcode", at, format!("reserved opcode {:#04x}", opcode.0)))?;
-    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+    if matches!(info.shape, Shape::TextOnly(_)) || info.since > version {
         return Err(cur.invalid(
             "opcode",
             at,
@@ -194,7 +194,7 @@ pub(crate) fn encode(
         .opcode
         .info()
         .ok_or_else(|| err(format!("reserved opcode {:#04x}", inst.opcode.0)))?;
-    if matches!(info.shape, Shape::TextOnly) || info.since > version {
+    if matches!(info.shape, Shape::TextOnly(_)) || info.since > version {
         return Err(err(format!(
             "{} has no binary encoding in vISA {version}",
             info.mnemonic

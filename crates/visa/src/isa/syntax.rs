@@ -190,6 +190,9 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::FENCE, "fence{mask:Fence}"),
     t(Opcode::SBARRIER, "sbarrier{mode:SplitBarrier}"),
     t(Opcode::NBARRIER, "nbarrier"),
+    // vISA 4.2 (IGC 2.x): no corpus sample shows these; the forms follow IGC 2.x's
+    // common printer (predicate, mnemonic, .sat, exec size, operands).
+    t(Opcode::BREAKPOINT, "breakpoint"),
     t4(Opcode::NBARRIER, "nbarrier{mode:SplitBarrier}{id}{thread_count:WhenSignal}"),
     t(Opcode::BFN, "{P}bfn.{func_ctrl:BfnControl}{SAT} {E}{dst}{src0}{src1}{src2}"),
     t(Opcode::DPAS, "{P}dpas{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2:NoRegion}"),

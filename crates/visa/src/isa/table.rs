@@ -903,9 +903,9 @@ pub enum Shape {
     Fixed(&'static [Field]),
     /// A sub-opcode byte follows the opcode and selects the layout.
     Sub(&'static [Option<Layout>]),
-    /// Exists only in vISA 4.2 text, which has no binary form; its operands are
-    /// described by the text grammar.
-    TextOnly,
+    /// Exists only in vISA 4.2 text, which has no binary form. The fields are those of
+    /// IGC 2.x's description table; `None` where gpukit does not model the operands yet.
+    TextOnly(Option<&'static [Field]>),
 }
 
 /// One row of the opcode table.
@@ -940,6 +940,10 @@ macro_rules! opcodes {
 const V30: Version = Version::new(3, 0);
 const V42: Version = Version::new(4, 2);
 use Shape::{Fixed as F, Sub as S, TextOnly as T};
+
+// vISA 4.2 (IGC 2.x) operand layouts, text only.
+const INVM: &[Field] = &[E, v("dst"), v("flag"), v("src0"), v("src1")];
+const RSQTM: &[Field] = &[E, v("dst"), v("flag"), v("src0")];
 
 opcodes! {
     0x01 ADD "add" Arith F(BINARY), V30;
@@ -1067,16 +1071,16 @@ opcodes! {
     0x8B LSC_FENCE "lsc_fence" Lsc F(LSC_FENCE), V30;
     0x91 MADW "madw" Arith F(TERNARY), V30;
     0x92 ADD3O "add3.o" Arith F(TERNARY), V30;
-    0x93 RAW_SENDG "raw_sendg" Misc T, V42;
-    0x94 BREAKPOINT "breakpoint" Misc T, V42;
-    0x95 SHFL_IDX4 "shfl_idx4" Mov T, V42;
-    0x96 TANH "tanh" Arith T, V42;
-    0x97 SIGM "sigm" Arith T, V42;
-    0x98 LFSR "lfsr" Logic T, V42;
-    0x99 BDPAS "bdpas" Misc T, V42;
-    0x9A DNSCL "dnscl" Mov T, V42;
-    0x9B INVM "invm" Arith T, V42;
-    0x9C RSQTM "rsqtm" Arith T, V42;
+    0x93 RAW_SENDG "raw_sendg" Misc T(None), V42;
+    0x94 BREAKPOINT "breakpoint" Misc T(Some(NONE)), V42;
+    0x95 SHFL_IDX4 "shfl_idx4" Mov T(None), V42;
+    0x96 TANH "tanh" Arith T(Some(UNARY)), V42;
+    0x97 SIGM "sigm" Arith T(Some(UNARY)), V42;
+    0x98 LFSR "lfsr" Logic T(None), V42;
+    0x99 BDPAS "bdpas" Misc T(None), V42;
+    0x9A DNSCL "dnscl" Mov T(None), V42;
+    0x9B INVM "invm" Arith T(Some(INVM)), V42;
+    0x9C RSQTM "rsqtm" Arith T(Some(RSQTM)), V42;
 }
 
 static INDEX: [u8; 256] = {
@@ -1116,6 +1120,10 @@ impl Opcode {
                 fields,
             }),
             (Shape::Sub(table), Some(s)) => table.get(s as usize).copied().flatten(),
+            (Shape::TextOnly(Some(fields)), None) => Some(Layout {
+                mnemonic: info.mnemonic,
+                fields,
+            }),
             _ => None,
         }
     }
