@@ -1,5 +1,5 @@
 //! Which AMD OpenCL binary format a file is, from its ELF header alone, so
-//! callers can route it to the CL1 reader (or, later, CL2) or say clearly
+//! callers can route it to the CL1 or CL2 reader or say clearly
 //! why it is not supported.
 
 use crate::cl1::{MACHINE_CL2, MACHINE_CPU};

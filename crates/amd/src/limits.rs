@@ -14,6 +14,8 @@ pub const MAX_SEGMENTS: usize = 256;
 pub const MAX_ENCODINGS: usize = 64;
 /// ATI CAL notes in one encoding (17 types exist; drivers repeat a few).
 pub const MAX_CAL_NOTES: usize = 4096;
+/// Notes in a CL2 inner ELF's `.note` section (drivers write 5).
+pub const MAX_NOTES: usize = 4096;
 /// Lines in one metadata block (`;ARGSTART`..`;ARGEND`).
 pub const MAX_METADATA_LINES: usize = 1 << 20;
 /// Bytes in one metadata line.

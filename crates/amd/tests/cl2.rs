@@ -627,3 +627,125 @@ fn inner_relocations_are_consistent() {
     }
     eprintln!("{text} text relocations and {data} sampler relocations consistent");
 }
+
+/// Length in dwords of the GCN 1.1 (gfx7) instruction at `code[i]`, with its
+/// literal; `None` for an encoding this walker does not know.
+fn gfx7_len(code: &[u32], i: usize) -> Option<usize> {
+    let w = code[i];
+    let lit = |src: u32| if src == 255 { 2 } else { 1 };
+    Some(match w >> 23 {
+        0b1_0111_1101 => lit(w & 0xff),                           // SOP1
+        0b1_0111_1110 => lit(w & 0xff).max(lit((w >> 8) & 0xff)), // SOPC
+        0b1_0111_1111 => 1,                                       // SOPP
+        _ if w >> 28 == 0b1011 => 1 + usize::from((w >> 23) & 0x1f == 21), // SOPK (s_setreg_imm32_b32)
+        _ if w >> 30 == 0b10 => lit(w & 0xff).max(lit((w >> 8) & 0xff)),   // SOP2
+        _ if w >> 27 == 0b11000 => 1 + usize::from(w & 0x100 == 0 && w & 0xff == 255), // SMRD
+        _ if w >> 25 == 0b0111111 || w >> 25 == 0b0111110 => lit(w & 0x1ff), // VOP1, VOPC
+        _ if w >> 31 == 0 => {
+            let op = (w >> 25) & 0x3f;
+            if op == 32 || op == 33 {
+                2
+            } else {
+                lit(w & 0x1ff)
+            } // VOP2 (v_madmk/v_madak)
+        }
+        _ => match w >> 26 {
+            0b110010 => 1, // VINTRP
+            0b110100 | 0b110110 | 0b111000 | 0b111010 | 0b111100 | 0b111110 | 0b110111 => 2,
+            _ => return None,
+        },
+    })
+}
+
+/// The code's scalar loads through the argument buffer pointer must start
+/// inside an argument of the computed layout (never in padding or past the
+/// end): the offsets the compiler baked into the code agree with gpukit's.
+/// Walks GCN 1.1 code (every corpus binary is Bonaire) up to `s_endpgm` or
+/// the first scalar write to the pointer's registers.
+#[test]
+fn kernarg_loads_in_code_land_on_arguments() {
+    let Some(root) = corpus() else { return };
+    let (mut kernels, mut loads, mut at_start, mut walked_all, mut unknown) = (0, 0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for path in cl2_files(&root) {
+        let bytes = std::fs::read(&path).unwrap();
+        let bin = Cl2Binary::parse(&bytes).unwrap();
+        for k in &bin.kernels {
+            let Some(code) = &k.code else { continue };
+            let Some(ptr) = user_sgpr_layout(code.setup.kernel_code_properties)
+                .into_iter()
+                .find(|g| g.hsa_name == "kernarg_segment_ptr")
+            else {
+                continue;
+            };
+            let args = args_from_metadata(&k.metadata).unwrap();
+            let options = LayoutOptions {
+                bits64: bin.bits64(),
+                new_layout: bin.driver.new_layout(),
+            };
+            let layout = kernarg_layout(&args[6..], options).unwrap();
+            kernels += 1;
+            let words: Vec<u32> = code
+                .code
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let mut i = 0;
+            let writes_ptr = |sdst: u32, n: u32| sdst < ptr.first + 2 && sdst + n > ptr.first;
+            let mut finished = false;
+            while i < words.len() {
+                let w = words[i];
+                let Some(len) = gfx7_len(&words, i) else {
+                    unknown += 1;
+                    break;
+                };
+                if w >> 23 == 0b1_0111_1111 && (w >> 16) & 0x7f == 1 {
+                    finished = true; // s_endpgm
+                    break;
+                }
+                if w >> 27 == 0b11000 {
+                    let op = (w >> 22) & 0x1f;
+                    let sdst = (w >> 15) & 0x7f;
+                    let sbase = ((w >> 9) & 0x3f) * 2;
+                    if op <= 4 && sbase == ptr.first && w & 0x100 != 0 {
+                        let off = (w & 0xff) * 4;
+                        let size = 4u32 << op;
+                        loads += 1;
+                        match layout.slots.iter().find(|s| off >= s.offset && off < s.offset + s.size) {
+                            Some(s) if off + size <= layout.size.max(s.offset + s.size) => {
+                                at_start += usize::from(s.offset == off);
+                            }
+                            _ => failures.push(format!(
+                                "{}: {}: s_load of {size} bytes at kernarg byte {off} is outside every argument ({:?})",
+                                path.display(),
+                                k.name,
+                                layout.slots.iter().map(|s| (s.offset, s.size)).collect::<Vec<_>>()
+                            )),
+                        }
+                    }
+                    if op <= 4 && writes_ptr(sdst, 1 << op) {
+                        break;
+                    }
+                } else if (w >> 30 == 0b10) && w >> 23 != 0b1_0111_1111 && w >> 23 != 0b1_0111_1110
+                {
+                    // SOP1/SOP2/SOPK write SDST (bits 22:16); two registers at most matter here.
+                    if writes_ptr((w >> 16) & 0x7f, 2) {
+                        break;
+                    }
+                }
+                i += len;
+            }
+            walked_all += usize::from(finished);
+        }
+    }
+    eprintln!(
+        "{kernels} kernels with an argument pointer ({walked_all} walked to s_endpgm, {unknown} stopped at an encoding the walker does not know, the rest at a write to the pointer): {loads} s_load through it, all inside an argument, {at_start} at an argument's first byte"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(loads > 0);
+}

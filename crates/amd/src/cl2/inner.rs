@@ -268,8 +268,8 @@ fn parse_notes(data: &[u8], file_offset: u64) -> Result<Vec<Note>, Cl2Error> {
             offset: (file_offset as usize).saturating_add(pos),
             message,
         };
-        if out.len() >= limits::MAX_CAL_NOTES {
-            return Err(err(format!("more than {} notes", limits::MAX_CAL_NOTES)));
+        if out.len() >= limits::MAX_NOTES {
+            return Err(err(format!("more than {} notes", limits::MAX_NOTES)));
         }
         if data.len() - pos < 12 {
             return Err(err(format!(
