@@ -98,6 +98,19 @@ pub fn kernel_code_properties(features: Features, rules: SgprRules) -> u16 {
     }
 }
 
+/// SGPRs a kernel needs beyond those its code names: VCC (2) always, and
+/// with useenqueue or usegeneric the FLAT_SCRATCH pair, plus XNACK_MASK
+/// from GCN 1.2 (CLRX adds 2 on GCN 1.1 and 4 from GCN 1.2 when it fills
+/// the setup's SGPR count).
+pub fn extra_sgprs(features: Features, gcn12_or_later: bool) -> u32 {
+    let flat = features.use_enqueue || features.use_generic;
+    2 + match (flat, gcn12_or_later) {
+        (false, _) => 0,
+        (true, false) => 2,
+        (true, true) => 4,
+    }
+}
+
 /// One group of user SGPRs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UserSgpr {

@@ -4,9 +4,9 @@
 
 use crate::output::{emit, json, CmdError, CmdResult};
 use gpukit_amd::abi::cl2::{
-    decode_image, flat_scratch, kernarg_layout, kernel_code_properties, parse_signature,
-    setup_buffer, user_sgpr_count, user_sgpr_layout, Cl2Arg, Features, FlatScratch, ImageInfo,
-    KernargLayout, LayoutOptions, SgprRules, UserSgpr,
+    decode_image, extra_sgprs, flat_scratch, kernarg_layout, kernel_code_properties,
+    parse_signature, setup_buffer, user_sgpr_count, user_sgpr_layout, Cl2Arg, Features,
+    FlatScratch, ImageInfo, KernargLayout, LayoutOptions, SgprRules, UserSgpr,
 };
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -64,6 +64,8 @@ struct Report {
     features: Vec<&'static str>,
     kernel_code_properties: u16,
     user_sgpr_count: u32,
+    /// SGPRs beyond those the code uses (VCC, FLAT_SCRATCH, XNACK_MASK).
+    extra_sgprs: u32,
     user_sgprs: Vec<UserSgpr>,
     flat_scratch: FlatScratch,
     setup_buffer: Option<[u32; 6]>,
@@ -141,6 +143,7 @@ pub fn run(args: Args) -> CmdResult {
         features: features.names(),
         kernel_code_properties: properties,
         user_sgpr_count: user_sgpr_count(&user_sgprs),
+        extra_sgprs: extra_sgprs(features, !matches!(args.arch, Arch::Gcn1)),
         flat_scratch: flat_scratch(&user_sgprs),
         user_sgprs,
         setup_buffer: setup,
@@ -178,8 +181,8 @@ fn text(r: &Report) -> String {
     };
     let _ = writeln!(
         s,
-        "features: {features}; kernel_code_properties {:#x}; {} user SGPRs",
-        r.kernel_code_properties, r.user_sgpr_count
+        "features: {features}; kernel_code_properties {:#x}; {} user SGPRs; {} SGPRs beyond the code's (VCC, FLAT_SCRATCH, XNACK_MASK)",
+        r.kernel_code_properties, r.user_sgpr_count, r.extra_sgprs
     );
     for g in &r.user_sgprs {
         let _ = writeln!(s, "  {:<8} {:<22} {}", g.registers(), g.hsa_name, g.role);
