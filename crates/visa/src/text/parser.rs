@@ -870,7 +870,8 @@ fn attribute_list(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Vec<At
 struct Candidate {
     opcode: Opcode,
     subop: Option<u8>,
-    template: &'static str,
+    /// The template, split once.
+    pieces: Vec<Piece<'static>>,
     /// Texts the line (after any predicate) must start with for this template to apply.
     keys: Vec<String>,
 }
@@ -912,7 +913,7 @@ fn candidates(version: Version) -> &'static [Candidate] {
             out.push(Candidate {
                 opcode,
                 subop,
-                template,
+                pieces: pieces(template),
                 keys,
             });
         }
@@ -976,13 +977,13 @@ fn match_template(
         .expect("candidates have layouts");
     let fields = layout.fields;
     let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
-    let ps = pieces(cand.template);
-    let named = named_fields(&ps);
+    let ps = &cand.pieces;
+    let named = named_fields(ps);
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
     let result = (|| -> PResult<()> {
-        for piece in &ps {
+        for piece in ps {
             match *piece {
                 Piece::Literal(l) => literal(&mut c, l)?,
                 Piece::Pred => {
