@@ -111,7 +111,7 @@ impl<'a> InnerBinary<'a> {
                         text.data.len()
                     ),
                 })?;
-                kernels.push(split_setup(name, bytes, sym.value, None)?);
+                kernels.push(split_setup(name, bytes, sym.value, false)?);
             }
         }
         let bss = elf
@@ -200,31 +200,31 @@ fn slice<'a>(section: &Section<'a>, start: u64, size: u64) -> Option<&'a [u8]> {
         .get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
 }
 
-/// Splits `setup + code` (or, for 15.7, `stub + setup + code`).
+/// Splits `setup + code`, or with `with_stub` (15.7) `stub + setup + code`
+/// where the stub's first dword is the setup's offset.
 pub(crate) fn split_setup<'a>(
     name: &str,
     bytes: &'a [u8],
     offset: u64,
-    stub: Option<()>,
+    with_stub: bool,
 ) -> Result<KernelCode<'a>, Cl2Error> {
     // `offset` counts from `.hsatext` (inner ELF) or from the file (15.7).
-    let place = if stub.is_some() { "file" } else { "`.hsatext`" };
+    let place = if with_stub { "file" } else { "`.hsatext`" };
     let kerr = |message: String| Cl2Error::Kernel {
         kernel: name.to_owned(),
         message,
     };
-    let (stub, setup_start) = match stub {
-        Some(()) => {
-            if bytes.len() < 4 {
-                return Err(kerr(format!(
-                    "kernel binary at file byte {offset:#x} has {} bytes; too short for the stub's setup offset (dword 0)",
-                    bytes.len()
-                )));
-            }
-            let at = le32(bytes, 0) as usize;
-            (Some(&bytes[..at.min(bytes.len())]), at)
+    let (stub, setup_start) = if with_stub {
+        if bytes.len() < 4 {
+            return Err(kerr(format!(
+                "kernel binary at file byte {offset:#x} has {} bytes; too short for the stub's setup offset (dword 0)",
+                bytes.len()
+            )));
         }
-        None => (None, 0),
+        let at = le32(bytes, 0) as usize;
+        (Some(&bytes[..at.min(bytes.len())]), at)
+    } else {
+        (None, 0)
     };
     let setup_bytes = bytes
         .get(setup_start..)

@@ -241,7 +241,7 @@ impl<'a> Cl2Binary<'a> {
                         name,
                         data,
                         base.saturating_add(s.value),
-                        Some(()),
+                        true,
                     )?)
                 }
                 (None, None) => None,
