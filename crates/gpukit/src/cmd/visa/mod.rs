@@ -64,12 +64,17 @@ impl Platform {
 
 /// Reads and parses a `.visaasm` file; parse errors are rendered with file:line:col,
 /// the source line and a caret.
-fn parse_file(path: &std::path::Path, platform: Option<Platform>) -> Result<gpukit_visa::Object, crate::output::CmdError> {
+fn parse_file(
+    path: &std::path::Path,
+    platform: Option<Platform>,
+) -> Result<gpukit_visa::Object, crate::output::CmdError> {
     let bytes = crate::output::read_file(path)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         crate::output::CmdError::Input(format!("{}: not UTF-8 text: {e}", path.display()))
     })?;
-    let options = gpukit_visa::text::ParseOptions { grf_bytes: platform.map_or(32, Platform::grf_bytes) };
+    let options = gpukit_visa::text::ParseOptions {
+        grf_bytes: platform.map_or(32, Platform::grf_bytes),
+    };
     gpukit_visa::text::parse_text_with(&text, &options).map_err(|d| {
         let rendered = d.render(&path.display().to_string(), &text);
         crate::output::CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))
