@@ -2,7 +2,7 @@
 
 use crate::output::{emit, read_file, CmdError, CmdResult};
 use gpukit_amd::link::{IlProgram, LinkError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,7 +19,7 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-fn text(path: &PathBuf) -> Result<String, CmdError> {
+fn text(path: &Path) -> Result<String, CmdError> {
     String::from_utf8(read_file(path)?)
         .map_err(|e| CmdError::input(path, format!("not UTF-8 text: {e}")))
 }
