@@ -26,7 +26,7 @@ fn text(path: &Path) -> Result<String, CmdError> {
 
 pub fn run(args: Args) -> CmdResult {
     let program = text(&args.program)?;
-    let library = args.library.as_ref().map(text).transpose()?;
+    let library = args.library.as_deref().map(text).transpose()?;
     let prog = IlProgram::parse(&program).map_err(|e| CmdError::input(&args.program, e))?;
     let il = prog
         .link(&args.kernel, library.as_deref())
