@@ -1767,18 +1767,11 @@ fn formatted(
             "AVS execution mode",
         )?)),
         Format::RtWriteMode => {
-            let mut v = 0;
-            if c.eat(".") {
-                'flags: loop {
-                    for (bit, n) in RT_WRITE_FLAGS {
-                        if c.eat(n) {
-                            v |= 1 << bit;
-                            continue 'flags;
-                        }
-                    }
-                    break;
-                }
-            }
+            let v = if c.eat(".") {
+                flag_bits(c, &RT_WRITE_FLAGS)
+            } else {
+                0
+            };
             int(v)
         }
         Format::Fence => {
@@ -1792,15 +1785,7 @@ fn formatted(
                 0
             };
             if c.eat(".") {
-                'flags: loop {
-                    for (bit, n) in FENCE_FLAGS.iter().rev() {
-                        if c.eat(n) {
-                            v |= 1 << bit;
-                            continue 'flags;
-                        }
-                    }
-                    break;
-                }
+                v |= flag_bits(c, &FENCE_FLAGS);
             }
             int(v)
         }
@@ -2154,6 +2139,23 @@ fn formatted(
                 Ok(Operand::Vector(parse_vector(rb, c)?))
             }
         }
+    }
+}
+
+/// A run of flag spellings in any order (`<RTI><A>`, `EIL1`), as the bits they stand for.
+/// Longer spellings are tried first so `L1` is not read as something shorter.
+fn flag_bits(c: &mut LineCursor, flags: &[(u32, &str)]) -> u32 {
+    let mut ordered: Vec<_> = flags.to_vec();
+    ordered.sort_by_key(|(_, n)| std::cmp::Reverse(n.len()));
+    let mut v = 0;
+    'flags: loop {
+        for (bit, n) in &ordered {
+            if c.eat(n) {
+                v |= 1 << bit;
+                continue 'flags;
+            }
+        }
+        return v;
     }
 }
 

@@ -130,6 +130,15 @@ impl Printer<'_> {
         }
     }
 
+    /// A state operand's name: a sampler (class 1) or a surface.
+    fn state_name(&self, class: u8, index: u16) -> String {
+        if class == 1 {
+            format!("S{index}")
+        } else {
+            self.surface_name(index.into())
+        }
+    }
+
     fn label_name(&self, id: u32) -> String {
         match self.r.labels.get(id as usize) {
             Some(l) => self.s(l.name_index),
@@ -387,12 +396,7 @@ impl Printer<'_> {
                 index,
                 offset,
             } => {
-                let name = if class == 1 {
-                    format!("S{index}")
-                } else {
-                    self.surface_name(index.into())
-                };
-                format!(" {name}({offset})")
+                format!(" {}({offset})", self.state_name(class, index))
             }
         }
     }
@@ -498,12 +502,7 @@ impl Printer<'_> {
                 index,
                 offset,
             } => {
-                let name = if class == 1 {
-                    format!("S{index}")
-                } else {
-                    self.surface_name(index.into())
-                };
-                let mut s = format!(" {m}&{name}");
+                let mut s = format!(" {m}&{}", self.state_name(class, index));
                 if offset != 0 {
                     let _ = write!(s, "[{}]", offset as u32 * 4);
                 }
