@@ -149,12 +149,16 @@ fn decode_one_truncated(
             operands.push(Operand::Absent);
             continue;
         }
-        let list_len = match f.kind {
-            FieldKind::RawList(c) | FieldKind::LabelList(c) => match operands.get(c) {
-                Some(Operand::Int(n)) => *n as usize,
-                _ => 0,
-            },
-            _ => 0,
+        // The number of slots counts list elements, which are known only once the list's
+        // count has been read; until then no limit applies (the count precedes its list).
+        let list = fields.iter().find_map(|f| match f.kind {
+            FieldKind::RawList(c) | FieldKind::LabelList(c) => Some(c),
+            _ => None,
+        });
+        let list_len = match list.map(|c| operands.get(c)) {
+            None => 0,
+            Some(Some(Operand::Int(n))) => *n as usize,
+            Some(_) => usize::MAX / 2,
         };
         let kept = (fixed + list_len).saturating_sub(ep);
         if slots >= kept {
