@@ -282,9 +282,10 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::LIFETIME, "lifetime.{properties:Lifetime} {var:LifetimeTarget}"),
 ];
 
-/// Forms the parser also accepts, for text written by hand or by older tools. They are
-/// never printed. `raw_sends` without its SFID takes the SFID from the immediate
-/// extended descriptor (bits 0-3), as IGC's assembler does.
+/// Forms the parser also accepts, for text written by hand or by older tools.
+/// `raw_sends` without its SFID takes the SFID from the immediate extended descriptor
+/// (bits 0-3), as IGC's assembler does; the printer uses this form for `raw_sendsc`,
+/// the only one IGC's assembler reads for it.
 pub static ALTERNATE_SYNTAX: &[Syntax] = &[t(
     Opcode::RAW_SENDS,
     "{P}{modifier:RawSends}{modifier:EndOfThread}{num_src0}.{num_src1}.{num_dst} {E} {ex_desc}{desc}{src0}{src1}{dst}",

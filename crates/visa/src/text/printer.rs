@@ -9,7 +9,7 @@
 use super::style::Style;
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names::{self, spell};
-use crate::isa::syntax::{syntax, Format};
+use crate::isa::syntax::{syntax, Format, ALTERNATE_SYNTAX};
 use crate::isa::{predefined_vars, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
 use crate::limits::{PREDEFINED_SURFACES as NUM_PREDEF_SURFACES, PREDEFINED_VARS};
 use crate::model::*;
@@ -517,6 +517,19 @@ impl Printer<'_> {
             return self.label_line(inst);
         }
         let template = syntax(inst.opcode, inst.subop, self.version);
+        // IGC's assembler reads `raw_sendsc` only without the SFID, which it takes from
+        // the immediate extended descriptor: print that form when it says the same.
+        if inst.opcode == Opcode::RAW_SENDS && field_int(inst, "modifier") & 3 == 1 {
+            if let Some(Operand::Vector(Vector {
+                kind: VectorKind::Immediate { bits, .. },
+                ..
+            })) = inst.operand("ex_desc")
+            {
+                if *bits as u32 & 0xF == field_int(inst, "sfid") {
+                    return self.render(inst, ALTERNATE_SYNTAX[0].template);
+                }
+            }
+        }
         self.render(inst, template)
     }
 
@@ -689,7 +702,10 @@ impl Printer<'_> {
                     "_sw".to_string()
                 } else {
                     let mut s = (if v & 0x20 != 0 { "_local" } else { "_global" }).to_string();
-                    if v != 0 {
+                    // IGC prints the dot whenever the mask is not 0, so `fence_local.` for
+                    // the bare local bit, which its own assembler cannot read back; no IGC
+                    // dump shows that case, and gpukit prints the dot only before letters.
+                    if FENCE_FLAGS.iter().any(|(bit, _)| v & (1 << bit) != 0) {
                         s.push('.');
                         for (bit, n) in FENCE_FLAGS {
                             if v & (1 << bit) != 0 {
@@ -716,13 +732,17 @@ impl Printer<'_> {
             }
             Format::AddressOf => self.address_of(o),
             Format::RawSend => (if v == 1 { "raw_sendc" } else { "raw_send" }).to_string(),
-            Format::RawSends => (if v & 1 != 0 {
-                "raw_sendsc."
-            } else {
-                "raw_sends."
-            })
+            // IGC's printer writes an end-of-thread split send as `raw_sends.<sfid>.eot.`,
+            // which its assembler rejects; gpukit prints the form the assembler reads,
+            // `raw_sends_eot.` (no IGC dump shows the case), and parses both.
+            Format::RawSends => match v & 3 {
+                0 => "raw_sends.",
+                1 => "raw_sendsc.",
+                2 => "raw_sends_eot.",
+                _ => "raw_sendsc_eot.",
+            }
             .to_string(),
-            Format::EndOfThread => (if v & 2 != 0 { "eot." } else { "" }).to_string(),
+            Format::EndOfThread => String::new(),
             Format::SvmBlock => {
                 let mut s = String::new();
                 if v & 8 != 0 {
