@@ -1863,14 +1863,11 @@ fn formatted(
             8 => int(2),
             n => Err(at.err(format!("block size {n}"), "1, 4 or 8")),
         },
-        Format::LscSfid => {
-            c.expect(".")?;
-            Ok(Operand::Int(longest(
-                c,
-                &names::LSC_SFID,
-                "LSC shared function",
-            )?))
-        }
+        Format::LscSfid => Ok(Operand::Int(dotted(
+            c,
+            &names::LSC_SFID,
+            "LSC shared function",
+        )?)),
         Format::LscCaching => {
             let r = c.rest();
             let is_cache = |s: &str| {
@@ -2070,20 +2067,16 @@ fn formatted(
                 }
             }
             c.expect("]")?;
-            Ok(Operand::Vector(first.expect("six operands")))
+            first
+                .map(Operand::Vector)
+                .ok_or_else(|| at.err("block2d address without operands", "six operands"))
         }
-        Format::LscFenceOp => {
-            c.expect(".")?;
-            Ok(Operand::Int(longest(
-                c,
-                &names::LSC_FENCE_OP,
-                "fence operation",
-            )?))
-        }
-        Format::LscScope => {
-            c.expect(".")?;
-            Ok(Operand::Int(longest(c, &names::LSC_SCOPE, "fence scope")?))
-        }
+        Format::LscFenceOp => Ok(Operand::Int(dotted(
+            c,
+            &names::LSC_FENCE_OP,
+            "fence operation",
+        )?)),
+        Format::LscScope => Ok(Operand::Int(dotted(c, &names::LSC_SCOPE, "fence scope")?)),
         Format::Sampler => {
             c.skip_ws();
             let name = c.ident()?;
@@ -2164,6 +2157,12 @@ fn set_field(fields: &[Field], ops: &mut [Operand], name: &str, value: Operand) 
     if let Some(i) = fields.iter().position(|f| f.name == name) {
         ops[i] = value;
     }
+}
+
+/// `.` and a table entry: `.ugm`, `.invalidate`, `.gpu`.
+fn dotted(c: &mut LineCursor, table: &[&str], what: &str) -> PResult<u32> {
+    c.expect(".")?;
+    longest(c, table, what)
 }
 
 /// The longest table entry the text starts with; its index.
