@@ -156,6 +156,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
             alias_offset: 0,
             alias_scope: 0,
             attributes: vec![],
+            wide_type: None,
         }],
         addresses: vec![AddressVar {
             name_index: 1,

@@ -27,6 +27,7 @@ fn var(name_index: u32, ty: Type, align: u8, num_elements: u16) -> Variable {
         alias_offset: 0,
         alias_scope: 0,
         attributes: vec![],
+        wide_type: None,
     }
 }
 

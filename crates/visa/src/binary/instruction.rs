@@ -331,6 +331,14 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
     if v.modifier.0 > 7 {
         return Err(format!("modifier {} does not fit 3 bits", v.modifier.0));
     }
+    if let VectorKind::Immediate { ty, .. } | VectorKind::Indirect { ty, .. } = v.kind {
+        if (0x10..=0x13).contains(&ty) {
+            return Err(format!(
+                "type {} exists only in vISA 4.2 text",
+                Type(ty).name().unwrap_or("?")
+            ));
+        }
+    }
     sink.u8(v.kind.class_code() | (v.modifier.0 << 3));
     match v.kind {
         VectorKind::General {

@@ -318,6 +318,7 @@ fn read_routine(
             alias_offset,
             alias_scope,
             attributes,
+            wide_type: None,
         });
         cur.leave();
     }

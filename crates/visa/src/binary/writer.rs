@@ -202,6 +202,15 @@ fn write_routine(
     count_id(&mut s, r.variables.len(), "variable_count")?;
     for (i, var) in r.variables.iter().enumerate() {
         let c = format!("{ctx}.var_info[{i}]");
+        if let Some(t) = var.wide_type {
+            return Err(WriteError {
+                context: c,
+                reason: format!(
+                    "type {} exists only in vISA 4.2 text",
+                    t.name().unwrap_or("?")
+                ),
+            });
+        }
         put_id(&mut s, v, var.name_index, &c)?;
         s.u8(var.bit_properties);
         s.u16(var.num_elements);

@@ -66,6 +66,16 @@ impl Type {
     pub fn is_wide_immediate(self) -> bool {
         matches!(self, Type::DF | Type::Q | Type::UQ)
     }
+    /// The type an operand's type byte names: binaries use bits 0-3; the codes of the
+    /// 4.2 types (0x10-0x13) appear only in text-built objects.
+    pub fn of_operand_byte(byte: u8) -> Type {
+        if (0x10..=0x13).contains(&byte) {
+            Type(byte)
+        } else {
+            Type(byte & 0xF)
+        }
+    }
+
     /// True for codes that fit the 4-bit type fields of the binary format.
     pub fn has_binary_form(self) -> bool {
         self.0 < 0x10

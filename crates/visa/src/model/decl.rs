@@ -16,10 +16,16 @@ pub struct Variable {
     /// Must be 0 (local); 1 (global) is reserved.
     pub alias_scope: u8,
     pub attributes: Vec<Attribute>,
+    /// A vISA 4.2 type (tf32, hf8, bf8, e2m1) that the 4-bit type field cannot hold;
+    /// text only, since 4.2 has no binary form. When set it overrides bits 0-3.
+    pub wide_type: Option<Type>,
 }
 
 impl Variable {
     pub fn ty(&self) -> Type {
+        if let Some(t) = self.wide_type {
+            return t;
+        }
         Type(self.bit_properties & 0xF)
     }
     pub fn align(&self) -> Align {
@@ -27,6 +33,7 @@ impl Variable {
     }
     pub fn set_type_align(&mut self, ty: Type, align: Align) {
         self.bit_properties = (ty.0 & 0xF) | (align.0 << 4);
+        self.wide_type = (!ty.has_binary_form()).then_some(ty);
     }
     /// Size in bytes (element size times count); `None` for a type without a size.
     pub fn byte_size(&self) -> Option<usize> {

@@ -218,6 +218,18 @@ impl Object {
                     return Some(format!("instruction {i} ({})", inst.opcode.mnemonic()));
                 }
                 for op in &inst.operands {
+                    if let Operand::Vector(Vector {
+                        kind: VectorKind::Immediate { ty, .. } | VectorKind::Indirect { ty, .. },
+                        ..
+                    }) = op
+                    {
+                        if !crate::isa::Type::of_operand_byte(*ty).has_binary_form() {
+                            return Some(format!(
+                                "instruction {i}: a {} operand",
+                                crate::isa::Type(*ty).name().unwrap_or("?")
+                            ));
+                        }
+                    }
                     let id = match op {
                         Operand::Vector(Vector {
                             kind: VectorKind::General { id, .. },

@@ -665,16 +665,9 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             let tname = word(&mut t);
             let ty = Type::from_name(tname)
                 .ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
-            if !ty.has_binary_form() {
-                // Declarations store the type in 4 bits (as the binary does); the 4.2
-                // types live only in operands for now.
-                let why = if version <= Version::LATEST_BINARY {
-                    format!("type `{tname}` needs vISA 4.2")
-                } else {
-                    format!("type `{tname}` in a declaration is not supported yet")
-                };
+            if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
                 return Err(tat.err(
-                    why,
+                    format!("type `{tname}` needs vISA 4.2"),
                     "a type of ud, d, uw, w, ub, b, df, f, v, vf, bool, uq, uv, q, hf, bf",
                 ));
             }
@@ -714,8 +707,9 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 alias_offset: 0,
                 alias_scope: 0,
                 attributes,
+                wide_type: None,
             };
-            v.set_type_align(Type(ty.0 & 0xF), align);
+            v.set_type_align(ty, align);
             rb.variables.push(v);
             let hidden = rb
                 .var_ids

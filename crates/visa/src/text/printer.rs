@@ -376,14 +376,14 @@ impl Printer<'_> {
                 ty,
                 region,
             } => {
-                let t = Type(ty & 0xF).name().unwrap_or("?");
+                let t = Type::of_operand_byte(ty).name().unwrap_or("?");
                 format!(
                     " {m}r[A{addr}({addr_offset}),{offset}]{}:{t}",
                     self.region(region)
                 )
             }
             VectorKind::Immediate { ty, bits } => {
-                let t = Type(ty & 0xF);
+                let t = Type::of_operand_byte(ty);
                 let value = if t.is_wide_immediate() {
                     bits
                 } else {
