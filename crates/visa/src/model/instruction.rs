@@ -1,7 +1,7 @@
 //! Instructions: an opcode and the operand values its layout describes.
 
 use super::operand::{ExecCtrl, Pred, Raw, Vector};
-use crate::isa::{Field, FieldKind, Opcode};
+use crate::isa::{Field, Opcode};
 
 /// One decoded instruction. `operands` has one entry per field of the instruction's
 /// layout ([`Opcode::layout`]), in layout order; fields that the version or another
@@ -95,7 +95,6 @@ impl Instruction {
         if it.next().is_some() {
             return None;
         }
-        let _ = FieldKind::Exec;
         Some(Instruction {
             opcode,
             subop,
