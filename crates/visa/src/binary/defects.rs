@@ -184,7 +184,7 @@ fn decode_one_truncated(
                 operands.push(Operand::Absent);
             }
             _ => {
-                let v = super::instruction::decode_field_pub(cur, version, f, &operands).ok()?;
+                let v = super::instruction::decode_field(cur, version, f, &operands).ok()?;
                 bounds.check(&v)?;
                 operands.push(v);
                 slots += 1;

@@ -70,7 +70,7 @@ fn count_of(operands: &[Operand], index: usize) -> usize {
     }
 }
 
-fn decode_field(
+pub(crate) fn decode_field(
     cur: &mut Cursor,
     version: Version,
     field: &Field,
@@ -393,14 +393,4 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
         }
     }
     Ok(())
-}
-
-/// Field decoding for the defect model in `defects.rs`.
-pub(crate) fn decode_field_pub(
-    cur: &mut Cursor,
-    version: Version,
-    field: &Field,
-    earlier: &[Operand],
-) -> Result<Operand, ReadError> {
-    decode_field(cur, version, field, earlier)
 }
