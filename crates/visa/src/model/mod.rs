@@ -124,7 +124,7 @@ pub struct Routine {
 }
 
 /// The `//Platform:` and `//Build option:` trailer of IGC 2.x text dumps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BuildInfo {
     pub platform: String,
     pub options: String,

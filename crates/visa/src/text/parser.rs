@@ -52,20 +52,12 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             // IGC 2.x's build trailer is a pair of comments worth keeping.
             if let Some(platform) = raw.strip_prefix("//Platform: ") {
                 rb.build_info
-                    .get_or_insert_with(|| BuildInfo {
-                        platform: String::new(),
-                        options: String::new(),
-                    })
+                    .get_or_insert_with(BuildInfo::default)
                     .platform = platform.to_string();
                 continue;
             }
             if let Some(options) = raw.strip_prefix("//Build option: ") {
-                rb.build_info
-                    .get_or_insert_with(|| BuildInfo {
-                        platform: String::new(),
-                        options: String::new(),
-                    })
-                    .options = options.to_string();
+                rb.build_info.get_or_insert_with(BuildInfo::default).options = options.to_string();
                 continue;
             }
         }
