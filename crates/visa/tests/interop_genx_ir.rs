@@ -66,6 +66,49 @@ fn scratch(tag: &str, path: &Path) -> PathBuf {
     dir
 }
 
+/// Compiles `text` (named like `source`) with GenX_IR for `plat` in a scratch folder and
+/// returns the Gen code it wrote, if any.
+fn compile_to_dat(
+    tool: &Path,
+    source: &Path,
+    tag: &str,
+    plat: &str,
+    text: &str,
+) -> Option<Vec<u8>> {
+    let dir = scratch(tag, source);
+    let input = dir.join(source.file_name()?);
+    std::fs::write(&input, text).ok()?;
+    Command::new(tool)
+        .arg(&input)
+        .args(["-platform", plat, "-binary", "-outputCisaBinaryName"])
+        .arg(dir.join("out.isa"))
+        .current_dir(&dir)
+        .output()
+        .ok()?;
+    let got = std::fs::read(dir.join(source.with_extension("dat").file_name()?)).ok();
+    let _ = std::fs::remove_dir_all(&dir);
+    got
+}
+
+/// Prints the tally and fails with every failure listed.
+fn report(before: &str, after: &str, results: &[(String, Result<(), String>)]) {
+    let failed: Vec<_> = results
+        .iter()
+        .filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}")))
+        .collect();
+    eprintln!(
+        "{before}{} of {}{after}",
+        results.len() - failed.len(),
+        results.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 /// The object without label names: GenX_IR's binary reader renames every label
 /// (`_main_0` -> `_main_58_0`, `_0_007` -> `_0_007_194`); ids and kinds stay.
 fn without_label_names(o: &gpukit_visa::Object) -> gpukit_visa::Object {
@@ -93,38 +136,27 @@ fn genx_ir_compiles_printed_text_to_the_same_gen_code() {
             let want = std::fs::read(path.with_extension("dat")).ok()?; // GenX_IR failed on some; no .dat
             let text = std::fs::read_to_string(path).unwrap();
             let obj = gpukit_visa::text::parse_text(&text).ok()?;
-            let dir = scratch("text", path);
-            let input = dir.join(path.file_name().unwrap());
-            std::fs::write(&input, gpukit_visa::text::print_text(&obj)).unwrap();
-            Command::new(&tool)
-                .arg(&input)
-                .args(["-platform", plat, "-binary", "-outputCisaBinaryName"])
-                .arg(dir.join("out.isa"))
-                .current_dir(&dir)
-                .output()
-                .unwrap();
-            let got = std::fs::read(dir.join(path.with_extension("dat").file_name().unwrap())).ok();
-            let _ = std::fs::remove_dir_all(&dir);
+            let got = compile_to_dat(
+                &tool,
+                path,
+                "text",
+                plat,
+                &gpukit_visa::text::print_text(&obj),
+            );
             // GenX_IR exits 1 after a complete build that spilled (logs: "ok-spill"); the code decides.
-            let ok = got.as_deref() == Some(&want[..]);
-            Some((path.display().to_string(), ok))
+            let verdict = if got.as_deref() == Some(&want[..]) {
+                Ok(())
+            } else {
+                Err("different Gen code".to_string())
+            };
+            Some((path.display().to_string(), verdict))
         })
         .collect();
-    let failed: Vec<_> = results
-        .iter()
-        .filter(|(_, ok)| !ok)
-        .map(|(p, _)| p.clone())
-        .collect();
-    eprintln!(
-        "GenX_IR text interop: {} of {} produce IGC's Gen code",
-        results.len() - failed.len(),
-        results.len()
-    );
     assert!(!results.is_empty() || texts.is_empty());
-    assert!(
-        failed.is_empty(),
-        "different Gen code for:\n{}",
-        failed.join("\n")
+    report(
+        "GenX_IR text interop: ",
+        " produce IGC's Gen code",
+        &results,
     );
 }
 
@@ -173,20 +205,10 @@ fn genx_ir_reads_the_binaries_gpukit_writes() {
             (path.display().to_string(), verdict)
         })
         .collect();
-    let failed: Vec<_> = results
-        .iter()
-        .filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}")))
-        .collect();
-    eprintln!(
-        "GenX_IR binary interop: {} of {} read back to the same text",
-        results.len() - failed.len(),
-        results.len()
-    );
-    assert!(
-        failed.is_empty(),
-        "{} failures:\n{}",
-        failed.len(),
-        failed.join("\n")
+    report(
+        "GenX_IR binary interop: ",
+        " read back to the same text",
+        &results,
     );
 }
 
@@ -279,20 +301,10 @@ fn bullseye_genx_ir_reads_the_3_6_binaries_gpukit_writes() {
             (isa.display().to_string(), verdict)
         })
         .collect();
-    let failed: Vec<_> = results
-        .iter()
-        .filter_map(|(p, v)| v.as_ref().err().map(|e| format!("{p}: {e}")))
-        .collect();
-    eprintln!(
-        "IGC 1.0.5353 GenX_IR: {} of {} gpukit 3.6 binaries print as IGC's own",
-        results.len() - failed.len(),
-        results.len()
-    );
-    assert!(
-        failed.is_empty(),
-        "{} failures:\n{}",
-        failed.len(),
-        failed.join("\n")
+    report(
+        "IGC 1.0.5353 GenX_IR: ",
+        " gpukit 3.6 binaries print as IGC's own",
+        &results,
     );
 }
 
@@ -339,36 +351,25 @@ fn genx_ir_compiles_formatted_hand_written_sources_to_the_same_code() {
                 &gpukit_visa::text::ParseOptions { grf_bytes },
             )
             .unwrap();
-            let dir = scratch(&format!("src-{plat}"), src);
-            let input = dir.join(src.file_name().unwrap());
-            std::fs::write(&input, gpukit_visa::text::print_text(&obj)).unwrap();
-            Command::new(&tool)
-                .arg(&input)
-                .args(["-platform", plat, "-binary", "-outputCisaBinaryName"])
-                .arg(dir.join("out.isa"))
-                .current_dir(&dir)
-                .output()
-                .unwrap();
-            let got = std::fs::read(dir.join(dat.file_name().unwrap())).ok();
-            let _ = std::fs::remove_dir_all(&dir);
-            let ok = got == std::fs::read(dat).ok();
-            (format!("{} ({plat})", src.display()), ok)
+            let got = compile_to_dat(
+                &tool,
+                src,
+                &format!("src-{plat}"),
+                plat,
+                &gpukit_visa::text::print_text(&obj),
+            );
+            let verdict = if got == std::fs::read(dat).ok() {
+                Ok(())
+            } else {
+                Err("different Gen code".to_string())
+            };
+            (format!("{} ({plat})", src.display()), verdict)
         })
         .collect();
-    let failed: Vec<_> = results
-        .iter()
-        .filter(|(_, ok)| !ok)
-        .map(|(p, _)| p.clone())
-        .collect();
-    eprintln!(
-        "GenX_IR on formatted hand-written sources: {} of {} give the source's Gen code",
-        results.len() - failed.len(),
-        results.len()
-    );
     assert!(!results.is_empty());
-    assert!(
-        failed.is_empty(),
-        "different Gen code for:\n{}",
-        failed.join("\n")
+    report(
+        "GenX_IR on formatted hand-written sources: ",
+        " give the source's Gen code",
+        &results,
     );
 }
