@@ -17,38 +17,10 @@ use gpukit_amd::abi::cl2::{
     flat_scratch, kernel_code_properties, user_sgpr_count, user_sgpr_layout, Features, SgprRules,
 };
 use gpukit_amd::cl2::Cl2Binary;
-use std::path::{Path, PathBuf};
+mod common;
 
-fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(sub)
-}
-
-fn listing(d: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(d)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
-    v.sort();
-    v
-}
-
-fn check(expected: &Path, got: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(expected, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(expected).unwrap_or_default();
-    if want != got {
-        failures.push(format!(
-            "{}:\n--- expected\n{want}\n--- got\n{got}",
-            expected.display()
-        ));
-    }
-}
+use common::{check, dir, listing};
+use std::path::Path;
 
 /// User SGPR counts by highest feature: none, useargs, usesetup,
 /// useenqueue, usegeneric (seed for GCN; real-world notes for GFX9).

@@ -16,39 +16,10 @@
 use gpukit_amd::datasegment::{parse_data_segment, Radix};
 use gpukit_amd::link::IlProgram;
 use gpukit_amd::metadata::parse_metadata;
+mod common;
+
+use common::{check, dir, listing};
 use std::path::{Path, PathBuf};
-
-fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(sub)
-}
-
-fn listing(d: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(d)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
-    v.sort();
-    v
-}
-
-/// Compares `got` with the file at `expected` (or writes it under BLESS).
-fn check(expected: &Path, got: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(expected, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(expected).unwrap_or_default();
-    if want != got {
-        failures.push(format!(
-            "{}:\n--- expected\n{want}\n--- got\n{got}",
-            expected.display()
-        ));
-    }
-}
 
 fn with_ext(p: &Path, strip: &str, ext: &str) -> PathBuf {
     let s = p.to_string_lossy();

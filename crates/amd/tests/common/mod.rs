@@ -45,3 +45,37 @@ pub fn meta_dir(file: &Path) -> PathBuf {
     s.push(".meta");
     PathBuf::from(s)
 }
+
+/// A fixture folder under `tests/fixtures`.
+pub fn dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(sub)
+}
+
+/// The files of a folder whose names end with `suffix`, sorted.
+pub fn listing(d: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Compares `got` with the file at `expected` (or writes it under BLESS).
+pub fn check(expected: &Path, got: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(expected, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(expected).unwrap_or_default();
+    if want != got {
+        failures.push(format!(
+            "{}:\n--- expected\n{want}\n--- got\n{got}",
+            expected.display()
+        ));
+    }
+}
