@@ -3,7 +3,12 @@
 #![forbid(unsafe_code)]
 
 mod cmd;
+mod detect;
+mod error;
+mod input;
 mod output;
+mod platform;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +35,8 @@ enum Command {
     /// AMD Catalyst OpenCL binaries, metadata and runtime ABI
     #[command(subcommand)]
     Amd(cmd::amd::AmdCommand),
+    /// Say what each file is (by content) and print its summary
+    Info(cmd::info::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,11 +45,15 @@ fn main() -> ExitCode {
         Command::Visa(c) => c.run(),
         Command::Iga(c) => c.run(),
         Command::Amd(c) => c.run(),
+        Command::Info(a) => cmd::info::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            let message = e.to_string();
+            if !message.is_empty() {
+                eprintln!("error: {}", error::render_message(&message));
+            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -1,88 +1,51 @@
-//! Where command output goes, and the error type every subcommand returns.
+//! Where command output goes. Every command writes through here, and this module
+//! guarantees the output contract:
+//!
+//! - an output that is the same file as any input (through symlinks or hard links)
+//!   is refused, and the input is untouched (`emit_in_place` is the one exception,
+//!   for `visa fmt --in-place`);
+//! - a regular file is replaced atomically: a temporary sibling with an
+//!   unpredictable name, created exclusively, fsynced, renamed over the target; the
+//!   existing file's mode (and owner, where the process may) is kept; a symlink is
+//!   followed, so its target is replaced and the link stays;
+//! - a FIFO, a character device or `/dev/stdout` is opened and written through, never
+//!   replaced;
+//! - on failure, SIGINT, SIGTERM or SIGHUP no temporary file is left and an existing
+//!   output is unchanged;
+//! - binary output to a terminal is refused unless `-o -` asks for it;
+//! - text output has its control characters escaped, so a file cannot drive the
+//!   user's terminal.
 
-use std::fmt;
-use std::io::Write;
+use crate::error::{CmdError, CmdResult};
+use std::collections::hash_map::RandomState;
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
+use std::io::{IsTerminal, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
 
-/// A failure of a subcommand. `Input` means the user's file is invalid (exit 1);
-/// `Usage` means the request itself cannot be served (exit 2); `Io` is a system error (exit 1).
-#[derive(Debug)]
-pub enum CmdError {
-    Input(String),
-    Usage(String),
-    Io(String),
+/// What a command produces: text (escaped for safety) or bytes (written as they are).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Binary,
 }
 
-impl CmdError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CmdError::Usage(_) => 2,
-            CmdError::Input(_) | CmdError::Io(_) => 1,
-        }
-    }
-    pub fn input(path: &Path, e: impl fmt::Display) -> Self {
-        CmdError::Input(format!("{}: {e}", path.display()))
-    }
-}
-
-impl fmt::Display for CmdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CmdError::Input(s) | CmdError::Usage(s) | CmdError::Io(s) => f.write_str(s),
-        }
-    }
-}
-
-pub type CmdResult = Result<(), CmdError>;
-
-pub fn read_file(path: &Path) -> Result<Vec<u8>, CmdError> {
-    std::fs::read(path).map_err(|e| CmdError::Io(format!("{}: cannot read: {e}", path.display())))
-}
-
-/// Writes `bytes` to `out`, or to stdout when `out` is `None`. A file is written
-/// to a temporary sibling and renamed over the target, so an interrupted run
-/// never leaves a half-written file where the user's data was.
+/// Writes text to `out`, or to stdout when `out` is `None` or `-`.
 pub fn emit(out: Option<&Path>, bytes: &[u8]) -> CmdResult {
-    match out {
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = stdout.lock();
-            lock.write_all(bytes)
-                .and_then(|_| lock.flush())
-                .or_else(|e| {
-                    if e.kind() == std::io::ErrorKind::BrokenPipe {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                })
-                .map_err(|e| CmdError::Io(format!("stdout: {e}")))
-        }
-        Some(path) => write_atomic(path, bytes),
-    }
+    write_to(out, bytes, Kind::Text, false)
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> CmdResult {
-    let io = |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", path.display()));
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+/// Writes binary output (a `.isa`, Gen code) to `out`; refused on a terminal unless
+/// the user said `-o -`.
+pub fn emit_binary(out: Option<&Path>, bytes: &[u8]) -> CmdResult {
+    write_to(out, bytes, Kind::Binary, false)
+}
+
+/// Rewrites an input file in place, atomically (`visa fmt --in-place`).
+pub fn emit_in_place(path: &Path, bytes: &[u8]) -> CmdResult {
+    write_to(Some(path), bytes, Kind::Text, true)
 }
 
 /// Serialises a report as pretty JSON followed by a newline.
@@ -90,4 +53,336 @@ pub fn json<T: serde::Serialize>(value: &T) -> Vec<u8> {
     let mut v = serde_json::to_vec_pretty(value).unwrap_or_default();
     v.push(b'\n');
     v
+}
+
+/// How `--json` prints: one pretty document, or one compact line per item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonStyle {
+    Pretty,
+    Ndjson,
+}
+
+/// `--json[=pretty|ndjson]`, shared by every reporting command.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct JsonArg {
+    /// Print the report as JSON (`--json=ndjson`: one compact line per item)
+    #[arg(long, value_name = "STYLE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "pretty")]
+    pub json: Option<JsonStyle>,
+}
+
+impl JsonArg {
+    pub fn enabled(self) -> bool {
+        self.json.is_some()
+    }
+    /// One report: pretty, or compact on one line for `ndjson`.
+    pub fn one<T: serde::Serialize>(self, value: &T) -> Vec<u8> {
+        match self.json {
+            Some(JsonStyle::Ndjson) => ndjson_line(value),
+            _ => json(value),
+        }
+    }
+    /// Several items: a pretty array, or one compact line each for `ndjson`.
+    pub fn many<T: serde::Serialize>(self, items: &[T]) -> Vec<u8> {
+        match self.json {
+            Some(JsonStyle::Ndjson) => items.iter().flat_map(ndjson_line).collect(),
+            _ => json(&items),
+        }
+    }
+}
+
+fn ndjson_line<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    let mut v = serde_json::to_vec(value).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+/// Where the bytes go, once links are followed.
+enum Target {
+    Stdout {
+        explicit: bool,
+    },
+    /// A FIFO, device or `/dev/...` path: opened and written, never replaced.
+    Through(PathBuf),
+    /// A regular file (existing or not) at its real location.
+    Replace {
+        real: PathBuf,
+        existing: Option<std::fs::Metadata>,
+    },
+}
+
+fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
+    let Some(path) = out else {
+        return Ok(Target::Stdout { explicit: false });
+    };
+    let s = path.as_os_str();
+    if s == "-" || s == "/dev/stdout" || s == "/dev/fd/1" || s == "/proc/self/fd/1" {
+        return Ok(Target::Stdout { explicit: true });
+    }
+    let usage = |what: &str| CmdError::Usage(format!("{}: {what}", path.display()));
+    match std::fs::metadata(path) {
+        Ok(m) => {
+            let same = crate::input::was_read((m.dev(), m.ino()));
+            if m.is_dir() {
+                return Err(usage("is a directory; give a file name"));
+            }
+            if same {
+                return Err(usage(
+                    "is one of the input files; refusing to overwrite it (write elsewhere, \
+                     or use `visa fmt --in-place` to rewrite a text)",
+                ));
+            }
+            let t = m.file_type();
+            if t.is_fifo() || t.is_char_device() || t.is_block_device() || t.is_socket() {
+                return Ok(Target::Through(path.to_path_buf()));
+            }
+            let real = std::fs::canonicalize(path)
+                .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+            Ok(Target::Replace {
+                real,
+                existing: Some(m),
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Target::Replace {
+            real: dangling_target(path),
+            existing: None,
+        }),
+        Err(e) => Err(CmdError::Io(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// Where a path that does not exist yet will be created: a dangling symlink's
+/// (final) target, so that the link stays a link.
+fn dangling_target(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    // Bounded as the kernel bounds symlink chains.
+    for _ in 0..40 {
+        let Ok(link) = std::fs::read_link(&p) else {
+            break;
+        };
+        p = match p.parent() {
+            Some(dir) => dir.join(link),
+            None => link,
+        };
+    }
+    p
+}
+
+fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {
+    let target = if in_place {
+        in_place_target(out.expect("in-place output names its file"))?
+    } else {
+        resolve(out)?
+    };
+    let escaped;
+    let bytes = match kind {
+        Kind::Text => match escape_controls(bytes) {
+            Some(e) => {
+                escaped = e;
+                &escaped[..]
+            }
+            None => bytes,
+        },
+        Kind::Binary => bytes,
+    };
+    match target {
+        Target::Stdout { explicit } => {
+            let stdout = std::io::stdout();
+            if kind == Kind::Binary && !explicit && stdout.is_terminal() {
+                return Err(CmdError::Usage(
+                    "refusing to write binary output to a terminal; give -o FILE, or -o - to \
+                     force it"
+                        .into(),
+                ));
+            }
+            let mut lock = stdout.lock();
+            lock.write_all(bytes)
+                .and_then(|_| lock.flush())
+                .or_else(ignore_broken_pipe)
+                .map_err(|e| CmdError::Io(format!("stdout: {e}")))
+        }
+        Target::Through(path) => OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(bytes))
+            .or_else(ignore_broken_pipe)
+            .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display()))),
+        Target::Replace { real, existing } => replace_atomically(&real, existing, bytes),
+    }
+}
+
+fn in_place_target(path: &Path) -> Result<Target, CmdError> {
+    let m =
+        std::fs::metadata(path).map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+    if !m.is_file() {
+        return Err(CmdError::Usage(format!(
+            "{}: --in-place needs a regular file",
+            path.display()
+        )));
+    }
+    let real = std::fs::canonicalize(path)
+        .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+    Ok(Target::Replace {
+        real,
+        existing: Some(m),
+    })
+}
+
+fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+/// The temporary file being written, removed by the signal watcher if the process is
+/// told to stop before it is renamed into place.
+static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+static WATCH_SIGNALS: Once = Once::new();
+
+/// Installs (once) a thread that, on SIGINT/SIGTERM/SIGHUP, removes the pending
+/// temporary file and exits with the conventional 128 + signal status.
+fn watch_signals() {
+    WATCH_SIGNALS.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let pending = PENDING.lock().ok().and_then(|mut p| p.take());
+                if let Some(tmp) = pending {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
+
+fn replace_atomically(real: &Path, existing: Option<std::fs::Metadata>, bytes: &[u8]) -> CmdResult {
+    let io = |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
+    let dir = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    watch_signals();
+    let (tmp, mut file) = create_temp(&dir, &name).map_err(io)?;
+    let result = (|| {
+        if let Some(m) = &existing {
+            // Owner first: chown may clear set-id bits that the mode then restores.
+            let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
+            file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777))?;
+        }
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+        std::fs::rename(&tmp, real)?;
+        *pending = None;
+        Ok(())
+    })();
+    if result.is_err() {
+        let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = std::fs::remove_file(&tmp);
+        *pending = None;
+    } else if let Ok(d) = File::open(&dir) {
+        // The rename is durable once the directory is.
+        let _ = d.sync_all();
+    }
+    result.map_err(io)
+}
+
+/// Creates `.NAME.<random>.tmp` in `dir` exclusively (never opening a file someone
+/// else placed there), registered for removal on a signal.
+fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, File)> {
+    let mut last = None;
+    for attempt in 0..16u32 {
+        let mut h = RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.write_u32(attempt);
+        if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            h.write_u128(t.as_nanos());
+        }
+        let tmp = dir.join(format!(".{name}.{:016x}.tmp", h.finish()));
+        let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(&tmp)
+        {
+            Ok(f) => {
+                *pending = Some(tmp.clone());
+                return Ok((tmp, f));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary name")))
+}
+
+/// Whether a byte (or the UTF-8 pair starting at it) is a control character that a
+/// terminal may act on. Tab and newline are text; CR is text before LF.
+fn control_at(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes[i] {
+        b'\n' | b'\t' => None,
+        b'\r' if bytes.get(i + 1) == Some(&b'\n') => None,
+        0x00..=0x1f | 0x7f => Some(1),
+        // C1 controls, U+0080..U+009F, encoded as C2 80..C2 9F.
+        0xc2 if matches!(bytes.get(i + 1), Some(0x80..=0x9f)) => Some(2),
+        _ => None,
+    }
+}
+
+/// `bytes` with control characters written as `\xNN`, or `None` when there are none
+/// (the common case costs one scan and no copy).
+pub fn escape_controls(bytes: &[u8]) -> Option<Vec<u8>> {
+    let first = (0..bytes.len()).find(|&i| control_at(bytes, i).is_some())?;
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
+    while i < bytes.len() {
+        match control_at(bytes, i) {
+            Some(n) => {
+                for b in &bytes[i..i + n] {
+                    out.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+                }
+                i += n;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Appends `bytes` (valid UTF-8) to `out` with control characters escaped.
+pub fn escape_controls_into(bytes: &[u8], out: &mut String) {
+    match escape_controls(bytes) {
+        Some(e) => out.push_str(&String::from_utf8_lossy(&e)),
+        None => out.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped() {
+        assert_eq!(escape_controls(b"plain\ttext\r\n"), None);
+        assert_eq!(
+            escape_controls(b"a\x1b[2Jb\rc\xc2\x9bd").unwrap(),
+            b"a\\x1b[2Jb\\x0dc\\xc2\\x9bd".to_vec()
+        );
+    }
 }

@@ -1,6 +1,8 @@
 //! `gpukit amd args SOURCE.cl [--kernel K] [--bits 32|64] [--abi gcn|spec] [--check FILE.clo] [--json]`
 
-use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
 use gpukit_amd::abi::args::{argument_entries, place_arguments, ArgBuffer, EntryOptions};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::clc::{kernel_signatures, PointerWidth};
@@ -44,9 +46,8 @@ pub struct Args {
     /// Compare with the metadata of this CL1 binary; exit 1 on any difference
     #[arg(long)]
     check: Option<PathBuf>,
-    /// Print as JSON
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     /// Print the metadata argument lines a GCN compiler writes (buffer ids as placeholders)
     #[arg(long, conflicts_with_all = ["json", "check"])]
     lines: bool,
@@ -74,9 +75,12 @@ struct ArgReport {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let source = String::from_utf8(read_file(&args.source)?)
-        .map_err(|e| CmdError::input(&args.source, format!("not UTF-8 text: {e}")))?;
-    let check_bytes = args.check.as_ref().map(|p| read_file(p)).transpose()?;
+    let source = crate::input::read_text(&args.source, &[Format::OpenClC])?;
+    let check_bytes = args
+        .check
+        .as_ref()
+        .map(|p| crate::input::read(p, &super::info::BINARIES))
+        .transpose()?;
     let binary = match (&check_bytes, &args.check) {
         (Some(b), Some(p)) => Some(Cl1Binary::parse(b).map_err(|e| CmdError::input(p, e))?),
         _ => None,
@@ -93,6 +97,12 @@ pub fn run(args: Args) -> CmdResult {
     };
     let sigs = kernel_signatures(&source, &["__GPU__"], width)
         .map_err(|e| CmdError::input(&args.source, e))?;
+    if sigs.is_empty() {
+        return Err(CmdError::input(
+            &args.source,
+            "no OpenCL kernel (`__kernel` / `kernel` function) in this file",
+        ));
+    }
     if args.lines {
         let mut out = Vec::new();
         for sig in sigs
@@ -180,8 +190,8 @@ pub fn run(args: Args) -> CmdResult {
             )));
         }
     }
-    let out = if args.json {
-        json(&reports)
+    let out = if args.json.enabled() {
+        args.json.many(&reports)
     } else {
         let mut s = String::new();
         for k in &reports {

@@ -1,6 +1,7 @@
 //! `gpukit amd cb0 --global X,Y,Z --local X,Y,Z [--task] [--offset X,Y,Z] [--abi ...] [--json]`
 
-use crate::output::{emit, json, CmdError, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
 use gpukit_amd::abi::cb0::{Cb0Layout, Cb0Request, NdRange};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -36,8 +37,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     data_segment: u64,
     /// Print the named fields as JSON instead of a hex dump
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -103,8 +104,8 @@ pub fn run(args: Args) -> CmdResult {
     };
     req.data_segment = args.data_segment;
     let cb0 = req.build().map_err(|e| CmdError::Usage(e.to_string()))?;
-    let out = if args.json {
-        json(&cb0)
+    let out = if args.json.enabled() {
+        args.json.one(&cb0)
     } else {
         let mut s = String::new();
         let _ = writeln!(

@@ -2,7 +2,8 @@
 //! [--bits 32|64] [--signature '...'] [--global X,Y,Z --local X,Y,Z] [--old-driver]
 //! [--image-words W0,..,W9] [--json]`
 
-use crate::output::{emit, json, CmdError, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
 use gpukit_amd::abi::cl2::{
     decode_image, extra_sgprs, flat_scratch, kernarg_layout, kernel_code_properties,
     parse_signature, setup_buffer, user_sgpr_count, user_sgpr_layout, Cl2Arg, Features,
@@ -50,9 +51,8 @@ pub struct Args {
     /// (8 resource dwords, channel data type, channel order; hex with 0x or decimal)
     #[arg(long, value_name = "W0,..,W9")]
     image_words: Option<String>,
-    /// Print JSON
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -150,8 +150,8 @@ pub fn run(args: Args) -> CmdResult {
         kernarg,
         image,
     };
-    let out = if args.json {
-        json(&report)
+    let out = if args.json.enabled() {
+        args.json.one(&report)
     } else {
         text(&report).into_bytes()
     };

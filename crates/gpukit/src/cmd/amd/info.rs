@@ -1,6 +1,9 @@
-//! `gpukit amd info FILE.clo [--json]` (CL2 binaries: `info_cl2`)
+//! `gpukit amd info FILE.clo... [--json]` (CL2 binaries: `info_cl2`)
 
-use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::JsonArg;
+use crate::report::{run_files, Outcome};
 use gpukit_amd::cl1::{CalEncoding, Cl1Binary, ProgInfoEntry, ProgInfoSummary};
 use gpukit_amd::container::{detect, BinaryKind};
 use gpukit_amd::elf::ElfClass;
@@ -11,18 +14,18 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The CL1 or CL2 program binary (.clo)
-    file: PathBuf,
-    /// Print the report as JSON
-    #[arg(long)]
-    json: bool,
+    /// The CL1 or CL2 program binaries (.clo)
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     file: String,
     format: &'static str,
     machine: u16,
@@ -65,18 +68,48 @@ struct NoteReport {
     size: usize,
 }
 
+/// A CL1 or a CL2 binary's report.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum AnyReport {
+    Cl1(Report),
+    Cl2(super::info_cl2::Report),
+}
+
 pub fn run(args: Args) -> CmdResult {
-    let bytes = read_file(&args.file)?;
-    if matches!(detect(&bytes), BinaryKind::Cl2 { .. }) {
-        let out = super::info_cl2::report(&args.file, &bytes, args.json)?;
-        return emit(args.output.as_deref(), &out);
+    run_files(
+        &args.files,
+        args.json,
+        args.output.as_deref(),
+        |path| report(path).map(Outcome::clean),
+        any_text,
+    )
+}
+
+pub(crate) fn any_text(r: &AnyReport) -> String {
+    match r {
+        AnyReport::Cl1(r) => text(r),
+        AnyReport::Cl2(r) => super::info_cl2::text(r),
     }
-    let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+}
+
+pub(super) const BINARIES: [Format; 4] = [
+    Format::AmdCl1,
+    Format::AmdCl1Cpu,
+    Format::AmdCl2,
+    Format::OtherElf,
+];
+
+pub(crate) fn report(path: &std::path::Path) -> Result<AnyReport, CmdError> {
+    let bytes = crate::input::read(path, &BINARIES)?;
+    if matches!(detect(&bytes), BinaryKind::Cl2 { .. }) {
+        return super::info_cl2::report(path, &bytes).map(AnyReport::Cl2);
+    }
+    let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(path, e))?;
     let mut kernels = Vec::new();
     for k in &bin.kernels {
-        let md = parse_metadata(k.metadata).map_err(|e| {
-            CmdError::input(&args.file, format!("kernel `{}` metadata: {e}", k.name))
-        })?;
+        let md = parse_metadata(k.metadata)
+            .map_err(|e| CmdError::input(path, format!("kernel `{}` metadata: {e}", k.name)))?;
         kernels.push(KernelReport {
             name: k.name.clone(),
             unique_id: md.unique_id(),
@@ -104,7 +137,7 @@ pub fn run(args: Args) -> CmdResult {
         });
     }
     let report = Report {
-        file: args.file.display().to_string(),
+        file: path.display().to_string(),
         format: match bin.class {
             ElfClass::Elf32 => "CL1 32-bit GPU",
             ElfClass::Elf64 => "CL1 64-bit GPU",
@@ -124,12 +157,7 @@ pub fn run(args: Args) -> CmdResult {
             .collect(),
         kernels,
     };
-    let out = if args.json {
-        json(&report)
-    } else {
-        text(&report).into_bytes()
-    };
-    emit(args.output.as_deref(), &out)
+    Ok(AnyReport::Cl1(report))
 }
 
 fn text(r: &Report) -> String {

@@ -3,7 +3,7 @@
 //! memory needs, registers), plus what only CL2 has (user SGPRs, kernel
 //! argument buffer, inner ELF data, relocations, samplers).
 
-use crate::output::CmdError;
+use crate::error::CmdError;
 use gpukit_amd::abi::cl2::{
     args_from_metadata, decode_sampler_init, flat_scratch, kernarg_layout, user_sgpr_layout,
     FlatScratch, LayoutOptions, SamplerInit, UserSgpr,
@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     file: String,
     format: &'static str,
     e_flags: u32,
@@ -188,8 +188,8 @@ fn kernel_report(bin: &Cl2Binary<'_>, k: &Cl2Kernel<'_>) -> KernelReport {
     }
 }
 
-/// The report for a CL2 binary, as text or JSON.
-pub(super) fn report(path: &Path, bytes: &[u8], as_json: bool) -> Result<Vec<u8>, CmdError> {
+/// The report for a CL2 binary.
+pub(super) fn report(path: &Path, bytes: &[u8]) -> Result<Report, CmdError> {
     let bin = Cl2Binary::parse(bytes).map_err(|e| CmdError::input(path, e))?;
     let device = bin.device();
     let data = bin
@@ -226,14 +226,10 @@ pub(super) fn report(path: &Path, bytes: &[u8], as_json: bool) -> Result<Vec<u8>
         data,
         kernels: bin.kernels.iter().map(|k| kernel_report(&bin, k)).collect(),
     };
-    Ok(if as_json {
-        crate::output::json(&report)
-    } else {
-        text(&report).into_bytes()
-    })
+    Ok(report)
 }
 
-fn text(r: &Report) -> String {
+pub(super) fn text(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "file: {}", r.file);
     let _ = writeln!(s, "format: {}", r.format);

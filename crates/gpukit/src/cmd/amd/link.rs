@@ -1,6 +1,8 @@
 //! `gpukit amd link PROGRAM.il --kernel NAME [--library LIB.il]`
 
-use crate::output::{emit, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::emit;
 use gpukit_amd::link::{IlProgram, LinkError};
 use std::path::{Path, PathBuf};
 
@@ -20,8 +22,7 @@ pub struct Args {
 }
 
 fn text(path: &Path) -> Result<String, CmdError> {
-    String::from_utf8(read_file(path)?)
-        .map_err(|e| CmdError::input(path, format!("not UTF-8 text: {e}")))
+    crate::input::read_text(path, &[Format::AmdIl, Format::AmdMetadata])
 }
 
 pub fn run(args: Args) -> CmdResult {

@@ -1,7 +1,9 @@
 //! `gpukit amd meta FILE.clo|FILE.txt [--kernel NAME] [--json]`
 //! (CL2 binaries: the decoded binary metadata, as a dump or JSON)
 
-use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::cl2::Cl2Binary;
 use gpukit_amd::container::{detect, BinaryKind};
@@ -16,11 +18,12 @@ pub struct Args {
     /// Only this kernel (name without `__OpenCL_`/`_kernel`)
     #[arg(long)]
     kernel: Option<String>,
-    /// Print the typed model as JSON instead of the text
+    /// Print the typed model (or, with --check, the findings) as JSON
+    #[command(flatten)]
+    json: JsonArg,
+    /// Check each block for consistency (slots, ids, indexes, vector sizes) instead of
+    /// printing it; exit 1 on findings
     #[arg(long)]
-    json: bool,
-    /// Check each block for consistency (slots, ids, indexes) instead of printing it; exit 1 on findings
-    #[arg(long, conflicts_with = "json")]
     check: bool,
     /// Output file (stdout when absent)
     #[arg(short, long)]
@@ -42,15 +45,26 @@ struct BlockReport<'a> {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let bytes = read_file(&args.file)?;
-    if matches!(detect(&bytes), BinaryKind::Cl2 { .. }) {
-        return cl2(&args, &bytes);
+    let bytes = crate::input::read(
+        &args.file,
+        &[
+            Format::AmdCl1,
+            Format::AmdCl1Cpu,
+            Format::AmdCl2,
+            Format::OtherElf,
+            Format::AmdMetadata,
+            Format::AmdIl,
+        ],
+    )?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if matches!(detect(bytes), BinaryKind::Cl2 { .. }) {
+        return cl2(&args, bytes);
     }
     // Raw text of each block, as stored.
     let mut texts: Vec<Vec<u8>> = Vec::new();
     let mut blocks: Vec<Metadata> = Vec::new();
     if bytes.starts_with(b"\x7fELF") {
-        let bin = Cl1Binary::parse(&bytes).map_err(|e| CmdError::input(&args.file, e))?;
+        let bin = Cl1Binary::parse(bytes).map_err(|e| CmdError::input(&args.file, e))?;
         for k in &bin.kernels {
             let md = parse_metadata(k.metadata).map_err(|e| {
                 CmdError::input(&args.file, format!("kernel `{}` metadata: {e}", k.name))
@@ -60,7 +74,7 @@ pub fn run(args: Args) -> CmdResult {
         }
     } else {
         // Blocks anywhere in the text: a metadata dump or a whole IL program.
-        blocks = find_blocks(&bytes)
+        blocks = find_blocks(bytes)
             .map_err(|e| CmdError::input(&args.file, e))?
             .into_iter()
             .map(|(_, m)| m)
@@ -94,27 +108,40 @@ pub fn run(args: Args) -> CmdResult {
         texts.retain(|_| *k.next().unwrap_or(&false));
     }
     if args.check {
-        let mut report = String::new();
-        let mut count = 0;
-        for m in &blocks {
-            let findings = m.check();
-            count += findings.len();
-            report.push_str(&format!("{}: {} finding(s)\n", m.name, findings.len()));
-            for f in findings {
-                report.push_str(&format!("  {f}\n"));
-            }
+        #[derive(Serialize)]
+        struct CheckReport<'a> {
+            block: &'a str,
+            findings: Vec<gpukit_amd::metadata::check::Finding>,
         }
-        emit(args.output.as_deref(), report.as_bytes())?;
+        let reports: Vec<CheckReport> = blocks
+            .iter()
+            .map(|m| CheckReport {
+                block: &m.name,
+                findings: m.check(),
+            })
+            .collect();
+        let count: usize = reports.iter().map(|r| r.findings.len()).sum();
+        let out = if args.json.enabled() {
+            args.json.many(&reports)
+        } else {
+            let mut text = String::new();
+            for r in &reports {
+                text.push_str(&format!("{}: {} finding(s)\n", r.block, r.findings.len()));
+                for f in &r.findings {
+                    text.push_str(&format!("  {f}\n"));
+                }
+            }
+            text.into_bytes()
+        };
+        emit(args.output.as_deref(), &out)?;
         return if count == 0 {
             Ok(())
         } else {
-            Err(CmdError::input(
-                &args.file,
-                format!("{count} consistency finding(s)"),
-            ))
+            eprintln!("{}: {count} consistency finding(s)", args.file.display());
+            Err(CmdError::Reported(1))
         };
     }
-    let out = if args.json {
+    let out = if args.json.enabled() {
         let reports: Vec<BlockReport> = blocks
             .iter()
             .map(|m| BlockReport {
@@ -130,7 +157,7 @@ pub fn run(args: Args) -> CmdResult {
                 lines: &m.lines,
             })
             .collect();
-        json(&reports)
+        args.json.many(&reports)
     } else {
         texts.concat()
     };
@@ -154,7 +181,7 @@ fn cl2(args: &Args, bytes: &[u8]) -> CmdResult {
             )));
         }
     }
-    let out = if args.json {
+    let out = if args.json.enabled() {
         #[derive(Serialize)]
         struct Cl2Block<'a> {
             kernel: &'a str,
@@ -167,7 +194,7 @@ fn cl2(args: &Args, bytes: &[u8]) -> CmdResult {
                 metadata: &k.metadata,
             })
             .collect();
-        json(&blocks)
+        args.json.many(&blocks)
     } else if args.check {
         format!("{} kernels read, no findings\n", kernels.len()).into_bytes()
     } else {

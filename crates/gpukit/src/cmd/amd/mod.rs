@@ -3,12 +3,12 @@
 mod args;
 mod cb0;
 mod cl2_abi;
-mod info;
-mod info_cl2;
+pub(crate) mod info;
+pub(crate) mod info_cl2;
 mod link;
 mod meta;
 
-use crate::output::CmdResult;
+use crate::error::CmdResult;
 use clap::Subcommand;
 
 #[derive(Subcommand)]

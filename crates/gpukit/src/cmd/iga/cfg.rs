@@ -1,6 +1,7 @@
 //! `gpukit iga cfg FILE --dot|--svg|--json [-o OUT]`
 
-use crate::output::{emit, json, CmdResult};
+use crate::error::CmdResult;
+use crate::output::{emit, JsonArg};
 use gpukit_iga::cfg::Cfg;
 use std::path::PathBuf;
 
@@ -14,9 +15,8 @@ pub struct Args {
     /// SVG drawing
     #[arg(long, conflicts_with = "json")]
     svg: bool,
-    /// Blocks and edges as JSON
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
@@ -37,7 +37,7 @@ struct Block<'a> {
 pub fn run(a: Args) -> CmdResult {
     let parsed = super::load(&a.file, a.lenient)?;
     let cfg = Cfg::build(&parsed.listing);
-    let bytes = if a.json {
+    let bytes = if a.json.enabled() {
         let blocks: Vec<Block> = cfg
             .blocks
             .iter()
@@ -50,7 +50,7 @@ pub fn run(a: Args) -> CmdResult {
                 succs: cfg.succs[b].iter().copied().collect(),
             })
             .collect();
-        json(&blocks)
+        a.json.many(&blocks)
     } else if a.svg {
         gpukit_iga::svg::cfg(&parsed.listing, &cfg).into_bytes()
     } else {

@@ -1,66 +1,71 @@
-//! `gpukit iga check FILE [--json]`: exit 1 when anything is inconsistent.
+//! `gpukit iga check FILE... [--json]`: exit 1 when anything is inconsistent.
 
-use crate::output::{emit, json, CmdError, CmdResult};
+use crate::error::CmdResult;
+use crate::output::JsonArg;
+use crate::report::{run_files, Outcome};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// IGA JSON listing
-    file: PathBuf,
-    /// Report as JSON
-    #[arg(long)]
-    json: bool,
+    /// IGA JSON listings
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
+    /// Write here instead of stdout
+    #[arg(short, long)]
+    output: Option<PathBuf>,
 }
 
 #[derive(serde::Serialize)]
-struct Report<'a> {
+struct Report {
     file: String,
     version: &'static str,
-    repairs: &'a [gpukit_iga::Repair],
-    problems: &'a [gpukit_iga::analysis::Diagnostic],
+    repairs: Vec<gpukit_iga::Repair>,
+    problems: Vec<gpukit_iga::analysis::Diagnostic>,
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let parsed = super::load(&a.file, a.lenient)?;
-    let problems = gpukit_iga::analysis::check(&parsed.listing);
-    if a.json {
-        let r = Report {
-            file: a.file.display().to_string(),
-            version: parsed.listing.version.as_str(),
-            repairs: &parsed.repairs,
-            problems: &problems,
-        };
-        emit(None, &json(&r))?;
-    } else {
-        let mut s = String::new();
-        for p in &problems {
-            s.push_str(&format!(
-                "{}: {}: [{}] {}\n",
-                a.file.display(),
-                p.path,
-                p.rule,
-                p.message
-            ));
-        }
+    run_files(
+        &a.files,
+        a.json,
+        a.output.as_deref(),
+        |path| {
+            let parsed = super::load(path, a.lenient)?;
+            let problems = gpukit_iga::analysis::check(&parsed.listing);
+            let problem = (!problems.is_empty())
+                .then(|| format!("{} consistency problem(s)", problems.len()));
+            Ok(Outcome::with_problem(
+                Report {
+                    file: path.display().to_string(),
+                    version: parsed.listing.version.as_str(),
+                    repairs: parsed.repairs,
+                    problems,
+                },
+                problem,
+            ))
+        },
+        text,
+    )
+}
+
+fn text(r: &Report) -> String {
+    let mut s = String::new();
+    for p in &r.problems {
         s.push_str(&format!(
-            "{}: IGA JSON {}, {} problem{}\n",
-            a.file.display(),
-            parsed.listing.version.as_str(),
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" }
+            "{}: {}: [{}] {}\n",
+            r.file, p.path, p.rule, p.message
         ));
-        emit(None, s.as_bytes())?;
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(CmdError::Input(format!(
-            "{}: {} consistency problem(s)",
-            a.file.display(),
-            problems.len()
-        )))
-    }
+    s.push_str(&format!(
+        "{}: IGA JSON {}, {} problem{}\n",
+        r.file,
+        r.version,
+        r.problems.len(),
+        if r.problems.len() == 1 { "" } else { "s" }
+    ));
+    s
 }

@@ -1,6 +1,7 @@
 //! `gpukit iga convert FILE --to 1|2 [-o OUT]`
 
-use crate::output::{emit, CmdError, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::emit;
 use gpukit_iga::Version;
 use std::path::PathBuf;
 

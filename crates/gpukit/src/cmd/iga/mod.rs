@@ -7,7 +7,8 @@ mod pressure;
 mod print;
 mod stats;
 
-use crate::output::{read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
 use clap::Subcommand;
 use gpukit_iga::{Mode, Parsed};
 use std::path::Path;
@@ -43,11 +44,17 @@ impl IgaCommand {
 
 /// Reads and parses a listing; in lenient mode, says on stderr what was repaired.
 pub(crate) fn load(path: &Path, lenient: bool) -> Result<Parsed, CmdError> {
-    let bytes = read_file(path)?;
+    let bytes = crate::input::read(path, &[Format::IgaJson1, Format::IgaJson2])?;
+    // Editors on Windows save a byte-order mark; JSON has no use for it.
+    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let mode = if lenient { Mode::Lenient } else { Mode::Strict };
-    let parsed = gpukit_iga::parse(&bytes, mode).map_err(|e| CmdError::input(path, e))?;
+    let parsed = gpukit_iga::parse(json, mode).map_err(|e| CmdError::input(path, e))?;
     for r in &parsed.repairs {
-        eprintln!("{}: repaired: {r}", path.display());
+        eprintln!(
+            "{}: repaired: {}",
+            path.display(),
+            crate::error::render_message(&r.to_string())
+        );
     }
     Ok(parsed)
 }

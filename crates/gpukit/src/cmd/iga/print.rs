@@ -1,6 +1,7 @@
 //! `gpukit iga print FILE [-o OUT]`: the listing as IGA assembly text.
 
-use crate::output::{emit, CmdResult};
+use crate::error::CmdResult;
+use crate::output::emit;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

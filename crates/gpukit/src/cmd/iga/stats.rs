@@ -1,26 +1,51 @@
-//! `gpukit iga stats FILE [--json]`
+//! `gpukit iga stats FILE... [--json]`
 
-use crate::output::{emit, json, CmdResult};
+use crate::error::CmdResult;
+use crate::output::JsonArg;
+use crate::report::{run_files, Outcome};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// IGA JSON listing
-    file: PathBuf,
-    /// Report as JSON
-    #[arg(long)]
-    json: bool,
+    /// IGA JSON listings
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
+    /// Write here instead of stdout
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    file: String,
+    #[serde(flatten)]
+    stats: gpukit_iga::analysis::Stats,
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let parsed = super::load(&a.file, a.lenient)?;
-    let stats = gpukit_iga::analysis::stats(&parsed.listing);
-    if a.json {
-        emit(None, &json(&stats))
-    } else {
-        emit(None, stats.to_text().as_bytes())
-    }
+    let several = a.files.len() > 1;
+    run_files(
+        &a.files,
+        a.json,
+        a.output.as_deref(),
+        |path| {
+            let parsed = super::load(path, a.lenient)?;
+            Ok(Outcome::clean(Report {
+                file: path.display().to_string(),
+                stats: gpukit_iga::analysis::stats(&parsed.listing),
+            }))
+        },
+        |r| {
+            if several {
+                format!("{}:\n{}", r.file, r.stats.to_text())
+            } else {
+                r.stats.to_text()
+            }
+        },
+    )
 }

@@ -1,16 +1,19 @@
 //! `gpukit visa asm FILE.visaasm [-o OUT.isa]`
 
-use crate::output::{emit, CmdError, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::emit_binary;
+use gpukit_visa::verify::Platform;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The .visaasm file
     file: PathBuf,
-    /// Target platform (decides the GRF size; default: 32-byte GRFs as on all but PVC)
-    #[arg(long, value_enum)]
-    platform: Option<super::Platform>,
-    /// Output file (stdout when absent)
+    /// Target platform: skl, icllp, tgllp, dg2, mtl, pvc (decides the GRF size; default:
+    /// 32-byte GRFs as on all but PVC)
+    #[arg(long, value_parser = crate::platform::parse)]
+    platform: Option<Platform>,
+    /// Output file (stdout when absent; `-` forces binary output to a terminal)
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
@@ -43,5 +46,5 @@ pub fn run(a: Args) -> CmdResult {
         )));
     }
     let bytes = gpukit_visa::write(&obj).map_err(|e| CmdError::input(&a.file, e))?;
-    emit(a.output.as_deref(), &bytes)
+    emit_binary(a.output.as_deref(), &bytes)
 }

@@ -1,19 +1,21 @@
 //! `gpukit visa dis FILE.isa [-o OUT]`
 
-use crate::output::{emit, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::emit;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The .isa file
     file: PathBuf,
-    /// Output file (stdout when absent)
+    /// Output file (stdout when absent or `-`)
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let bytes = read_file(&a.file)?;
+    let bytes = crate::input::read(&a.file, &[Format::VisaBinary])?;
     let obj = gpukit_visa::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
     emit(
         a.output.as_deref(),

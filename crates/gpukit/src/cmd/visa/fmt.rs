@@ -1,24 +1,37 @@
-//! `gpukit visa fmt FILE.visaasm [-o OUT]`: parse and print again in IGC's layout.
+//! `gpukit visa fmt FILE.visaasm [-o OUT | --in-place]`: parse and print again in
+//! IGC's layout.
 
-use crate::output::{emit, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, emit_in_place};
+use gpukit_visa::verify::Platform;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The .visaasm file
     file: PathBuf,
-    /// Target platform (decides the GRF size; default: 32-byte GRFs as on all but PVC)
-    #[arg(long, value_enum)]
-    platform: Option<super::Platform>,
+    /// Target platform: skl, icllp, tgllp, dg2, mtl, pvc (decides the GRF size; default:
+    /// 32-byte GRFs as on all but PVC)
+    #[arg(long, value_parser = crate::platform::parse)]
+    platform: Option<Platform>,
     /// Output file (stdout when absent)
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "in_place")]
     output: Option<PathBuf>,
+    /// Rewrite FILE itself (atomically; the file is untouched if it does not parse)
+    #[arg(short = 'i', long)]
+    in_place: bool,
 }
 
 pub fn run(a: Args) -> CmdResult {
     let obj = super::parse_file(&a.file, a.platform)?;
-    emit(
-        a.output.as_deref(),
-        gpukit_visa::text::print_text(&obj).as_bytes(),
-    )
+    let text = gpukit_visa::text::print_text(&obj);
+    if a.in_place {
+        return emit_in_place(&a.file, text.as_bytes());
+    }
+    emit(a.output.as_deref(), text.as_bytes()).map_err(|e| match e {
+        CmdError::Usage(m) if m.contains("is one of the input files") => {
+            CmdError::Usage(format!("{m}; `visa fmt -i FILE` rewrites it in place"))
+        }
+        e => e,
+    })
 }

@@ -1,6 +1,9 @@
 //! `gpukit visa gen FILE [--kernel NAME] [--platform P] -o OUT`
 
-use crate::output::{emit, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::emit_binary;
+use crate::platform::GenPlatform;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -10,16 +13,17 @@ pub struct Args {
     /// Kernel to extract (required when the file has more than one)
     #[arg(long)]
     kernel: Option<String>,
-    /// Gen platform code to pick when a kernel carries several binaries
-    #[arg(long)]
-    platform: Option<u8>,
-    /// Output file (stdout when absent)
+    /// Platform whose binary to pick when a kernel carries several: skl, icllp, tgllp,
+    /// dg2, mtl, pvc, or IGC's platform number
+    #[arg(long, value_parser = crate::platform::parse_gen)]
+    platform: Option<GenPlatform>,
+    /// Output file (stdout when absent; `-` forces binary output to a terminal)
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let bytes = read_file(&a.file)?;
+    let bytes = crate::input::read(&a.file, &[Format::VisaBinary])?;
     let obj = gpukit_visa::read_lenient(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
     let names = || {
         obj.kernels
@@ -54,7 +58,7 @@ pub fn run(a: Args) -> CmdResult {
     };
     let name = String::from_utf8_lossy(&kernel.name);
     let gen = match a.platform {
-        Some(p) => kernel.gen_binaries.iter().find(|g| g.platform == p),
+        Some(p) => kernel.gen_binaries.iter().find(|g| p.matches(g.platform)),
         None => kernel.gen_binaries.first(),
     }
     .ok_or_else(|| {
@@ -66,5 +70,5 @@ pub fn run(a: Args) -> CmdResult {
                 .unwrap_or_default()
         ))
     })?;
-    emit(a.output.as_deref(), &gen.code)
+    emit_binary(a.output.as_deref(), &gen.code)
 }

@@ -1,6 +1,9 @@
-//! `gpukit visa info FILE [--json]`
+//! `gpukit visa info FILE... [--json]`
 
-use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::JsonArg;
+use crate::report::{run_files, Outcome};
 use gpukit_visa::binary::{read_with_layout, ReadOptions, RoutineLayout};
 use gpukit_visa::{AttributeValue, Code, InputClass, Routine};
 use serde::Serialize;
@@ -10,18 +13,18 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .isa file
-    file: PathBuf,
-    /// Print the report as JSON
-    #[arg(long)]
-    json: bool,
+    /// The .isa files
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     file: String,
     version: String,
     filescope_variables: usize,
@@ -89,12 +92,17 @@ struct DefectReport {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let bytes = read_file(&a.file)?;
+    run_files(&a.files, a.json, a.output.as_deref(), report, text)
+}
+
+/// The report of one file; not clean when a stream cannot be decoded (the file is
+/// invalid even where the rest of it reads).
+pub(crate) fn report(path: &std::path::Path) -> Result<Outcome<Report>, CmdError> {
+    let bytes = crate::input::read(path, &[Format::VisaBinary])?;
     let options = ReadOptions {
         keep_undecodable_streams: true,
     };
-    let (obj, layout) =
-        read_with_layout(&bytes, options).map_err(|e| CmdError::input(&a.file, e))?;
+    let (obj, layout) = read_with_layout(&bytes, options).map_err(|e| CmdError::input(path, e))?;
     let kernels = obj.kernels.iter().zip(layout.kernels).map(|(k, l)| {
         let gens = k
             .gen_binaries
@@ -115,18 +123,21 @@ pub fn run(a: Args) -> CmdResult {
         routine(&f.name, &f.body, l, Vec::new(), relocs)
     });
     let report = Report {
-        file: a.file.display().to_string(),
+        file: path.display().to_string(),
         version: obj.version.to_string(),
         filescope_variables: obj.filescope_vars.len(),
         kernels: kernels.collect(),
         functions: functions.collect(),
     };
-    let out = if a.json {
-        json(&report)
-    } else {
-        text(&report).into_bytes()
-    };
-    emit(a.output.as_deref(), &out)
+    let undecoded = report
+        .kernels
+        .iter()
+        .chain(&report.functions)
+        .filter(|r| !matches!(r.instructions, InstructionsReport::Decoded { .. }))
+        .count();
+    let problem =
+        (undecoded > 0).then(|| format!("{undecoded} instruction stream(s) cannot be decoded"));
+    Ok(Outcome::with_problem(report, problem))
 }
 
 fn routine(
@@ -228,7 +239,7 @@ fn routine(
     }
 }
 
-fn text(r: &Report) -> String {
+pub(crate) fn text(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}: vISA {}", r.file, r.version);
     let _ = writeln!(

@@ -3,12 +3,14 @@ mod asm;
 mod dis;
 mod fmt;
 mod gen;
-mod info;
+pub(crate) mod info;
 mod region;
 mod verify;
 
-use crate::output::CmdResult;
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
 use clap::Subcommand;
+use gpukit_visa::verify::Platform;
 
 #[derive(Subcommand)]
 pub enum VisaCommand {
@@ -42,41 +44,27 @@ impl VisaCommand {
     }
 }
 
-/// The target platform of a text: it decides the GRF size that `&var[offset]` counts in.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Platform {
-    Skl,
-    Icllp,
-    Tgllp,
-    Dg2,
-    Mtl,
-    Pvc,
-}
-
-impl Platform {
-    fn grf_bytes(self) -> u32 {
-        match self {
-            Platform::Pvc => 64,
-            _ => 32,
-        }
-    }
-}
-
 /// Reads and parses a `.visaasm` file; parse errors are rendered with file:line:col,
-/// the source line and a caret.
-fn parse_file(
+/// the source line and a caret. The platform decides the GRF size that `&var[offset]`
+/// counts in (32 bytes unless it says otherwise).
+pub(crate) fn parse_file(
     path: &std::path::Path,
     platform: Option<Platform>,
-) -> Result<gpukit_visa::Object, crate::output::CmdError> {
-    let bytes = crate::output::read_file(path)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        crate::output::CmdError::Input(format!("{}: not UTF-8 text: {e}", path.display()))
-    })?;
+) -> Result<gpukit_visa::Object, CmdError> {
+    let text = crate::input::read_text(path, &[Format::VisaText])?;
+    parse_text(path, &text, platform)
+}
+
+fn parse_text(
+    path: &std::path::Path,
+    text: &str,
+    platform: Option<Platform>,
+) -> Result<gpukit_visa::Object, CmdError> {
     let options = gpukit_visa::text::ParseOptions {
-        grf_bytes: platform.map_or(32, Platform::grf_bytes),
+        grf_bytes: platform.map_or(32, Platform::grf_size),
     };
-    gpukit_visa::text::parse_text_with(&text, &options).map_err(|d| {
-        let rendered = d.render(&path.display().to_string(), &text);
-        crate::output::CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))
+    gpukit_visa::text::parse_text_with(text, &options).map_err(|d| {
+        let rendered = d.render(&path.display().to_string(), text);
+        CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))
     })
 }

@@ -6,7 +6,8 @@
 //! `r[A0(0),16]<8;4,2>:f` (single-address indirect; `--addr` gives A0(0)) and
 //! `r[A0(0),16]<4,2>:f` (multi-address; `--addr` gives one value per row).
 
-use crate::output::{emit, json, CmdError, CmdResult};
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
 use gpukit_visa::isa::names::EMASK;
 use gpukit_visa::isa::Type;
 use gpukit_visa::semantics::{
@@ -23,9 +24,12 @@ pub struct Args {
     /// Execution size of the instruction (1, 2, 4, 8, 16, 32)
     #[arg(long)]
     exec_size: u32,
-    /// GRF size in bytes (64 on Xe-HPC)
-    #[arg(long, default_value_t = 32)]
-    grf: u32,
+    /// GRF size in bytes (64 on Xe-HPC); default: the --platform's, else 32
+    #[arg(long)]
+    grf: Option<u32>,
+    /// Platform whose GRF size to use: skl, icllp, tgllp, dg2, mtl, pvc
+    #[arg(long, value_parser = crate::platform::parse, conflicts_with = "grf")]
+    platform: Option<gpukit_visa::verify::Platform>,
     /// Address values for an indirect operand, in bytes, comma-separated (one per row for multi-address)
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     addr: Vec<i64>,
@@ -47,9 +51,15 @@ pub struct Args {
     /// Also draw the grid as SVG into this file
     #[arg(long)]
     svg: Option<PathBuf>,
-    /// Print the report as JSON
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+impl Args {
+    /// The GRF size in force (`run` settles it before anything reads it).
+    fn grf_size(&self) -> u32 {
+        self.grf.unwrap_or(32)
+    }
 }
 
 fn parse_bits(s: &str) -> Result<u32, String> {
@@ -214,16 +224,17 @@ fn parse_operand(operand: &str) -> Result<(Operand, Type), CmdError> {
 fn elements(a: &Args, op: &Operand, size: u32) -> Result<Vec<Element>, CmdError> {
     let region_error = |e: semantics::RegionError| CmdError::Input(format!("{}: {e}", a.operand));
     let (origin, shape) = match op {
-        Operand::Direct { row, col, region } => {
-            (semantics::direct_origin(*row, *col, size, a.grf), *region)
-        }
+        Operand::Direct { row, col, region } => (
+            semantics::direct_origin(*row, *col, size, a.grf_size()),
+            *region,
+        ),
         Operand::Indirect { offset, region } => {
             if let Shape::MultiAddress { width, hstride } = region {
                 return semantics::indirect_multi_elements(
                     &a.addr,
                     *offset,
                     size,
-                    a.grf,
+                    a.grf_size(),
                     a.exec_size,
                     *width,
                     *hstride,
@@ -241,10 +252,10 @@ fn elements(a: &Args, op: &Operand, size: u32) -> Result<Vec<Element>, CmdError>
     };
     match shape {
         Shape::Source(params) => {
-            semantics::source_elements(origin, size, a.grf, a.exec_size, params)
+            semantics::source_elements(origin, size, a.grf_size(), a.exec_size, params)
         }
         Shape::Destination { hstride } => {
-            semantics::destination_elements(origin, size, a.grf, a.exec_size, hstride)
+            semantics::destination_elements(origin, size, a.grf_size(), a.exec_size, hstride)
         }
         // Only an indirect operand parses to a multi-address shape, and it returned above.
         Shape::MultiAddress { .. } => Err(semantics::RegionError::NullVertStride),
@@ -405,23 +416,26 @@ fn svg(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
     s
 }
 
-pub fn run(a: Args) -> CmdResult {
-    if !matches!(a.grf, 32 | 64) {
+pub fn run(mut a: Args) -> CmdResult {
+    let grf_size = a
+        .grf
+        .unwrap_or_else(|| a.platform.map_or(32, |p| p.grf_size()));
+    a.grf = Some(grf_size);
+    if !matches!(grf_size, 32 | 64) {
         return Err(CmdError::Usage(format!(
-            "--grf {}: the GRF is 32 or 64 bytes",
-            a.grf
+            "--grf {grf_size}: the GRF is 32 or 64 bytes"
         )));
     }
     let (op, ty) = parse_operand(&a.operand)?;
     let size = ty.size().unwrap_or(1) as u32;
     let elements = elements(&a, &op, size)?;
     let (mask, enables) = channel_enables(&a)?;
-    let span = semantics::grf_span(&elements, size, a.grf);
-    let grf = i64::from(a.grf);
+    let span = semantics::grf_span(&elements, size, grf_size);
+    let grf = i64::from(grf_size);
     let report = Report {
         operand: a.operand.clone(),
         exec_size: a.exec_size,
-        grf_size: a.grf,
+        grf_size,
         ty: ty.name().unwrap_or("?").to_string(),
         element_size: size,
         mask: mask.name(),
@@ -439,12 +453,12 @@ pub fn run(a: Args) -> CmdResult {
         within_two_adjacent_grfs: span.within_two_adjacent(),
         grfs: span.grfs.clone(),
     };
-    let rows = grid(&elements, size, a.grf, &span.grfs);
+    let rows = grid(&elements, size, grf_size, &span.grfs);
     if let Some(path) = &a.svg {
         emit(Some(path), svg(&report, &rows).as_bytes())?;
     }
-    let out = if a.json {
-        json(&report)
+    let out = if a.json.enabled() {
+        a.json.one(&report)
     } else {
         text_report(&report, &rows).into_bytes()
     };

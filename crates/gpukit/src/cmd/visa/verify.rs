@@ -1,9 +1,12 @@
-//! `gpukit visa verify FILE [--platform P] [--strict] [--json]`
+//! `gpukit visa verify FILE... [--platform P] [--strict] [--json]`
 //!
 //! Checks a `.isa` binary or `.visaasm` text against every rule of the vISA spec the
 //! verifier knows (`gpukit_visa::verify::RULES`). Exit 0 when clean, 1 with findings.
 
-use crate::output::{emit, json, read_file, CmdError, CmdResult};
+use crate::detect::Format;
+use crate::error::{CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
+use crate::report::{run_files, Outcome};
 use gpukit_visa::binary::{read_with_layout, FileLayout, ReadOptions, MAGIC};
 use gpukit_visa::verify::{self, Finding, Options, Place, Platform, RoutineRef, Source};
 use gpukit_visa::{Code, Instruction, Interface, Kernel, Object, Relocations, Routine, Version};
@@ -13,43 +16,38 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .isa or .visaasm file
+    /// The .isa or .visaasm files
     #[arg(required_unless_present = "rules")]
-    file: Option<PathBuf>,
+    files: Vec<PathBuf>,
     /// List every rule (id, summary; strict-only rules marked) instead of checking a file
     #[arg(long)]
     rules: bool,
     /// Also check the rules of this platform (skl, icllp, tgllp, dg2, mtl, pvc)
-    #[arg(long, value_parser = parse_platform)]
+    #[arg(long, value_parser = crate::platform::parse)]
     platform: Option<Platform>,
     /// Also apply spec rules that IGC's own output breaks (the two-GRF region rule)
     #[arg(long)]
     strict: bool,
-    /// Print the findings as JSON
-    #[arg(long)]
-    json: bool,
-}
-
-fn parse_platform(s: &str) -> Result<Platform, String> {
-    Platform::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = Platform::ALL.iter().map(|p| p.name()).collect();
-        format!("unknown platform {s:?}; one of {}", names.join(", "))
-    })
+    #[command(flatten)]
+    json: JsonArg,
+    /// Output file (stdout when absent)
+    #[arg(short, long)]
+    output: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
-struct Report<'a> {
+struct Report {
     file: String,
     version: String,
     platform: Option<Platform>,
     strict: bool,
-    findings: Vec<FindingReport<'a>>,
+    findings: Vec<FindingReport>,
 }
 
 #[derive(Serialize)]
-struct FindingReport<'a> {
+struct FindingReport {
     #[serde(flatten)]
-    finding: &'a Finding,
+    finding: Finding,
     summary: &'static str,
 }
 
@@ -172,9 +170,8 @@ enum Origin {
     Text(verify::TextMap),
 }
 
-fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
-    let path = a.file.as_deref().unwrap_or(std::path::Path::new(""));
-    let bytes = read_file(path)?;
+fn load(a: &Args, path: &std::path::Path) -> Result<(Object, Origin), CmdError> {
+    let bytes = crate::input::read(path, &[Format::VisaBinary, Format::VisaText])?;
     if bytes.len() >= 4 && bytes[..4] == MAGIC.to_le_bytes() {
         let (object, layout) = read_with_layout(
             &bytes,
@@ -186,20 +183,12 @@ fn load(a: &Args) -> Result<(Object, Origin), CmdError> {
         return Ok((object, Origin::Binary(layout)));
     }
     // The platform decides the GRF size `&var[offset]` operands count in.
-    let platform = a.platform.map(|p| match p {
-        Platform::Skl => super::Platform::Skl,
-        Platform::Icllp => super::Platform::Icllp,
-        Platform::Tgllp => super::Platform::Tgllp,
-        Platform::Dg2 => super::Platform::Dg2,
-        Platform::Mtl => super::Platform::Mtl,
-        Platform::Pvc => super::Platform::Pvc,
-    });
-    let object = super::parse_file(path, platform)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = crate::input::text(path, bytes)?;
+    let object = super::parse_text(path, &text, a.platform)?;
     Ok((object, Origin::Text(verify::TextMap::build(&text))))
 }
 
-fn list_rules(json_out: bool) -> CmdResult {
+fn list_rules(json_out: JsonArg) -> CmdResult {
     #[derive(Serialize)]
     struct Rule {
         id: &'static str,
@@ -214,8 +203,8 @@ fn list_rules(json_out: bool) -> CmdResult {
             strict_only: verify::STRICT_RULES.contains(id),
         })
         .collect();
-    let out = if json_out {
-        json(&rules)
+    let out = if json_out.enabled() {
+        json_out.many(&rules)
     } else {
         let mut s = String::new();
         for r in &rules {
@@ -230,7 +219,17 @@ pub fn run(a: Args) -> CmdResult {
     if a.rules {
         return list_rules(a.json);
     }
-    let (object, origin) = load(&a)?;
+    run_files(
+        &a.files,
+        a.json,
+        a.output.as_deref(),
+        |path| check(&a, path),
+        |r| text(&a, r),
+    )
+}
+
+fn check(a: &Args, path: &std::path::Path) -> Result<Outcome<Report>, CmdError> {
+    let (object, origin) = load(a, path)?;
     let options = Options {
         platform: a.platform,
         strict: a.strict,
@@ -246,55 +245,44 @@ pub fn run(a: Args) -> CmdResult {
         }
         Origin::Text(map) => map.attach(&object, &mut findings),
     }
-    let file = a
-        .file
-        .as_deref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    let out = if a.json {
-        json(&Report {
-            file: file.clone(),
-            version: object.version.to_string(),
-            platform: a.platform,
-            strict: a.strict,
-            findings: findings
-                .iter()
-                .map(|f| FindingReport {
-                    finding: f,
-                    summary: verify::rule_summary(f.rule).unwrap_or(""),
-                })
-                .collect(),
-        })
-    } else {
-        let mut s = String::new();
-        let scope = match a.platform {
-            Some(p) => format!("platform-independent and {} rules", p.name()),
-            None => "platform-independent rules".to_string(),
-        };
-        let _ = writeln!(
-            s,
-            "{file}: vISA {}, {} finding(s) ({scope}{})",
-            object.version,
-            findings.len(),
-            if a.strict { ", strict" } else { "" }
-        );
-        for f in &findings {
-            // Text positions read as `file:line:col`, as compilers print them.
-            let prefix = match f.location.source {
-                Some(Source::Text { .. }) => format!("{file}:"),
-                _ => String::new(),
-            };
-            let _ = writeln!(s, "  {prefix}{f}");
-        }
-        s.into_bytes()
+    let problem = (!findings.is_empty()).then(|| format!("{} finding(s)", findings.len()));
+    let report = Report {
+        file: path.display().to_string(),
+        version: object.version.to_string(),
+        platform: a.platform,
+        strict: a.strict,
+        findings: findings
+            .into_iter()
+            .map(|f| FindingReport {
+                summary: verify::rule_summary(f.rule).unwrap_or(""),
+                finding: f,
+            })
+            .collect(),
     };
-    emit(None, &out)?;
-    if findings.is_empty() {
-        Ok(())
-    } else {
-        Err(CmdError::Input(format!(
-            "{file}: {} finding(s)",
-            findings.len()
-        )))
+    Ok(Outcome::with_problem(report, problem))
+}
+
+fn text(a: &Args, r: &Report) -> String {
+    let mut s = String::new();
+    let scope = match a.platform {
+        Some(p) => format!("platform-independent and {} rules", p.name()),
+        None => "platform-independent rules".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "{}: vISA {}, {} finding(s) ({scope}{})",
+        r.file,
+        r.version,
+        r.findings.len(),
+        if a.strict { ", strict" } else { "" }
+    );
+    for f in &r.findings {
+        // Text positions read as `file:line:col`, as compilers print them.
+        let prefix = match f.finding.location.source {
+            Some(Source::Text { .. }) => format!("{}:", r.file),
+            _ => String::new(),
+        };
+        let _ = writeln!(s, "  {prefix}{}", f.finding);
     }
+    s
 }

@@ -1,0 +1,70 @@
+//! Reporting commands over one or several files: each file's report is built on its
+//! own, a bad file is reported and the others still are, and the output is written
+//! once (so `-o` stays atomic).
+
+use crate::error::{render_message, CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// One file's report, and its verdict: a file with findings or an undecodable
+/// stream makes the command exit 1 after printing everything, with the verdict on
+/// stderr (where it is seen when stdout goes to a file).
+pub struct Outcome<R> {
+    pub report: R,
+    pub problem: Option<String>,
+}
+
+impl<R> Outcome<R> {
+    pub fn clean(report: R) -> Self {
+        Outcome {
+            report,
+            problem: None,
+        }
+    }
+    pub fn with_problem(report: R, problem: Option<String>) -> Self {
+        Outcome { report, problem }
+    }
+}
+
+/// Builds each file's report with `one`, prints them as text (`text`) or JSON (one
+/// object for one file; an array, or one line each with `--json=ndjson`, for several).
+pub fn run_files<R: Serialize>(
+    files: &[PathBuf],
+    json: JsonArg,
+    output: Option<&Path>,
+    mut one: impl FnMut(&Path) -> Result<Outcome<R>, CmdError>,
+    text: impl Fn(&R) -> String,
+) -> CmdResult {
+    let mut reports = Vec::with_capacity(files.len());
+    let mut exit = 0u8;
+    for path in files {
+        match one(path) {
+            Ok(o) => {
+                if let Some(problem) = o.problem {
+                    eprintln!("{}: {}", path.display(), render_message(&problem));
+                    exit = exit.max(1);
+                }
+                reports.push(o.report);
+            }
+            Err(e) if files.len() == 1 => return Err(e),
+            Err(e) => {
+                eprintln!("error: {}", render_message(&e.to_string()));
+                exit = exit.max(e.exit_code());
+            }
+        }
+    }
+    let out = if json.enabled() {
+        match reports.as_slice() {
+            [one] if files.len() == 1 => json.one(one),
+            all => json.many(all),
+        }
+    } else {
+        reports.iter().map(&text).collect::<String>().into_bytes()
+    };
+    emit(output, &out)?;
+    match exit {
+        0 => Ok(()),
+        code => Err(CmdError::Reported(code)),
+    }
+}
