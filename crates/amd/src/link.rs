@@ -122,6 +122,14 @@ fn lines(text: &str) -> Vec<LineInfo<'_>> {
     out
 }
 
+/// What follows `word` when the line starts with it and then whitespace (a space or a
+/// tab: IL is whitespace-separated, whatever the editor wrote).
+fn after_keyword<'t>(t: &'t str, word: &str) -> Option<&'t str> {
+    let rest = t.strip_prefix(word)?;
+    rest.starts_with(|c: char| c.is_whitespace())
+        .then_some(rest)
+}
+
 fn word_id(rest: &str) -> Option<u32> {
     let tok = rest.split(|c: char| c.is_whitespace() || c == ';').next()?;
     crate::metadata::parse::parse_decimal(tok).and_then(|v| u32::try_from(v).ok())
@@ -146,7 +154,7 @@ pub fn find_macros(text: &str) -> Result<HashMap<u32, Range<usize>>, LinkError> 
                 }
             }
             Some((id, start, _))
-                if t == "mend" || t.starts_with("mend ") || t.starts_with("mend;") =>
+                if t == "mend" || after_keyword(t, "mend").is_some() || t.starts_with("mend;") =>
             {
                 if out.len() >= limits::MAX_IL_FUNCTIONS {
                     return Err(LinkError::TooManyFunctions);
@@ -175,7 +183,7 @@ impl IlProgram {
         let mut i = 0;
         while i < ls.len() {
             let t = ls[i].text.trim_start();
-            if let Some(rest) = t.strip_prefix("func ") {
+            if let Some(rest) = after_keyword(t, "func") {
                 let id = word_id(rest.trim_start()).ok_or_else(|| LinkError::BadFunctionLine {
                     line: ls[i].n,
                     text: t.to_owned(),

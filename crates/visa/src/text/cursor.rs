@@ -11,6 +11,9 @@ pub struct LineCursor<'a> {
 
 pub type PResult<T> = Result<T, Diagnostic>;
 
+/// Longest token quoted in a message.
+const MAX_TOKEN_CHARS: usize = 64;
+
 impl<'a> LineCursor<'a> {
     pub fn new(text: &'a str, line: usize) -> Self {
         LineCursor { text, pos: 0, line }
@@ -46,7 +49,11 @@ impl<'a> LineCursor<'a> {
                 c.is_whitespace() || matches!(c, ',' | ')' | '(' | '<' | '>' | '[' | ']')
             })
             .map_or(r.len(), |(i, _)| i);
-        r[..end].to_string()
+        // Messages quote a token, not a hostile file's 100 MB run of letters.
+        match r[..end].char_indices().nth(MAX_TOKEN_CHARS) {
+            Some((cut, _)) => format!("{}...", &r[..cut]),
+            None => r[..end].to_string(),
+        }
     }
     pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Diagnostic {
         Diagnostic {

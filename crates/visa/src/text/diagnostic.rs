@@ -44,10 +44,8 @@ impl Diagnostics {
             }
             out.push('\n');
             if let Some(l) = lines.get(d.line.wrapping_sub(1)) {
-                out.push_str(&format!(
-                    "    {l}\n    {}^\n",
-                    " ".repeat(d.col.saturating_sub(1))
-                ));
+                let (shown, caret) = window(l, d.col.saturating_sub(1));
+                out.push_str(&format!("    {shown}\n    {}^\n", " ".repeat(caret)));
             }
         }
         out
@@ -64,3 +62,37 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// Characters of a source line shown on each side of the column: a hostile file can
+/// hold a 100 MB line, and the user needs only the neighbourhood of the error.
+const CONTEXT_CHARS: usize = 80;
+
+/// The part of `line` around character `col`, with `...` where it was cut, and the
+/// caret's column within what is shown.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let start = col.saturating_sub(CONTEXT_CHARS);
+    let mut shown: String = line.chars().skip(start).take(2 * CONTEXT_CHARS).collect();
+    let mut caret = col - start;
+    if start > 0 {
+        shown.insert_str(0, "...");
+        caret += 3;
+    }
+    if line.chars().count() > start + 2 * CONTEXT_CHARS {
+        shown.push_str("...");
+    }
+    (shown, caret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::window;
+
+    #[test]
+    fn long_lines_show_the_neighbourhood() {
+        assert_eq!(window("mov x", 4), ("mov x".to_string(), 4));
+        let long = format!("{}X{}", "a".repeat(1000), "b".repeat(1000));
+        let (shown, caret) = window(&long, 1000);
+        assert_eq!(shown.chars().nth(caret), Some('X'));
+        assert!(shown.len() < 200 && shown.starts_with("...") && shown.ends_with("..."));
+    }
+}

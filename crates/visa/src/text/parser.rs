@@ -42,6 +42,8 @@ pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
 
 /// Parses a whole `.visaasm` text.
 pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diagnostics> {
+    // Files saved by Windows editors begin with a byte-order mark.
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let mut p = Parser {
         grf_bytes: options.grf_bytes,
         ..Parser::default()
@@ -65,7 +67,8 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         if line.trim().is_empty() {
             continue;
         }
-        if let Err(d) = p.line(line, i + 1) {
+        let line = tabs_as_spaces(line);
+        if let Err(d) = p.line(&line, i + 1) {
             p.diags.push(d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
                 break;
@@ -541,6 +544,27 @@ impl Parser {
 }
 
 /// Where an instruction starts on a directive line (after four spaces, outside quotes).
+/// The line with every tab outside a string literal read as a space: tabs are
+/// whitespace wherever the grammar has a space, and a tab is one column either way.
+fn tabs_as_spaces(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\t') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut in_string = false;
+    let out: String = line
+        .chars()
+        .map(|ch| match ch {
+            '"' => {
+                in_string = !in_string;
+                ch
+            }
+            '\t' if !in_string => ' ',
+            _ => ch,
+        })
+        .collect();
+    std::borrow::Cow::Owned(out)
+}
+
 fn instruction_after_header(line: &str) -> Option<usize> {
     let b = line.as_bytes();
     let mut in_str = false;

@@ -1,5 +1,8 @@
 //! `gpukit visa region OPERAND --exec-size N [--grf 32|64] [--addr A,B,..] [--svg OUT] [--json]`
 //!
+//! Exit status: 2 when the operand or a flag cannot be read (a usage error); 1 when
+//! the operand reads but breaks a region rule of the spec (a finding, as in `verify`).
+//!
 //! What a region operand touches, by the spec's pseudo-code: each channel's element
 //! offset, and a grid of the GRF bytes. Operands are written as in vISA text:
 //! `V12(1,2)<8;4,2>:f` (source), `V12(1,2)<2>:f` (destination),
@@ -22,7 +25,7 @@ pub struct Args {
     /// The operand, e.g. 'V12(1,2)<8;4,2>:f', 'V3(0,0)<1>:d', 'r[A0(0),16]<4,2>:w'
     operand: String,
     /// Execution size of the instruction (1, 2, 4, 8, 16, 32)
-    #[arg(long)]
+    #[arg(long, value_parser = parse_exec_size)]
     exec_size: u32,
     /// GRF size in bytes (64 on Xe-HPC); default: the --platform's, else 32
     #[arg(long)]
@@ -59,6 +62,13 @@ impl Args {
     /// The GRF size in force (`run` settles it before anything reads it).
     fn grf_size(&self) -> u32 {
         self.grf.unwrap_or(32)
+    }
+}
+
+fn parse_exec_size(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8 | 16 | 32)) => Ok(n),
+        _ => Err(format!("{s:?} is not one of 1, 2, 4, 8, 16, 32")),
     }
 }
 
