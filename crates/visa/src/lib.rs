@@ -9,6 +9,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod binary;
 mod error;
 pub mod isa;
