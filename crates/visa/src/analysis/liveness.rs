@@ -231,22 +231,21 @@ impl Liveness {
                 }
             };
             match op {
-                Operand::Vector(vec) => match vec.kind {
-                    VectorKind::General { id, row, col, .. } => {
+                // Indirect operands may touch any variable whose address was taken;
+                // they are not attributed to one.
+                Operand::Vector(vec) => {
+                    if let VectorKind::General { id, row, col, .. } = vec.kind {
                         let covers = row == 0 && col == 0 && {
                             let v = id.checked_sub(PREDEFINED_VARS).map(|v| v as usize);
                             v.and_then(|v| routine.variables.get(v)).is_some_and(|var| {
                                 let elem = var.ty().size().unwrap_or(0) as u64;
-                                let size = var.byte_size().unwrap_or(u64::MAX as usize) as u64;
+                                let size = var.byte_size().unwrap_or(usize::MAX) as u64;
                                 u64::from(exec) * elem >= size
                             })
                         };
                         note(id, covers);
                     }
-                    // Indirect operands may touch any variable whose address was taken;
-                    // they are not attributed to one.
-                    _ => {}
-                },
+                }
                 Operand::Raw(raw) => note(raw.id, raw.offset == 0),
                 Operand::RawList(list) => {
                     for raw in list {
