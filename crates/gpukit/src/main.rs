@@ -37,6 +37,8 @@ enum Command {
     Amd(cmd::amd::AmdCommand),
     /// Say what each file is (by content) and print its summary
     Info(cmd::info::Args),
+    /// Self-contained HTML pages: summary, CFG, register pressure, mix, findings, listing
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Iga(c) => c.run(),
         Command::Amd(c) => c.run(),
         Command::Info(a) => cmd::info::run(a),
+        Command::Report(a) => cmd::report::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

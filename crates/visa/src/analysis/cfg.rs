@@ -2,9 +2,12 @@
 //! labels and after every transfer of control, edges from the branch targets and the
 //! fall-through.
 //!
-//! SIMD control flow (`goto`) may go both ways per channel, so it has both edges; a
-//! `call` has an edge to its subroutine and one to the instruction after it (the return
-//! lands there); `ret`, `fret` and a `jmp` without a predicate end their path.
+//! A predicated `jmp` or `goto` has both edges (for `goto`, channels may go both
+//! ways); without a predicate every channel jumps. A `call` goes to its subroutine,
+//! and the subroutine's `ret` goes back to the instruction after every call of it
+//! (so values a subroutine returns in variables flow to its callers, and nothing flows
+//! around the call). A subroutine is the code from a `call` target up to the next one;
+//! a `ret` before the first is the routine's own return and ends its path.
 
 use crate::model::{Instruction, Operand};
 
@@ -15,13 +18,22 @@ pub struct Block {
     pub end: usize,
     /// Label index when the block starts at a `label`/`func` instruction.
     pub label: Option<u16>,
+    /// Every edge out: branch targets, fall-through, call target, return sites.
     pub succs: Vec<usize>,
     pub preds: Vec<usize>,
+    /// For a block ending in a call: the subroutine's entry block, and the block its
+    /// return lands in.
+    pub call_entry: Option<usize>,
+    pub return_site: Option<usize>,
+    /// For a block ending in a subroutine's `ret`: the return sites among `succs`.
+    pub returns_to: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Cfg {
     pub blocks: Vec<Block>,
+    /// Entry blocks of the subroutines (call targets), in stream order.
+    pub subroutines: Vec<usize>,
 }
 
 /// What an instruction does to control flow.
@@ -32,8 +44,12 @@ enum Flow {
         labels: Vec<u16>,
         falls: bool,
     },
-    /// Ends the path (return).
-    Stop,
+    /// A subroutine call.
+    Call(u16),
+    /// Returns (to the callers, from a subroutine); `falls` when predicated.
+    Return {
+        falls: bool,
+    },
     /// A label definition: a block boundary before it.
     Label(u16),
 }
@@ -52,20 +68,15 @@ fn predicated(inst: &Instruction) -> bool {
 fn flow(inst: &Instruction) -> Flow {
     match inst.mnemonic() {
         "label" | "func" => label_operand(inst).map_or(Flow::Next, Flow::Label),
-        "jmp" => match label_operand(inst) {
+        // Without a predicate every channel goes (`goto` included); with one, some may not.
+        "jmp" | "goto" => match label_operand(inst) {
             Some(l) => Flow::Branch {
                 labels: vec![l],
                 falls: predicated(inst),
             },
             None => Flow::Next,
         },
-        "goto" | "call" => match label_operand(inst) {
-            Some(l) => Flow::Branch {
-                labels: vec![l],
-                falls: true,
-            },
-            None => Flow::Next,
-        },
+        "call" => label_operand(inst).map_or(Flow::Next, Flow::Call),
         "switchjmp" => match inst.operand("labels") {
             Some(Operand::LabelList(ls)) => Flow::Branch {
                 labels: ls.clone(),
@@ -73,7 +84,9 @@ fn flow(inst: &Instruction) -> Flow {
             },
             _ => Flow::Next,
         },
-        "ret" | "fret" if !predicated(inst) => Flow::Stop,
+        "ret" | "fret" => Flow::Return {
+            falls: predicated(inst),
+        },
         _ => Flow::Next,
     }
 }
@@ -92,7 +105,7 @@ impl Cfg {
                     starts[i] = true;
                     label_at.entry(l).or_insert(i);
                 }
-                Flow::Branch { .. } | Flow::Stop => starts[i + 1] = true,
+                Flow::Branch { .. } | Flow::Call(_) | Flow::Return { .. } => starts[i + 1] = true,
                 _ => {}
             }
         }
@@ -117,9 +130,28 @@ impl Cfg {
                 },
                 succs: Vec::new(),
                 preds: Vec::new(),
+                call_entry: None,
+                return_site: None,
+                returns_to: Vec::new(),
             });
         }
         let count = blocks.len();
+        // Subroutines: the blocks from each call target up to the next one; the
+        // return sites of each, the blocks after its calls.
+        let mut entries: Vec<usize> = Vec::new();
+        let mut returns_to: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+        for (b, block) in blocks.iter().enumerate() {
+            if let Flow::Call(l) = flow(&code[block.end - 1]) {
+                if let Some(&at) = label_at.get(&l) {
+                    entries.push(block_of[at]);
+                    if b + 1 < count {
+                        returns_to.entry(block_of[at]).or_default().push(b + 1);
+                    }
+                }
+            }
+        }
+        entries.sort_unstable();
+        entries.dedup();
         for b in 0..count {
             let last = &code[blocks[b].end - 1];
             let mut succs = Vec::new();
@@ -132,7 +164,25 @@ impl Cfg {
                     }
                     falls
                 }
-                Flow::Stop => false,
+                Flow::Call(l) => {
+                    if let Some(&at) = label_at.get(&l) {
+                        succs.push(block_of[at]);
+                        blocks[b].call_entry = Some(block_of[at]);
+                        blocks[b].return_site = (b + 1 < count).then_some(b + 1);
+                    }
+                    false
+                }
+                Flow::Return { falls } => {
+                    // The subroutine this block belongs to: the last entry at or before it.
+                    let owner = entries.partition_point(|&e| e <= b);
+                    if owner > 0 {
+                        if let Some(sites) = returns_to.get(&entries[owner - 1]) {
+                            succs.extend_from_slice(sites);
+                            blocks[b].returns_to = sites.clone();
+                        }
+                    }
+                    falls
+                }
                 _ => true,
             };
             if falls && b + 1 < count {
@@ -145,7 +195,17 @@ impl Cfg {
             }
             blocks[b].succs = succs;
         }
-        Cfg { blocks }
+        Cfg {
+            blocks,
+            subroutines: entries,
+        }
+    }
+
+    /// The subroutine (entry block) block `b` belongs to; `None` for the routine's
+    /// own code before the first subroutine.
+    pub fn subroutine_of(&self, b: usize) -> Option<usize> {
+        let owner = self.subroutines.partition_point(|&e| e <= b);
+        owner.checked_sub(1).map(|o| self.subroutines[o])
     }
 
     /// The block holding instruction `index`.

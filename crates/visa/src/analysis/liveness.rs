@@ -1,23 +1,25 @@
 //! Liveness of a routine's general variables, and the register pressure it implies.
 //!
-//! The unit is the *root* variable: an alias (`alias=<V, off>`) reads and writes its
-//! root's storage, so it counts as its root. Predefined variables (`%null`, `%r0`,
-//! ...) are hardware state, not allocated, and are left out.
+//! The unit is one GRF of a *root* variable: an alias (`alias=<V, off>`) reads and
+//! writes its root's storage at its offset, so it counts as those GRFs of its root;
+//! a variable of four GRFs written one GRF at a time becomes live one GRF at a time,
+//! as a register allocator sees it. Predefined variables (`%null`, `%r0`, ...) are
+//! hardware state, not allocated, and are left out.
 //!
-//! A definition ends a variable's earlier life only when it certainly writes all of
-//! it: unpredicated, starting at the root's first byte, and covering as many bytes as
-//! the root has (execution size times element size for a region, the whole variable
-//! for a message's raw destination at offset 0). Partial writes keep it alive, as a
-//! register allocator must.
+//! A write ends a GRF's earlier life only when it certainly writes all of it:
+//! unpredicated, a contiguous destination region covering the GRF's bytes (or reaching
+//! the variable's end), or a message's raw destination at offset 0 (which writes the
+//! whole variable). A read of a region counts the GRFs between its first and last
+//! element; a message's raw source everything from its offset to the variable's end.
 //!
-//! Pressure before instruction `i` is the size of everything live into `i` plus what
-//! `i` defines, each root rounded up to whole GRFs of the platform's size. Only the
-//! pressure of each instruction is kept (`O(instructions)` memory); the live set at one
-//! instruction (say the peak) is recomputed on demand.
+//! Pressure at instruction `i` is the number of GRFs live into `i` plus those `i`
+//! writes, in bytes. Only each instruction's pressure is kept (`O(instructions)`
+//! memory); the live set at one instruction (say the peak) is recomputed on demand.
 
 use super::cfg::Cfg;
+use super::{variable_accesses, AccessPlace};
 use crate::limits::PREDEFINED_VARS;
-use crate::model::{Instruction, Operand, Routine, VectorKind};
+use crate::model::{Instruction, Operand, Routine};
 
 /// Liveness facts of one routine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,22 +27,28 @@ pub struct Liveness {
     pub cfg: Cfg,
     /// Bytes (whole GRFs) live at each instruction.
     pub pressure: Vec<u64>,
-    /// The GRF size the sizes were rounded to.
+    /// The GRF size the sizes were counted in.
     pub grf_bytes: u32,
-    /// Per root variable index (into `Routine::variables`): its size in whole GRFs, in bytes.
-    root_bytes: Vec<u64>,
-    /// Per variable index: its root's index.
-    root_of: Vec<u32>,
-    /// Live-out sets of each block, as sorted root indices.
+    /// Per variable index: its root's index and its byte offset in the root.
+    root_of: Vec<(u32, u64)>,
+    /// Per variable index: first unit (GRF) of its storage when it is a root.
+    base: Vec<u32>,
+    /// Per variable index: GRFs of its storage when it is a root (0 for aliases).
+    chunks: Vec<u32>,
+    /// Root variable of each unit.
+    unit_root: Vec<u32>,
+    /// Live-out sets of each block, as sorted units.
     live_out: Vec<Vec<u32>>,
+    /// Units whose earlier life ends at each instruction (see `kill_points`).
+    kills: Vec<Vec<u32>>,
 }
 
-/// What one instruction reads and writes, as root variable indices.
+/// What one instruction reads and writes, as units; each write with the bytes of the
+/// unit it certainly writes (a mask over the GRF's bytes; 0 when predicated).
 #[derive(Default)]
 struct Access {
     uses: Vec<u32>,
-    defs: Vec<u32>,
-    kills: Vec<u32>,
+    defs: Vec<(u32, u64)>,
 }
 
 /// Most bits of block live sets the analysis will hold (32 MB): past that a routine is
@@ -49,10 +57,10 @@ const MAX_SET_BITS: u64 = 1 << 28;
 
 /// A routine too large to analyse within the memory budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{blocks} blocks x {variables} variables is too large for liveness analysis")]
+#[error("{blocks} blocks x {units} register units is too large for liveness analysis")]
 pub struct TooLarge {
     pub blocks: usize,
-    pub variables: usize,
+    pub units: usize,
 }
 
 /// Bounded like every chain the readers accept: an alias chain longer than this is
@@ -68,38 +76,49 @@ impl Liveness {
         };
         let grf = u64::from(grf_bytes.max(1));
         let vars = &routine.variables;
-        let root_of: Vec<u32> = (0..vars.len()).map(|i| root(routine, i)).collect();
-        let root_bytes: Vec<u64> = vars
-            .iter()
-            .map(|v| {
-                let bytes = v.byte_size().unwrap_or(0) as u64;
-                bytes.div_ceil(grf) * grf
-            })
-            .collect();
-        let mut me = Liveness {
-            cfg: Cfg::build(code),
-            pressure: vec![0; code.len()],
-            grf_bytes,
-            root_bytes,
-            root_of,
-            live_out: Vec::new(),
-        };
-        let nvars = vars.len();
-        let blocks = &me.cfg.blocks;
-        // Four arrays of block sets live at once.
-        if (blocks.len() as u64) * (nvars as u64) * 4 > MAX_SET_BITS {
+        let root_of: Vec<(u32, u64)> = (0..vars.len()).map(|i| root(routine, i)).collect();
+        let mut base = vec![0u32; vars.len()];
+        let mut chunks = vec![0u32; vars.len()];
+        let mut unit_root = Vec::new();
+        for (v, var) in vars.iter().enumerate() {
+            if root_of[v].0 as usize != v {
+                continue;
+            }
+            let bytes = var.byte_size().unwrap_or(0) as u64;
+            // A variable is below 4 KB (the reader's limit), so this is at most 128.
+            let n = bytes.div_ceil(grf).min(u64::from(u16::MAX)) as u32;
+            base[v] = unit_root.len() as u32;
+            chunks[v] = n;
+            unit_root.extend(std::iter::repeat_n(v as u32, n as usize));
+        }
+        let units = unit_root.len();
+        let cfg = Cfg::build(code);
+        if (cfg.blocks.len() as u64) * (units as u64) * 4 > MAX_SET_BITS {
             return Err(TooLarge {
-                blocks: blocks.len(),
-                variables: nvars,
+                blocks: cfg.blocks.len(),
+                units,
             });
         }
+        let mut me = Liveness {
+            cfg,
+            pressure: vec![0; code.len()],
+            grf_bytes,
+            root_of,
+            base,
+            chunks,
+            unit_root,
+            live_out: Vec::new(),
+            kills: Vec::new(),
+        };
+        me.kills = me.kill_points(routine, code);
+        let blocks = &me.cfg.blocks;
         // Per block: upward-exposed uses (gen) and certain kills.
-        let mut gen = vec![Bitset::new(nvars); blocks.len()];
-        let mut kill = vec![Bitset::new(nvars); blocks.len()];
+        let mut gen = vec![Bitset::new(units); blocks.len()];
+        let mut kill = vec![Bitset::new(units); blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
-            for inst in code[block.start..block.end].iter().rev() {
-                let a = me.access(routine, inst);
-                for &k in &a.kills {
+            for i in (block.start..block.end).rev() {
+                let a = me.access(routine, &code[i]);
+                for &k in &me.kills[i] {
                     gen[b].remove(k);
                     kill[b].insert(k);
                 }
@@ -108,59 +127,85 @@ impl Liveness {
                 }
             }
         }
-        // Backward data flow to a fixed point; blocks in reverse order converge fast.
-        let mut live_in = vec![Bitset::new(nvars); blocks.len()];
-        let mut live_out = vec![Bitset::new(nvars); blocks.len()];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in (0..blocks.len()).rev() {
-                let mut out = Bitset::new(nvars);
-                for &s in &blocks[b].succs {
-                    out.union_with(&live_in[s]);
-                }
-                let mut inn = out.clone();
-                inn.subtract(&kill[b]);
-                inn.union_with(&gen[b]);
-                if inn != live_in[b] {
-                    live_in[b] = inn;
-                    changed = true;
-                }
-                live_out[b] = out;
+        // Backward data flow, in two passes so that a subroutine called from several
+        // places does not carry what is live across one call to the others:
+        // 1. each subroutine's own upward-exposed uses (its returns lead nowhere);
+        // 2. the real live sets: returns lead to every return site (what is live across
+        //    any call of a subroutine occupies registers inside it).
+        // In both, a call continues at its return site, less what the subroutine writes
+        // anywhere (taken as written on every path: optimistic, where the alternative
+        // keeps every returned value live back to the routine's entry), plus what pass 1
+        // found the subroutine reads.
+        let mut sub_kill: std::collections::HashMap<usize, Bitset> = Default::default();
+        for (b, block_kill) in kill.iter().enumerate() {
+            if let Some(e) = me.cfg.subroutine_of(b) {
+                sub_kill
+                    .entry(e)
+                    .or_insert_with(|| Bitset::new(units))
+                    .union_with(block_kill);
             }
         }
+        let empty = Bitset::new(units);
+        let call = |b: usize| {
+            let block = &blocks[b];
+            block.call_entry.map(|e| Call {
+                entry: e,
+                return_site: block.return_site,
+                kill: sub_kill.get(&e).unwrap_or(&empty),
+            })
+        };
+        let own = |b: usize| -> Vec<usize> {
+            let block = &blocks[b];
+            block
+                .succs
+                .iter()
+                .copied()
+                .filter(|t| !block.returns_to.contains(t) && Some(*t) != block.call_entry)
+                .collect()
+        };
+        let (own_in, _) = solve(blocks.len(), units, &gen, &kill, own, &call, None);
+        let real = |b: usize| -> Vec<usize> {
+            let block = &blocks[b];
+            block
+                .succs
+                .iter()
+                .copied()
+                .filter(|&t| Some(t) != block.call_entry)
+                .collect()
+        };
+        let (_, live_out) = solve(blocks.len(), units, &gen, &kill, real, &call, Some(&own_in));
         // Per instruction, walking each block backwards from its live-out set.
         for (b, block) in blocks.iter().enumerate() {
             let mut live = live_out[b].clone();
-            let mut bytes: u64 = live.iter().map(|r| me.root_bytes[r as usize]).sum();
+            let mut count = live.len() as u64;
             for i in (block.start..block.end).rev() {
                 let a = me.access(routine, &code[i]);
-                for &k in &a.kills {
+                for &k in &me.kills[i] {
                     if live.remove(k) {
-                        bytes -= me.root_bytes[k as usize];
+                        count -= 1;
                     }
                 }
-                let mut defined_dead = 0;
-                for &d in &a.defs {
+                let mut written_only = 0;
+                for &(d, _) in &a.defs {
                     if !live.contains(d) && !a.uses.contains(&d) {
-                        defined_dead += me.root_bytes[d as usize];
+                        written_only += 1;
                     }
                 }
                 for &u in &a.uses {
                     if live.insert(u) {
-                        bytes += me.root_bytes[u as usize];
+                        count += 1;
                     }
                 }
-                me.pressure[i] = bytes + defined_dead;
+                me.pressure[i] = (count + written_only) * grf;
             }
         }
         me.live_out = live_out.iter().map(|s| s.iter().collect()).collect();
         Ok(me)
     }
 
-    /// The root variables live at instruction `index` (live in, plus what it defines),
-    /// as indices into `Routine::variables`, sorted.
-    pub fn live_at(&self, routine: &Routine, index: usize) -> Vec<u32> {
+    /// The root variables live at instruction `index` (live in, plus what it writes),
+    /// as (index into `Routine::variables`, bytes of it live), sorted by variable.
+    pub fn live_at(&self, routine: &Routine, index: usize) -> Vec<(u32, u64)> {
         let code: &[Instruction] = match &routine.code {
             crate::model::Code::Instructions(c) => c,
             _ => return Vec::new(),
@@ -169,17 +214,17 @@ impl Liveness {
             return Vec::new();
         };
         let block = &self.cfg.blocks[b];
-        let mut live = Bitset::new(routine.variables.len());
-        for &r in &self.live_out[b] {
-            live.insert(r);
+        let mut live = Bitset::new(self.unit_root.len());
+        for &u in &self.live_out[b] {
+            live.insert(u);
         }
         for i in (index..block.end).rev() {
             let a = self.access(routine, &code[i]);
-            for &k in &a.kills {
+            for &k in &self.kills[i] {
                 live.remove(k);
             }
             if i == index {
-                for &d in &a.defs {
+                for &(d, _) in &a.defs {
                     live.insert(d);
                 }
             }
@@ -187,12 +232,15 @@ impl Liveness {
                 live.insert(u);
             }
         }
-        live.iter().collect()
-    }
-
-    /// Size of root variable `index` in bytes, rounded up to whole GRFs.
-    pub fn root_bytes(&self, index: u32) -> u64 {
-        self.root_bytes.get(index as usize).copied().unwrap_or(0)
+        let mut out: Vec<(u32, u64)> = Vec::new();
+        for u in live.iter() {
+            let r = self.unit_root[u as usize];
+            match out.last_mut() {
+                Some((last, bytes)) if *last == r => *bytes += u64::from(self.grf_bytes),
+                _ => out.push((r, u64::from(self.grf_bytes))),
+            }
+        }
+        out
     }
 
     /// The instruction with the highest pressure (the first of equals) and its bytes.
@@ -204,76 +252,198 @@ impl Liveness {
             .map(|i| (i, max))
     }
 
-    /// The variable (root) indices one instruction reads and writes.
+    /// The units one instruction reads and writes.
     fn access(&self, routine: &Routine, inst: &Instruction) -> Access {
         let mut a = Access::default();
-        let Some(fields) = inst.fields() else {
-            return a;
-        };
-        let exec = inst.exec().and_then(|e| e.exec_size()).unwrap_or(1);
+        let grf = u64::from(self.grf_bytes.max(1));
         let unpredicated = !matches!(inst.operand("pred"), Some(Operand::Pred(p)) if p.id() != 0);
-        for (field, op) in fields.iter().zip(&inst.operands) {
-            let is_def = matches!(field.name, "dst" | "carry");
-            let mut note = |id: u32, covers: bool| {
-                let Some(v) = id.checked_sub(PREDEFINED_VARS) else {
-                    return;
-                };
-                let Some(&r) = self.root_of.get(v as usize) else {
-                    return;
-                };
-                if is_def {
-                    a.defs.push(r);
-                    if covers && unpredicated && r == v {
-                        a.kills.push(r);
+        for acc in variable_accesses(inst) {
+            let Some(v) = acc.id.checked_sub(PREDEFINED_VARS) else {
+                continue;
+            };
+            let Some(&(r, alias_offset)) = self.root_of.get(v as usize) else {
+                continue;
+            };
+            let var = &routine.variables[v as usize];
+            let elem = var.ty().size().unwrap_or(1).max(1) as u64;
+            let root_bytes = routine.variables[r as usize].byte_size().unwrap_or(0) as u64;
+            // Bytes [start, end) of the root the access touches, and for a write the
+            // byte positions it writes (an element every `stride` bytes, or all).
+            let (start, end, stride) = match acc.place {
+                AccessPlace::Region {
+                    row,
+                    col,
+                    region,
+                    exec,
+                } => {
+                    let start = u64::from(row) * grf + u64::from(col) * elem;
+                    let exec = u64::from(exec.max(1));
+                    if acc.def {
+                        let hs = u64::from(region.hstride().unwrap_or(1).max(1));
+                        (start, start + ((exec - 1) * hs + 1) * elem, hs * elem)
+                    } else {
+                        let vs = u64::from(region.vstride().unwrap_or(0));
+                        let w = u64::from(region.width().unwrap_or(1).max(1));
+                        let hs = u64::from(region.hstride().unwrap_or(0));
+                        let rows = exec.div_ceil(w);
+                        let span = ((rows - 1) * vs + (w.min(exec) - 1) * hs + 1) * elem;
+                        (start, start + span, elem)
                     }
-                } else {
-                    a.uses.push(r);
+                }
+                // A message's payload runs from the offset to the variable's end.
+                AccessPlace::Raw { offset } => {
+                    let own = var.byte_size().unwrap_or(0) as u64;
+                    (u64::from(offset), own.max(u64::from(offset) + 1), elem)
                 }
             };
-            match op {
-                // Indirect operands may touch any variable whose address was taken;
-                // they are not attributed to one.
-                Operand::Vector(vec) => {
-                    if let VectorKind::General { id, row, col, .. } = vec.kind {
-                        let covers = row == 0 && col == 0 && {
-                            let v = id.checked_sub(PREDEFINED_VARS).map(|v| v as usize);
-                            v.and_then(|v| routine.variables.get(v)).is_some_and(|var| {
-                                let elem = var.ty().size().unwrap_or(0) as u64;
-                                let size = var.byte_size().unwrap_or(usize::MAX) as u64;
-                                u64::from(exec) * elem >= size
-                            })
-                        };
-                        note(id, covers);
+            let (start, end) = (alias_offset + start, (alias_offset + end).min(root_bytes));
+            if start >= end {
+                continue;
+            }
+            let base = self.base[r as usize];
+            for c in start / grf..=(end - 1) / grf {
+                let unit = base + c as u32;
+                if !acc.def {
+                    a.uses.push(unit);
+                    continue;
+                }
+                let mut mask = 0u64;
+                if unpredicated {
+                    // Written bytes of this GRF: elements of `elem` bytes every `stride`.
+                    let (lo, hi) = (c * grf, (c + 1) * grf);
+                    let mut at = start;
+                    while at < end.min(hi) {
+                        for b in at.max(lo)..(at + elem).min(hi).min(end) {
+                            mask |= 1 << (b - lo);
+                        }
+                        at += stride.max(elem);
+                    }
+                    // Bytes past the variable's end count as written: nothing reads them.
+                    for b in root_bytes.max(lo)..hi {
+                        mask |= 1 << (b - lo);
                     }
                 }
-                Operand::Raw(raw) => note(raw.id, raw.offset == 0),
-                Operand::RawList(list) => {
-                    for raw in list {
-                        note(raw.id, raw.offset == 0);
-                    }
-                }
-                _ => {}
+                a.defs.push((unit, mask));
             }
         }
         a
     }
+
+    /// Where each unit's earlier life certainly ends: at a write that, together with
+    /// the unpredicated writes after it in the same block and before any read of the
+    /// unit, covers every byte of the GRF (a 64-bit value built from two strided
+    /// halves, a variable filled one row at a time). Returns the units per instruction.
+    fn kill_points(&self, routine: &Routine, code: &[Instruction]) -> Vec<Vec<u32>> {
+        let full = if self.grf_bytes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.grf_bytes.max(1)) - 1
+        };
+        let mut kills = vec![Vec::new(); code.len()];
+        let mut pending: std::collections::HashMap<u32, (u64, usize)> = Default::default();
+        for block in &self.cfg.blocks {
+            pending.clear();
+            for (i, inst) in code.iter().enumerate().take(block.end).skip(block.start) {
+                let a = self.access(routine, inst);
+                for u in &a.uses {
+                    pending.remove(u);
+                }
+                for &(u, mask) in &a.defs {
+                    if mask == 0 {
+                        continue;
+                    }
+                    let entry = pending.entry(u).or_insert((0, i));
+                    entry.0 |= mask;
+                    if entry.0 & full == full {
+                        kills[entry.1].push(u);
+                        pending.remove(&u);
+                    }
+                }
+            }
+        }
+        kills
+    }
 }
 
-/// The root of variable index `v` (following `alias_index`, bounded).
-fn root(routine: &Routine, v: usize) -> u32 {
-    let mut cur = v;
-    for _ in 0..MAX_ALIAS_DEPTH {
-        let alias = routine.variables[cur].alias_index;
-        match alias.checked_sub(PREDEFINED_VARS) {
-            Some(t)
-                if alias != 0 && (t as usize) < routine.variables.len() && t as usize != cur =>
-            {
-                cur = t as usize;
+/// A call's effect on liveness: what is live at its return site, less what the
+/// subroutine writes, plus what it reads.
+struct Call<'a> {
+    entry: usize,
+    return_site: Option<usize>,
+    kill: &'a Bitset,
+}
+
+/// Backward data flow to a fixed point: `in = gen | (out - kill)`, `out` the union of
+/// the successors' `in` and, for a call, of its summary; what a subroutine reads is
+/// `reads[entry]` when given, else its entry's `in` of this very pass. Blocks in
+/// reverse order converge fast.
+fn solve<'a>(
+    blocks: usize,
+    units: usize,
+    gen: &[Bitset],
+    kill: &[Bitset],
+    succs: impl Fn(usize) -> Vec<usize>,
+    call: &dyn Fn(usize) -> Option<Call<'a>>,
+    reads: Option<&[Bitset]>,
+) -> (Vec<Bitset>, Vec<Bitset>) {
+    let succs: Vec<Vec<usize>> = (0..blocks).map(succs).collect();
+    let mut live_in = vec![Bitset::new(units); blocks];
+    let mut live_out = vec![Bitset::new(units); blocks];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks).rev() {
+            let mut out = Bitset::new(units);
+            for &s in &succs[b] {
+                out.union_with(&live_in[s]);
             }
-            _ => return cur as u32,
+            if let Some(c) = call(b) {
+                if let Some(r) = c.return_site {
+                    let mut after = live_in[r].clone();
+                    after.subtract(c.kill);
+                    out.union_with(&after);
+                }
+                match reads {
+                    Some(reads) => out.union_with(&reads[c.entry]),
+                    None => {
+                        let entry_in = live_in[c.entry].clone();
+                        out.union_with(&entry_in);
+                    }
+                }
+            }
+            let mut inn = out.clone();
+            inn.subtract(&kill[b]);
+            inn.union_with(&gen[b]);
+            if inn != live_in[b] {
+                live_in[b] = inn;
+                changed = true;
+            }
+            live_out[b] = out;
         }
     }
-    v as u32
+    (live_in, live_out)
+}
+
+/// The root of variable index `v` and the byte offset of `v` in it (following
+/// `alias_index`, bounded).
+fn root(routine: &Routine, v: usize) -> (u32, u64) {
+    let mut cur = v;
+    let mut offset = 0u64;
+    for _ in 0..MAX_ALIAS_DEPTH {
+        let var = &routine.variables[cur];
+        match var.alias_index.checked_sub(PREDEFINED_VARS) {
+            Some(t)
+                if var.alias_index != 0
+                    && (t as usize) < routine.variables.len()
+                    && t as usize != cur =>
+            {
+                offset += u64::from(var.alias_offset);
+                cur = t as usize;
+            }
+            _ => return (cur as u32, offset),
+        }
+    }
+    (v as u32, 0)
 }
 
 /// A fixed-size set of small integers.
@@ -298,6 +468,9 @@ impl Bitset {
     }
     fn contains(&self, i: u32) -> bool {
         self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     fn union_with(&mut self, o: &Bitset) {
         for (a, b) in self.0.iter_mut().zip(&o.0) {

@@ -55,7 +55,7 @@ pub(crate) fn parse_file(
     parse_text(path, &text, platform)
 }
 
-fn parse_text(
+pub(crate) fn parse_text(
     path: &std::path::Path,
     text: &str,
     platform: Option<Platform>,

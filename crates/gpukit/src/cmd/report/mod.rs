@@ -1,0 +1,147 @@
+//! `gpukit report FILE... [-o OUT.html | --dir OUT/] [--platform P] [--json]`: one
+//! self-contained HTML page per input (vISA binary or text, IGA JSON, AMD CL1/CL2
+//! binary) with, per kernel, its summary, CFG, register pressure, instruction mix,
+//! verify findings and listing. `--json` prints the page's data instead (for scripts:
+//! the pressure series, the peak and what is live there).
+
+mod amd;
+mod iga;
+mod visa;
+
+use crate::detect::{self, Format};
+use crate::error::{render_message, CmdError, CmdResult};
+use crate::output::{emit, JsonArg};
+use gpukit_report::Page;
+use gpukit_visa::verify::Platform;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// vISA (.isa, .visaasm), IGA JSON or AMD CL1/CL2 files
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The page, for one input (stdout when absent)
+    #[arg(short, long, conflicts_with = "dir")]
+    output: Option<PathBuf>,
+    /// Write one page per input into this directory, named after the input
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Platform of vISA inputs, for GRF size and platform rules (default: from the file)
+    #[arg(long, value_parser = crate::platform::parse)]
+    platform: Option<Platform>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    if a.files.len() > 1 && a.dir.is_none() && !a.json.enabled() {
+        return Err(CmdError::Usage(
+            "several inputs make several pages: give --dir OUT/".into(),
+        ));
+    }
+    if let Some(dir) = &a.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CmdError::Io(format!("{}: {e}", dir.display())))?;
+    }
+    let mut pages = Vec::new();
+    let mut exit = 0u8;
+    let mut used_names = std::collections::HashSet::new();
+    for path in &a.files {
+        match page(path, a.platform) {
+            Ok(page) => {
+                if let Some(dir) = &a.dir {
+                    let out = dir.join(page_name(path, &mut used_names));
+                    let bytes = if a.json.enabled() {
+                        a.json.one(&page)
+                    } else {
+                        gpukit_report::render_page(&page).into_bytes()
+                    };
+                    emit(Some(&out), &bytes)?;
+                    eprintln!("{}: {}", path.display(), out.display());
+                } else {
+                    pages.push(page);
+                }
+            }
+            Err(e) if a.files.len() == 1 => return Err(e),
+            Err(e) => {
+                eprintln!("error: {}", render_message(&e.to_string()));
+                exit = exit.max(e.exit_code());
+            }
+        }
+    }
+    if a.dir.is_none() {
+        let bytes = if a.json.enabled() {
+            match pages.as_slice() {
+                [one] if a.files.len() == 1 => a.json.one(one),
+                all => a.json.many(all),
+            }
+        } else {
+            pages
+                .first()
+                .map(|p| gpukit_report::render_page(p).into_bytes())
+                .unwrap_or_default()
+        };
+        emit(a.output.as_deref(), &bytes)?;
+    }
+    match exit {
+        0 => Ok(()),
+        code => Err(CmdError::Reported(code)),
+    }
+}
+
+/// `NAME.html` after the input; inputs of the same name from different folders (the
+/// same kernel built for several platforms) get their folder's name in front, then a
+/// number.
+fn page_name(path: &Path, used: &mut std::collections::HashSet<String>) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report".into());
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let mut candidates = vec![name.clone()];
+    if let Some(parent) = parent {
+        candidates.push(format!("{parent}_{name}"));
+    }
+    let chosen = candidates
+        .into_iter()
+        .find(|c| !used.contains(c))
+        .unwrap_or_else(|| {
+            (2..)
+                .map(|n| format!("{name}.{n}"))
+                .find(|c| !used.contains(c))
+                .expect("some number is free")
+        });
+    used.insert(chosen.clone());
+    format!("{chosen}.html")
+}
+
+fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdError> {
+    let bytes = crate::input::read_any(path)?;
+    let format = detect::detect(&bytes);
+    let title = format!(
+        "{}: {}",
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        format.describe()
+    );
+    let mut page = match format {
+        Format::VisaBinary | Format::VisaText => visa::page(path, bytes, format, platform)?,
+        Format::IgaJson1 | Format::IgaJson2 => iga::page(path)?,
+        Format::AmdCl1 | Format::AmdCl2 => amd::page(path)?,
+        other => {
+            return Err(CmdError::Input(format!(
+                "{}: this is {}; `gpukit report` reads vISA, IGA JSON and AMD CL1/CL2 files",
+                path.display(),
+                other.describe()
+            )))
+        }
+    };
+    page.title = title;
+    page.facts
+        .insert(0, ("file".into(), path.display().to_string()));
+    Ok(page)
+}

@@ -1,0 +1,336 @@
+//! vISA objects (binary or text) as report pages: per kernel and function, the
+//! summary, inputs and attributes, the CFG of its instruction stream, register
+//! pressure from liveness of its variables, the mix, verify findings and listing.
+
+use crate::detect::Format;
+use crate::error::CmdError;
+use gpukit_report::{Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
+use gpukit_visa::analysis::{variable_accesses, Liveness};
+use gpukit_visa::text::Style;
+use gpukit_visa::text::{print_routine, RoutineRef as PrintRef};
+use gpukit_visa::verify::{self, Place, Platform, RoutineRef};
+use gpukit_visa::{AttributeValue, Code, InputClass, Object, Routine};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// GRFs in the register file of every platform gpukit names (large-GRF modes aside).
+const GRF_COUNT: u64 = 128;
+
+pub(super) fn page(
+    path: &Path,
+    bytes: Vec<u8>,
+    format: Format,
+    platform: Option<Platform>,
+) -> Result<Page, CmdError> {
+    let object = if format == Format::VisaBinary {
+        gpukit_visa::read_lenient(&bytes).map_err(|e| CmdError::input(path, e))?
+    } else {
+        let text = crate::input::text(path, bytes)?;
+        crate::cmd::visa::parse_text(path, &text, platform)?
+    };
+    let platform = platform.or_else(|| platform_of(&object));
+    let grf = platform.map_or(32, |p| p.grf_size());
+    let findings = verify::verify(
+        &object,
+        &verify::Options {
+            platform,
+            strict: false,
+        },
+    );
+    let style = Style::for_version(object.version);
+    let mut page = Page {
+        facts: vec![
+            ("format".into(), format.describe().into()),
+            ("vISA version".into(), object.version.to_string()),
+            (
+                "platform".into(),
+                platform.map_or("not recorded (GRF of 32 bytes assumed)".into(), |p| {
+                    p.name().to_string()
+                }),
+            ),
+        ],
+        ..Page::default()
+    };
+    for (i, k) in object.kernels.iter().enumerate() {
+        let mut kernel = routine(
+            &object,
+            &k.name,
+            &k.body,
+            PrintRef::Kernel(i),
+            RoutineRef::Kernel(i),
+            style,
+            grf,
+            &findings,
+        );
+        for g in &k.gen_binaries {
+            kernel.summary.push((
+                "Gen binary".into(),
+                format!(
+                    "{} ({}), {} bytes",
+                    g.platform_name(),
+                    g.platform,
+                    g.code.len()
+                ),
+            ));
+        }
+        page.kernels.push(kernel);
+    }
+    for (i, f) in object.functions.iter().enumerate() {
+        page.kernels.push(routine(
+            &object,
+            &f.name,
+            &f.body,
+            PrintRef::Function(i),
+            RoutineRef::Function(i),
+            style,
+            grf,
+            &findings,
+        ));
+    }
+    Ok(page)
+}
+
+/// The platform the object says it was built for (a Gen binary, or IGC 2.x's trailer).
+fn platform_of(object: &Object) -> Option<Platform> {
+    object
+        .kernels
+        .iter()
+        .flat_map(|k| &k.gen_binaries)
+        .find_map(|g| Platform::from_code(g.platform))
+        .or_else(|| {
+            object
+                .kernels
+                .iter()
+                .find_map(|k| k.body.build_info.as_ref())
+                .and_then(|b| Platform::from_build_name(&b.platform))
+        })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn routine(
+    object: &Object,
+    name: &[u8],
+    r: &Routine,
+    print_ref: PrintRef,
+    verify_ref: RoutineRef,
+    style: Style,
+    grf: u32,
+    findings: &[verify::Finding],
+) -> Kernel {
+    let name = String::from_utf8_lossy(name).into_owned();
+    let var_name = |id: u32| -> String {
+        match id.checked_sub(gpukit_visa::limits::PREDEFINED_VARS) {
+            Some(v) => r
+                .variables
+                .get(v as usize)
+                .map_or(format!("V{id}"), |var| r.string_lossy(var.name_index)),
+            None => gpukit_visa::isa::PREDEFINED_VARS
+                .get(id as usize)
+                .map_or(format!("V{id}"), |p| p.name.to_string()),
+        }
+    };
+    let code: &[gpukit_visa::Instruction] = match &r.code {
+        Code::Instructions(c) => c,
+        Code::Undecoded { .. } => &[],
+    };
+    // The listing is the routine as `dis` prints it; its last lines are the
+    // instructions, one each.
+    let text = print_routine(object, print_ref, style);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if r.build_info.is_some() {
+        while lines
+            .last()
+            .is_some_and(|l| l.starts_with("//") || l.is_empty())
+        {
+            lines.pop();
+        }
+    }
+    let first_inst = lines.len().saturating_sub(code.len());
+    let mut listing: Vec<Line> = lines
+        .iter()
+        .map(|t| Line {
+            text: t.to_string(),
+            ..Line::default()
+        })
+        .collect();
+    for (i, inst) in code.iter().enumerate() {
+        let Some(line) = listing.get_mut(first_inst + i) else {
+            break;
+        };
+        line.is_label = matches!(inst.mnemonic(), "label" | "func");
+        for acc in variable_accesses(inst) {
+            let n = var_name(acc.id);
+            let list = if acc.def {
+                &mut line.defs
+            } else {
+                &mut line.uses
+            };
+            if !list.contains(&n) {
+                list.push(n);
+            }
+        }
+    }
+    let line_of = |index: usize| first_inst + index;
+
+    let mut summary = vec![
+        ("instructions".into(), code.len().to_string()),
+        ("variables".into(), r.variables.len().to_string()),
+        ("inputs".into(), r.inputs().len().to_string()),
+    ];
+    if let Some(at) = r.attribute("SimdSize") {
+        if let AttributeValue::Int { value, .. } = at.value {
+            summary.insert(0, ("SIMD size".into(), value.to_string()));
+        }
+    }
+    if let Code::Undecoded { error, .. } = &r.code {
+        summary.push((
+            "instruction stream".into(),
+            format!("not decodable: {error}"),
+        ));
+    }
+    let inputs = Table {
+        title: "Inputs".into(),
+        header: vec!["kind".into(), "name".into(), "offset".into(), "size".into()],
+        rows: r
+            .inputs()
+            .iter()
+            .map(|i| {
+                let kind = match i.class() {
+                    InputClass::General => "general".to_string(),
+                    InputClass::Sampler => "sampler".into(),
+                    InputClass::Surface => "surface".into(),
+                    InputClass::Other(c) => format!("class {c}"),
+                };
+                let kind = match i.implicit_name() {
+                    Some(n) => format!("{kind} ({n})"),
+                    None => kind,
+                };
+                let name = match i.class() {
+                    InputClass::General => var_name(i.index),
+                    _ => format!("#{}", i.index),
+                };
+                vec![kind, name, i.offset.to_string(), i.size.to_string()]
+            })
+            .collect(),
+    };
+    let attributes = Table {
+        title: "Attributes".into(),
+        header: vec!["name".into(), "value".into()],
+        rows: r
+            .attributes
+            .iter()
+            .map(|a| {
+                let value = match &a.value {
+                    AttributeValue::Int { value, .. } => value.to_string(),
+                    AttributeValue::Str(s) => String::from_utf8_lossy(s).into_owned(),
+                    AttributeValue::Raw(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
+                };
+                vec![r.string_lossy(a.name_index), value]
+            })
+            .collect(),
+    };
+    let mut tables = Vec::new();
+    if !inputs.rows.is_empty() {
+        tables.push(inputs);
+    }
+    if !attributes.rows.is_empty() {
+        tables.push(attributes);
+    }
+
+    let mut mix: BTreeMap<&str, usize> = BTreeMap::new();
+    for inst in code {
+        if !matches!(inst.mnemonic(), "label" | "func") {
+            *mix.entry(inst.mnemonic()).or_insert(0) += 1;
+        }
+    }
+    let (cfg, pressure) = match Liveness::analyze(r, grf) {
+        Ok(live) => {
+            let graph = Graph {
+                nodes: live
+                    .cfg
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(b, block)| Node {
+                        label: block
+                            .label
+                            .and_then(|l| r.labels.get(l as usize))
+                            .map_or(format!("B{b}"), |l| r.string_lossy(l.name_index)),
+                        detail: format!("{} instructions", block.end - block.start),
+                        line: line_of(block.start),
+                    })
+                    .collect(),
+                edges: live
+                    .cfg
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(b, block)| block.succs.iter().map(move |&s| (b, s)))
+                    .collect(),
+            };
+            let peak = live.peak().map(|(i, _)| i);
+            let mut peak_live: Vec<(String, u64)> = peak
+                .map(|i| {
+                    live.live_at(r, i)
+                        .into_iter()
+                        .map(|(v, bytes)| {
+                            (var_name(v + gpukit_visa::limits::PREDEFINED_VARS), bytes)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            peak_live.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let pressure = Pressure {
+                bytes: live.pressure.clone(),
+                grf_bytes: u64::from(grf),
+                budget_bytes: Some(GRF_COUNT * u64::from(grf)),
+                block_starts: live.cfg.blocks.iter().map(|b| b.start).collect(),
+                peak,
+                peak_live,
+                source: format!(
+                    "Liveness of the declared variables, one {grf}-byte GRF at a time (an alias \
+                     counts as the GRFs of its root it covers; a partial write keeps a GRF \
+                     alive); the register file line is {GRF_COUNT} GRFs. Predefined variables \
+                     and indirect accesses are not counted."
+                ),
+                lines: (0..code.len()).map(line_of).collect(),
+            };
+            (Some(graph), (!code.is_empty()).then_some(pressure))
+        }
+        Err(e) => {
+            summary.push(("register pressure".into(), e.to_string()));
+            (None, None)
+        }
+    };
+    let findings = findings
+        .iter()
+        .filter_map(|f| {
+            let (routine, index) = match &f.location.place {
+                Place::Instruction { routine, index, .. } => (*routine, Some(*index)),
+                Place::Routine { routine }
+                | Place::Input { routine, .. }
+                | Place::Declaration {
+                    routine: Some(routine),
+                    ..
+                } => (*routine, None),
+                _ => return None,
+            };
+            (routine == verify_ref).then(|| Finding {
+                line: index.map(line_of),
+                rule: f.rule.to_string(),
+                message: f.message.clone(),
+            })
+        })
+        .collect();
+    Kernel {
+        name,
+        summary,
+        tables,
+        cfg: cfg.filter(|g| !g.nodes.is_empty()),
+        pressure,
+        mix: mix.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        mix_title: String::new(),
+        findings,
+        listing,
+    }
+}

@@ -1,0 +1,91 @@
+//! What a report shows, format-neutral.
+
+use serde::Serialize;
+
+/// One page: an input file and its kernels.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Page {
+    pub title: String,
+    /// Facts about the file as a whole (format, version, producer ...).
+    pub facts: Vec<(String, String)>,
+    pub kernels: Vec<Kernel>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Kernel {
+    pub name: String,
+    /// Summary rows (version, platform, SIMD size, instructions, Gen binary ...).
+    pub summary: Vec<(String, String)>,
+    /// Named tables (inputs with offsets, attributes, arguments ...).
+    pub tables: Vec<Table>,
+    pub cfg: Option<Graph>,
+    pub pressure: Option<Pressure>,
+    /// Instruction count per mnemonic (or, with `mix_title`, other counts).
+    pub mix: Vec<(String, usize)>,
+    /// The bar chart's title; empty means "instructions by mnemonic".
+    pub mix_title: String,
+    pub findings: Vec<Finding>,
+    pub listing: Vec<Line>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Table {
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A control-flow graph: nodes are basic blocks.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    /// Directed edges between node indices.
+    pub edges: Vec<(usize, usize)>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Node {
+    pub label: String,
+    /// A second line, e.g. the instruction count.
+    pub detail: String,
+    /// The listing line the block starts at (the link target).
+    pub line: usize,
+}
+
+/// Register pressure along the instruction stream.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Pressure {
+    /// Bytes live at each instruction (x is the instruction's position).
+    pub bytes: Vec<u64>,
+    /// Bytes of one GRF on the platform (the axis unit).
+    pub grf_bytes: u64,
+    /// The register file's size in bytes, drawn as a line.
+    pub budget_bytes: Option<u64>,
+    /// Instruction positions where blocks start.
+    pub block_starts: Vec<usize>,
+    /// Where the peak is, and what is live there (name, bytes), largest first.
+    pub peak: Option<usize>,
+    pub peak_live: Vec<(String, u64)>,
+    /// How the numbers were obtained, shown under the chart.
+    pub source: String,
+    /// The listing line of each instruction position (for links from the chart).
+    pub lines: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Finding {
+    /// Listing line of the instruction, if the finding has one.
+    pub line: Option<usize>,
+    pub rule: String,
+    pub message: String,
+}
+
+/// One listing line: an instruction, a label or a comment.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Line {
+    pub text: String,
+    /// Names written and read (for highlighting related lines).
+    pub defs: Vec<String>,
+    pub uses: Vec<String>,
+    pub is_label: bool,
+}
