@@ -362,26 +362,50 @@ fn text_report(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
     s
 }
 
-fn svg(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
+/// The grid as SVG: one square per byte, coloured by the channel that touches it;
+/// bytes of channels the masks disable are grey and hatched, with a legend, and the
+/// title says which masks and predicate decided it.
+fn svg(r: &Report, rows: &[(i64, Vec<Cell>)], a: &Args) -> String {
     const CELL: usize = 14;
     const LEFT: usize = 48;
-    const TOP: usize = 36;
-    let width = LEFT + r.grf_size as usize * CELL + 8;
-    let height = TOP + rows.len() * (CELL + 4) + 8;
+    const TOP: usize = 52;
+    let width = (LEFT + r.grf_size as usize * CELL + 8).max(760);
+    let legend_y = TOP + rows.len() * (CELL + 4) + 10;
+    let height = legend_y + CELL + 12;
+    let enabled = |ch: u32| {
+        r.elements
+            .iter()
+            .find(|e| e.channel == ch)
+            .is_none_or(|e| e.enabled)
+    };
+    let esc = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="9">"#
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="9"><defs><pattern id="off" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="4" height="4" fill="#e6e6e6"/><line x1="0" y1="0" x2="0" y2="4" stroke="#a0a0a0" stroke-width="1.5"/></pattern></defs>"##
     );
-    let title = r
-        .operand
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let predicate = match a.pred {
+        Some(bits) => format!(
+            ", predicate {}{bits:#x} ({})",
+            if a.pred_inverse { "!" } else { "" },
+            a.pred_control
+        ),
+        None => String::new(),
+    };
     let _ = writeln!(
         s,
-        r#"<text x="4" y="14" font-size="12">{title} exec size {} GRF {} bytes</text>"#,
-        r.exec_size, r.grf_size
+        r#"<text x="4" y="14" font-size="12" font-weight="bold">{} exec size {}, GRF {} bytes</text><text x="4" y="30" font-size="11">mask {}, execution mask {:#x}{}: channels enabled {}</text>"#,
+        esc(&r.operand),
+        r.exec_size,
+        r.grf_size,
+        esc(&r.mask),
+        a.exec_mask,
+        esc(&predicate),
+        r.channel_enable
     );
     for b in (0..r.grf_size as usize).step_by(8) {
         let _ = writeln!(
@@ -400,13 +424,15 @@ fn svg(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
         );
         for (b, c) in cells.iter().enumerate() {
             let x = LEFT + b * CELL;
-            let (fill, label) = match c {
-                Cell::Untouched => ("#f4f4f4".to_string(), String::new()),
-                Cell::Many => ("#888888".to_string(), "*".to_string()),
-                Cell::Channel(ch) => (
+            let (fill, label, ink) = match c {
+                Cell::Untouched => ("#f8f8f8".to_string(), String::new(), "#000"),
+                Cell::Many => ("#888888".to_string(), "*".to_string(), "#000"),
+                Cell::Channel(ch) if enabled(*ch) => (
                     format!("hsl({}, 70%, 70%)", (ch * 360 / 32) % 360),
                     ch.to_string(),
+                    "#000",
                 ),
+                Cell::Channel(ch) => ("url(#off)".to_string(), ch.to_string(), "#777"),
             };
             let _ = writeln!(
                 s,
@@ -415,12 +441,28 @@ fn svg(r: &Report, rows: &[(i64, Vec<Cell>)]) -> String {
             if !label.is_empty() {
                 let _ = writeln!(
                     s,
-                    r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+                    r#"<text x="{}" y="{}" text-anchor="middle" fill="{ink}">{label}</text>"#,
                     x + CELL / 2,
                     y + CELL - 4
                 );
             }
         }
+    }
+    let legend = [
+        ("hsl(120, 70%, 70%)", "enabled channel (number: channel)"),
+        ("url(#off)", "disabled channel"),
+        ("#888888", "several channels"),
+        ("#f8f8f8", "not touched"),
+    ];
+    let mut x = 4;
+    for (fill, what) in legend {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x}" y="{legend_y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbbbbb"/><text x="{}" y="{}" font-size="10">{what}</text>"##,
+            x + CELL + 4,
+            legend_y + CELL - 3
+        );
+        x += CELL + 10 + what.len() * 6;
     }
     s.push_str("</svg>\n");
     s
@@ -465,7 +507,7 @@ pub fn run(mut a: Args) -> CmdResult {
     };
     let rows = grid(&elements, size, grf_size, &span.grfs);
     if let Some(path) = &a.svg {
-        emit(Some(path), svg(&report, &rows).as_bytes())?;
+        emit(Some(path), svg(&report, &rows, &a).as_bytes())?;
     }
     let out = if a.json.enabled() {
         a.json.one(&report)
