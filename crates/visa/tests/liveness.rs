@@ -1,6 +1,6 @@
 //! Liveness and register pressure on hand-made kernels whose answer is worked out by
 //! hand: `tests/data/liveness/<name>.visaasm` with `<name>.expected` beside it, one
-//! line per instruction (`index mnemonic bytes live-roots...`) and the peak.
+//! line per instruction (`index mnemonic bytes root:bytes...`) and the peak.
 //! `BLESS=1` writes the expected files for new kernels (check them by hand).
 
 use gpukit_visa::analysis::Liveness;
@@ -18,7 +18,10 @@ fn render(object: &Object) -> String {
         let names: Vec<String> = live
             .live_at(routine, i)
             .iter()
-            .map(|&v| routine.string_lossy(routine.variables[v as usize].name_index))
+            .map(|&(v, bytes)| {
+                let name = routine.string_lossy(routine.variables[v as usize].name_index);
+                format!("{name}:{bytes}")
+            })
             .collect();
         out.push_str(&format!("{i} {} {}", inst.mnemonic(), live.pressure[i]));
         for n in names {
@@ -72,11 +75,7 @@ fn igc_kernels() {
         for k in &object.kernels {
             let live = Liveness::analyze(&k.body, 32).unwrap();
             if let Some((i, bytes)) = live.peak() {
-                let sum: u64 = live
-                    .live_at(&k.body, i)
-                    .iter()
-                    .map(|&v| live.root_bytes(v))
-                    .sum();
+                let sum: u64 = live.live_at(&k.body, i).iter().map(|&(_, b)| b).sum();
                 assert_eq!(sum, bytes, "{}", path.display());
             }
         }

@@ -1,7 +1,7 @@
 //! `gpukit visa fmt FILE.visaasm [-o OUT | --in-place]`: parse and print again in
 //! IGC's layout.
 
-use crate::error::{CmdError, CmdResult};
+use crate::error::CmdResult;
 use crate::output::{emit, emit_in_place};
 use gpukit_visa::verify::Platform;
 use std::path::PathBuf;
@@ -28,10 +28,5 @@ pub fn run(a: Args) -> CmdResult {
     if a.in_place {
         return emit_in_place(&a.file, text.as_bytes());
     }
-    emit(a.output.as_deref(), text.as_bytes()).map_err(|e| match e {
-        CmdError::Usage(m) if m.contains("is one of the input files") => {
-            CmdError::Usage(format!("{m}; `visa fmt -i FILE` rewrites it in place"))
-        }
-        e => e,
-    })
+    emit(a.output.as_deref(), text.as_bytes())
 }
