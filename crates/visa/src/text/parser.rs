@@ -35,9 +35,27 @@ impl Default for ParseOptions {
     }
 }
 
-/// Parses a whole `.visaasm` text for a platform with 32-byte GRFs.
+impl ParseOptions {
+    /// The options a text names itself: IGC 2.x's `//Platform:` trailer decides the GRF
+    /// size; without one, 32-byte GRFs.
+    pub fn for_text(src: &str) -> ParseOptions {
+        let named = src
+            .lines()
+            .rev()
+            .find_map(|l| l.trim_end_matches('\r').strip_prefix("//Platform: "));
+        ParseOptions {
+            grf_bytes: named.map_or(
+                limits::GRF_BYTES_DEFAULT,
+                crate::model::grf_bytes_of_platform,
+            ),
+        }
+    }
+}
+
+/// Parses a whole `.visaasm` text for the platform its build trailer names, else for one
+/// with 32-byte GRFs.
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
-    parse_text_with(src, &ParseOptions::default())
+    parse_text_with(src, &ParseOptions::for_text(src))
 }
 
 /// Parses a whole `.visaasm` text.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub struct Args {
     /// The .visaasm file
     file: PathBuf,
-    /// Target platform (decides the GRF size; default: 32-byte GRFs as on all but PVC)
+    /// Target platform (decides the GRF size; default: the text's `//Platform:` trailer, else 32-byte GRFs as on all but PVC)
     #[arg(long, value_enum)]
     platform: Option<super::Platform>,
     /// Output file (stdout when absent)

@@ -7,6 +7,10 @@ use std::path::PathBuf;
 pub struct Args {
     /// The .isa file
     file: PathBuf,
+    /// Target platform (decides the GRF size `&var[offset]` counts in; default: the
+    /// platform of the object's Gen binary, else 32-byte GRFs)
+    #[arg(long, value_enum)]
+    platform: Option<super::Platform>,
     /// Output file (stdout when absent)
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -17,6 +21,7 @@ pub fn run(a: Args) -> CmdResult {
     let obj = gpukit_visa::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
     emit(
         a.output.as_deref(),
-        gpukit_visa::text::print_text(&obj).as_bytes(),
+        gpukit_visa::text::print_text_with(&obj, &super::Platform::print_options(a.platform))
+            .as_bytes(),
     )
 }

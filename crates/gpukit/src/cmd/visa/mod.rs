@@ -43,6 +43,8 @@ impl VisaCommand {
 }
 
 /// The target platform of a text: it decides the GRF size that `&var[offset]` counts in.
+/// Without `--platform`, a text's `//Platform:` trailer or an object's Gen binary decides,
+/// else 32-byte GRFs.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Platform {
     Skl,
@@ -54,6 +56,13 @@ pub enum Platform {
 }
 
 impl Platform {
+    /// Print options for this platform, or for what the object names when absent.
+    fn print_options(platform: Option<Platform>) -> gpukit_visa::text::PrintOptions {
+        gpukit_visa::text::PrintOptions {
+            grf_bytes: platform.map(Platform::grf_bytes),
+        }
+    }
+
     fn grf_bytes(self) -> u32 {
         match self {
             Platform::Pvc => 64,
@@ -72,8 +81,11 @@ fn parse_file(
     let text = String::from_utf8(bytes).map_err(|e| {
         crate::output::CmdError::Input(format!("{}: not UTF-8 text: {e}", path.display()))
     })?;
-    let options = gpukit_visa::text::ParseOptions {
-        grf_bytes: platform.map_or(32, Platform::grf_bytes),
+    let options = match platform {
+        Some(p) => gpukit_visa::text::ParseOptions {
+            grf_bytes: p.grf_bytes(),
+        },
+        None => gpukit_visa::text::ParseOptions::for_text(&text),
     };
     gpukit_visa::text::parse_text_with(&text, &options).map_err(|d| {
         let rendered = d.render(&path.display().to_string(), &text);
