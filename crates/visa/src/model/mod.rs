@@ -240,7 +240,7 @@ impl Object {
             .chain(self.functions.iter().map(|f| &f.body));
         for r in routines {
             for v in &r.variables {
-                if v.ty().0 > 0xF || newer_var(v.alias_index) {
+                if v.ty().0 > 0xF || newer_var(v.alias_index) || v.aliases_null {
                     return Some(format!("variable {}", r.string_lossy(v.name_index)));
                 }
             }

@@ -400,6 +400,7 @@ impl Parser {
                 Some(id) => {
                     rb.variables[var].alias_index = id;
                     rb.variables[var].alias_offset = offset;
+                    rb.variables[var].aliases_null = id == 0;
                 }
                 None => self.diags.push(diag(
                     line,
@@ -718,6 +719,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 alias_scope: 0,
                 attributes,
                 wide_type: None,
+                aliases_null: false,
             };
             v.set_type_align(ty, align);
             rb.variables.push(v);

@@ -320,7 +320,7 @@ impl Printer<'_> {
         if v.align().0 != 0 {
             let _ = write!(s, " align={}", v.align().name().unwrap_or("?"));
         }
-        if v.alias_index != 0 {
+        if v.is_alias() {
             let _ = write!(
                 s,
                 " alias=<{}, {}>",
