@@ -212,7 +212,7 @@ pub fn derive_uses(l: &Listing) -> HashMap<i64, DerivedUses> {
 }
 
 fn to_v2(l: &Listing) -> Listing {
-    let cfg = Cfg::build(l);
+    let cfg = Cfg::build_iga64(l);
     let derived = derive_uses(l);
     let mut out = Listing {
         version: Version::V2,
@@ -287,7 +287,7 @@ fn to_v2(l: &Listing) -> Listing {
 }
 
 fn to_v1(l: &Listing) -> Listing {
-    let cfg = Cfg::build(l);
+    let cfg = Cfg::build_iga64(l);
     // iga64's analysis emits a use's definitions block by block in program
     // order, walking each block backwards.
     let order = |ids: &mut Vec<i64>| {

@@ -347,3 +347,49 @@ fn render_matches_iga64_text() {
     );
     assert!(lines_exact * 100 >= lines * 98, "line match fell below 98%");
 }
+
+/// Blocks with code (not only the `nop`/`illegal` padding IGC puts after the EOT send)
+/// that no path from the entry block reaches.
+fn unreachable_blocks(l: &gpukit_iga::model::Listing, cfg: &gpukit_iga::cfg::Cfg) -> usize {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        if b >= seen.len() || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        stack.extend(cfg.succs[b].iter().copied());
+    }
+    (0..seen.len())
+        .filter(|&b| !seen[b] && cfg.insts(l, b).any(|i| i.op != "nop" && i.op != "illegal"))
+        .count()
+}
+
+/// The true CFG reaches every block of code of every compiled kernel; iga64's JSON 2.0 edges
+/// (kept for byte-exact conversion) leave blocks after an unpredicated non-branch
+/// without a predecessor.
+#[test]
+fn true_cfg_reaches_every_block() {
+    let Some(files) = corpus_json() else {
+        return;
+    };
+    let (mut listings, mut iga64_gaps, mut flow_gaps) = (0, 0, Vec::new());
+    for f in &files {
+        let Ok(p) = parse(&std::fs::read(f).unwrap(), Mode::Lenient) else {
+            continue;
+        };
+        let l = &p.listing;
+        listings += 1;
+        if unreachable_blocks(l, &gpukit_iga::cfg::Cfg::build_iga64(l)) > 0 {
+            iga64_gaps += 1;
+        }
+        let n = unreachable_blocks(l, &gpukit_iga::cfg::Cfg::build(l));
+        if n > 0 {
+            flow_gaps.push(format!("{}: {n} unreachable block(s)", f.display()));
+        }
+    }
+    eprintln!(
+        "{listings} listings: iga64's edges leave blocks unreachable in {iga64_gaps}, the true CFG in {}",
+        flow_gaps.len()
+    );
+    assert!(flow_gaps.is_empty(), "{}", flow_gaps.join("\n"));
+}
