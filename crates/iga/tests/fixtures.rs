@@ -76,3 +76,24 @@ fn optional_layouts_round_trip_and_survive_conversion() {
         );
     }
 }
+
+/// An SLM fence (descriptor 0x0219E0FE): 2.0 omits the flat surface's `soff`, 1.0 prints
+/// the surface id iga64 decodes from the descriptor (254). The 2.0 file is IGC 2.x's
+/// iga64 output with its `liveTotals.s` removed (the older iga2 the corpus uses has no
+/// `s`); the 1.0 file is Debian's iga64. Both conversions are byte-exact.
+#[test]
+fn flat_fence_surface_id_comes_from_the_descriptor() {
+    let v1 = data("icllp_slm_fence.iga1.json");
+    let v2 = data("icllp_slm_fence.iga2.json");
+    let l1 = parse(&v1, Mode::Strict).unwrap().listing;
+    let l2 = parse(&v2, Mode::Strict).unwrap().listing;
+    assert!(
+        write(&convert(&l2, Version::V1), Version::V1) == v1,
+        "2.0 -> 1.0"
+    );
+    assert!(
+        write(&convert(&l1, Version::V2), Version::V2) == v2,
+        "1.0 -> 2.0"
+    );
+    assert!(gpukit_iga::analysis::check(&l2).is_empty(), "check");
+}
