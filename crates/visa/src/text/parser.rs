@@ -914,6 +914,7 @@ fn candidates(version: Version) -> &'static [Candidate] {
                 }
                 Some(Piece::Field(_, Some(Format::RawSend))) => vec!["raw_send".into()],
                 Some(Piece::Field(_, Some(Format::RawSends))) => vec!["raw_sends".into()],
+                Some(Piece::Field(_, Some(Format::RawSendg))) => vec!["raw_sendg".into()],
                 _ => vec![],
             };
             out.push(Candidate {
@@ -1287,7 +1288,7 @@ fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
         .var_id(name)
         .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     c.expect(".")?;
-    let offset = c.uint(u16::MAX.into())? as u16;
+    let offset = c.primary_uint(u16::MAX.into())? as u16;
     Ok(Raw { id, offset })
 }
 
@@ -2103,6 +2104,31 @@ fn formatted(
             };
             Ok(Operand::Int(rb.intern(&s)))
         }
+        Format::RawSendg => {
+            for (text, v) in [
+                ("raw_sendgc_eot.", 3),
+                ("raw_sendg_eot.", 2),
+                ("raw_sendgc.", 1),
+                ("raw_sendg.", 0),
+            ] {
+                if c.eat(text) {
+                    return int(v);
+                }
+            }
+            Err(at.err("expected raw_sendg or raw_sendgc", "raw_sendg."))
+        }
+        Format::HexUpper => Ok(Operand::Int(c.uint(u32::MAX.into())? as u32)),
+        Format::Descriptor64 => {
+            c.skip_ws();
+            // 64 bits: the signed reading wraps back to the same bits.
+            let desc = c.int()? as u64;
+            set_field(fields, ops, "desc_hi", Operand::Int((desc >> 32) as u32));
+            int(desc as u32)
+        }
+        Format::LfsrControl => int(longest(c, &names::LFSR_FUNC, "lfsr function control")?),
+        Format::DnsclConversion => int(longest(c, &names::DNSCL_CONVERSION, "dnscl conversion")?),
+        Format::DnsclMode => int(longest(c, &names::DNSCL_MODE, "dnscl mode")?),
+        Format::DnsclRounding => int(longest(c, &names::DNSCL_ROUNDING, "dnscl rounding")?),
         Format::BfnControl => {
             c.expect("x")?;
             let r = c.rest();

@@ -935,6 +935,24 @@ impl Printer<'_> {
             Format::LscFenceOp => format!(".{}", spell(&names::LSC_FENCE_OP, v)),
             Format::LscScope => format!(".{}", spell(&names::LSC_SCOPE, v)),
             Format::BfnControl => format!("x{v:x}"),
+            Format::RawSendg => match v & 3 {
+                0 => "raw_sendg.",
+                1 => "raw_sendgc.",
+                2 => "raw_sendg_eot.",
+                _ => "raw_sendgc_eot.",
+            }
+            .to_string(),
+            Format::HexUpper => format!("0x{v:X}"),
+            Format::Descriptor64 => {
+                format!(
+                    "0x{:X}",
+                    u64::from(field_int(inst, "desc_hi")) << 32 | u64::from(v)
+                )
+            }
+            Format::LfsrControl => spell(&names::LFSR_FUNC, v).to_string(),
+            Format::DnsclConversion => spell(&names::DNSCL_CONVERSION, v).to_string(),
+            Format::DnsclMode => spell(&names::DNSCL_MODE, v).to_string(),
+            Format::DnsclRounding => spell(&names::DNSCL_ROUNDING, v).to_string(),
             Format::Sampler => format!("S{v}"),
             Format::Symbol => {
                 let bytes = self.r.string(v).unwrap_or_default();
