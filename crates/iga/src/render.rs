@@ -452,8 +452,9 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 /// iga64 decoded (a table read off the corpus's skl and icllp listings against iga64's
 /// text). What the message decides:
 /// - UD for messages whose elements are dwords by definition (32-bit byte
-///   gathering/scattering, fences, barriers, EOT), typed and media block writes, a64 and
-///   min/max atomics through `sends`; iga64 omits UD on a unary `send` (its implicit type).
+///   gathering/scattering), typed and media block writes, a64 and min/max atomics through
+///   `sends`; iga64 omits UD on a unary `send` (its implicit type). Fences, barriers and
+///   EOT print untyped.
 /// - UW for scratch and OWord block writes; F for a64 dword gathering reads; D for media
 ///   block reads.
 ///
@@ -472,11 +473,10 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     let sends = i.is_send() && !ops::has(&i.op, ops::UNARY_SEND);
     Some(if m.is_empty() {
         "uw"
-    } else if m == "end of thread"
-        || m.contains("barrier")
-        || m.contains("fence")
-        || m.starts_with("byte gathering read 32b")
-        || m.starts_with("byte scattering write 32b")
+    } else if m == "end of thread" || m.contains("barrier") || m.contains("fence") {
+        // iga64 prints these untyped on both `send` and `sends`.
+        return None;
+    } else if m.starts_with("byte gathering read 32b") || m.starts_with("byte scattering write 32b")
     {
         "ud"
     } else if m.contains("atomic") {
