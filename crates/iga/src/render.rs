@@ -466,6 +466,7 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 /// - 16-bit byte scattering writes: W in 10 of 12 corpus cases, UD in 2 (the source
 ///   variable's type); untyped surface reads/writes: W except one F/UD each; a64 dword
 ///   gathering reads: F except one UD; atomics with a result: W or UD by variable.
+///
 /// Likewise a unary send's source 0 type (`r25:uq` on Gen9 a64 messages, `:f` on Gen11)
 /// and the Gen9 `cre` source (`:d`) come from the vISA operand, not the message.
 fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {

@@ -2117,7 +2117,7 @@ fn formatted(
             }
             Err(at.err("expected raw_sendg or raw_sendgc", "raw_sendg."))
         }
-        Format::HexUpper => Ok(Operand::Int(c.uint(u32::MAX.into())? as u32)),
+        Format::HexUpper => Ok(Operand::Int(c.uint(u32::MAX.into())?)),
         Format::Descriptor64 => {
             c.skip_ws();
             // 64 bits: the signed reading wraps back to the same bits.
