@@ -136,7 +136,8 @@ pub fn check(l: &Listing) -> Vec<Diagnostic> {
         }
     }
     if l.version == Version::V2 {
-        let cfg = Cfg::build(l);
+        // A listing's labels carry iga64's edges, so they are checked against iga64's rule.
+        let cfg = Cfg::build_iga64(l);
         for (b, blk) in cfg.blocks.iter().enumerate() {
             let Some(ix) = blk.label else { continue };
             let Element::Label(lb) = &l.elems[ix] else {

@@ -1,12 +1,17 @@
 //! Basic blocks and control-flow edges of a listing.
 //!
-//! Every label opens a block (iga64 prints exactly one label per block).
-//! The edges follow the rule iga64's JSON 2.0 formatter uses for a label's
-//! `preds`/`succs`, quirks included, so that converted listings match it:
-//! a block ending in a non-branching instruction falls through only when
-//! that instruction has EOT or a predicate (iga64 tests the inverse of what
-//! its variable name says); a branch has edges to its label operands and
-//! falls through unless it is an unpredicated `jmpi`.
+//! Every label opens a block (iga64 prints exactly one label per block). Two edge rules:
+//!
+//! - [`EdgeRule::Flow`], the true control flow that `iga cfg`, `stats` and every
+//!   analysis use: a block falls through to the next unless it ends in an unpredicated
+//!   `jmpi` or `ret` or an unpredicated EOT instruction; a branch also has edges to its
+//!   label operands.
+//! - [`EdgeRule::Iga64`], the rule iga64's JSON 2.0 formatter uses for a label's
+//!   `preds`/`succs`, quirks included, so that converted listings match it byte for
+//!   byte: a block ending in a non-branching instruction falls through only when that
+//!   instruction has EOT or a predicate (iga64 tests the inverse of what its variable
+//!   name says), so blocks after an ordinary `add` look unreachable; a branch has edges
+//!   to its label operands and falls through unless it is an unpredicated `jmpi`.
 
 use crate::model::{Element, Instruction, Listing, OperandKind};
 use std::collections::{BTreeSet, HashMap};
@@ -30,13 +35,33 @@ pub struct Cfg {
     pub block_of: HashMap<i64, usize>,
 }
 
+/// Which edges a [`Cfg`] has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeRule {
+    /// The true control flow (fall-through included).
+    Flow,
+    /// iga64's JSON 2.0 `preds`/`succs`, for byte-exact conversion and for checking a
+    /// listing's own labels.
+    Iga64,
+}
+
 /// Ops iga64 treats as branching (its `IS_BRANCH` op attribute).
 pub fn is_branching(op: &str) -> bool {
     crate::ops::has(op, crate::ops::BRANCH)
 }
 
 impl Cfg {
+    /// The true control-flow graph ([`EdgeRule::Flow`]).
     pub fn build(listing: &Listing) -> Cfg {
+        Cfg::build_with(listing, EdgeRule::Flow)
+    }
+
+    /// The graph iga64's JSON 2.0 labels describe ([`EdgeRule::Iga64`]).
+    pub fn build_iga64(listing: &Listing) -> Cfg {
+        Cfg::build_with(listing, EdgeRule::Iga64)
+    }
+
+    pub fn build_with(listing: &Listing, rule: EdgeRule) -> Cfg {
         let mut blocks: Vec<Block> = Vec::new();
         let mut block_of = HashMap::new();
         for (ix, e) in listing.elems.iter().enumerate() {
@@ -84,23 +109,25 @@ impl Cfg {
             let Element::Inst(li) = &listing.elems[last] else {
                 continue;
             };
-            if !is_branching(&li.op) {
-                if let Some(nx) = next {
-                    if li.has_opt("EOT") || li.pred.is_some() {
-                        edge(b, nx);
-                    }
-                }
-            } else {
+            let branching = is_branching(&li.op);
+            if branching {
                 for t in branch_targets(li) {
                     if let Some(&tb) = by_symbol.get(t) {
                         edge(b, tb);
                     }
                 }
-                if li.op != "jmpi" || li.pred.is_some() {
-                    if let Some(nx) = next {
-                        edge(b, nx);
-                    }
+            }
+            let unpredicated = li.pred.is_none();
+            let falls_through = match (rule, branching) {
+                (EdgeRule::Flow, false) => !(li.has_opt("EOT") && unpredicated),
+                (EdgeRule::Flow, true) => {
+                    !(unpredicated && matches!(li.op.as_str(), "jmpi" | "ret"))
                 }
+                (EdgeRule::Iga64, false) => li.has_opt("EOT") || !unpredicated,
+                (EdgeRule::Iga64, true) => li.op != "jmpi" || !unpredicated,
+            };
+            if let (true, Some(nx)) = (falls_through, next) {
+                edge(b, nx);
             }
         }
         Cfg {

@@ -212,7 +212,7 @@ pub fn derive_uses(l: &Listing) -> HashMap<i64, DerivedUses> {
 }
 
 fn to_v2(l: &Listing) -> Listing {
-    let cfg = Cfg::build(l);
+    let cfg = Cfg::build_iga64(l);
     let derived = derive_uses(l);
     let mut out = Listing {
         version: Version::V2,
@@ -287,7 +287,7 @@ fn to_v2(l: &Listing) -> Listing {
 }
 
 fn to_v1(l: &Listing) -> Listing {
-    let cfg = Cfg::build(l);
+    let cfg = Cfg::build_iga64(l);
     // iga64's analysis emits a use's definitions block by block in program
     // order, walking each block backwards.
     let order = |ids: &mut Vec<i64>| {
@@ -337,9 +337,58 @@ fn to_v1(l: &Listing) -> Listing {
                         r.uses.clear();
                     }
                 }
+                let flat_id = flat_surface_id(&n);
+                for s in &mut n.srcs {
+                    if let OperandKind::Address(a) = &mut s.kind {
+                        if let Some(surf) = &mut a.surface {
+                            if !surf.is_stateful() && surf.offset.is_none() {
+                                surf.offset = Some(SurfaceOffset::Imm(flat_id));
+                            }
+                        }
+                    }
+                }
                 out.elems.push(Element::Inst(Box::new(n)));
             }
         }
     }
     out
+}
+
+/// The surface id iga64's message decoder gives a flat (stateless) address, which 1.0
+/// prints as the surface `offset` and 2.0 leaves out (no `soff`). Every decoder sets 0
+/// for a flat address except the legacy data-cache memory fence (SFID dc0 = 0xA,
+/// message type 7 in descriptor bits 14-18), which keeps the descriptor's BTI byte:
+/// 254 (0xFE) for an SLM fence, 0 for a global one. The descriptor and extended
+/// descriptor are the send's last two immediates; with a register descriptor the
+/// message is unknown and 0 is written.
+fn flat_surface_id(i: &Instruction) -> i64 {
+    let imms: Vec<u64> = i
+        .srcs
+        .iter()
+        .filter_map(|s| match &s.kind {
+            OperandKind::Immediate { value, .. } => parse_imm(value),
+            _ => None,
+        })
+        .collect();
+    let [.., ex_desc, desc] = imms[..] else {
+        return 0;
+    };
+    let dc0 = match i.subop.as_deref() {
+        Some(sfid) => sfid == "dc0",
+        // Gen9's sends print no SFID; it is the extended descriptor's low nibble.
+        None => ex_desc & 0xF == 0xA,
+    };
+    const MEMORY_FENCE: u64 = 7;
+    if i.is_send() && dc0 && (desc >> 14) & 0x1F == MEMORY_FENCE {
+        (desc & 0xFF) as i64
+    } else {
+        0
+    }
+}
+
+fn parse_imm(v: &str) -> Option<u64> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => v.parse().ok(),
+    }
 }

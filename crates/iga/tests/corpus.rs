@@ -235,8 +235,9 @@ fn conversion_matches_iga64() {
 
 /// The intel corpus has only 1.0 listings; 1.0 -> 2.0 -> 1.0 must give them back
 /// (this checks the dependence order and the `other`/`implicit` mapping on 258 more
-/// kernels), except for the two things 2.0 does not carry: the surface offset of a
-/// flat address and the `defs` of an indirect destination's address register.
+/// kernels), except for what 2.0 does not carry: the `defs` of an indirect destination's
+/// address register. (The surface offset of a flat address, which 2.0 omits, is derived
+/// from the message descriptor.)
 #[test]
 fn v1_survives_a_trip_through_v2() {
     use gpukit_iga::{convert, Version};
@@ -257,11 +258,8 @@ fn v1_survives_a_trip_through_v2() {
             exact += 1;
             continue;
         }
-        let lost = |w: &str| {
-            (w.contains("\"surf\":{\"type\":\"flat\", \"offset\":")
-                && !w.contains("\"offset\":0, \"defs\""))
-                || (w.contains("\"dst\":{\"kind\":\"RI\"") && !w.ends_with("\"defs\":[]},"))
-        };
+        let lost =
+            |w: &str| w.contains("\"dst\":{\"kind\":\"RI\"") && !w.ends_with("\"defs\":[]},");
         let unexplained: Vec<&str> = want
             .lines()
             .zip(got.lines())
@@ -346,4 +344,58 @@ fn render_matches_iga64_text() {
         "corpus/iga texts must render byte for byte"
     );
     assert!(lines_exact * 100 >= lines * 98, "line match fell below 98%");
+    // Gen9/Gen11 send types inferred from the message (render.rs) brought 261 of the 294
+    // listings to byte-exact; what remains is what the JSON cannot determine.
+    if pairs.len() == 294 {
+        assert!(
+            files_exact >= 261,
+            "byte-exact listings fell to {files_exact}"
+        );
+    }
+}
+
+/// Blocks with code (not only the `nop`/`illegal` padding IGC puts after the EOT send)
+/// that no path from the entry block reaches.
+fn unreachable_blocks(l: &gpukit_iga::model::Listing, cfg: &gpukit_iga::cfg::Cfg) -> usize {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        if b >= seen.len() || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        stack.extend(cfg.succs[b].iter().copied());
+    }
+    (0..seen.len())
+        .filter(|&b| !seen[b] && cfg.insts(l, b).any(|i| i.op != "nop" && i.op != "illegal"))
+        .count()
+}
+
+/// The true CFG reaches every block of code of every compiled kernel; iga64's JSON 2.0 edges
+/// (kept for byte-exact conversion) leave blocks after an unpredicated non-branch
+/// without a predecessor.
+#[test]
+fn true_cfg_reaches_every_block() {
+    let Some(files) = corpus_json() else {
+        return;
+    };
+    let (mut listings, mut iga64_gaps, mut flow_gaps) = (0, 0, Vec::new());
+    for f in &files {
+        let Ok(p) = parse(&std::fs::read(f).unwrap(), Mode::Lenient) else {
+            continue;
+        };
+        let l = &p.listing;
+        listings += 1;
+        if unreachable_blocks(l, &gpukit_iga::cfg::Cfg::build_iga64(l)) > 0 {
+            iga64_gaps += 1;
+        }
+        let n = unreachable_blocks(l, &gpukit_iga::cfg::Cfg::build(l));
+        if n > 0 {
+            flow_gaps.push(format!("{}: {n} unreachable block(s)", f.display()));
+        }
+    }
+    eprintln!(
+        "{listings} listings: iga64's edges leave blocks unreachable in {iga64_gaps}, the true CFG in {}",
+        flow_gaps.len()
+    );
+    assert!(flow_gaps.is_empty(), "{}", flow_gaps.join("\n"));
 }

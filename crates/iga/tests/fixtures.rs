@@ -76,3 +76,38 @@ fn optional_layouts_round_trip_and_survive_conversion() {
         );
     }
 }
+
+/// An SLM fence (descriptor 0x0219E0FE): 2.0 omits the flat surface's `soff`, 1.0 prints
+/// the surface id iga64 decodes from the descriptor (254). The 2.0 file is IGC 2.x's
+/// iga64 output with its `liveTotals.s` removed (the older iga2 the corpus uses has no
+/// `s`); the 1.0 file is Debian's iga64. Both conversions are byte-exact.
+#[test]
+fn flat_fence_surface_id_comes_from_the_descriptor() {
+    let v1 = data("icllp_slm_fence.iga1.json");
+    let v2 = data("icllp_slm_fence.iga2.json");
+    let l1 = parse(&v1, Mode::Strict).unwrap().listing;
+    let l2 = parse(&v2, Mode::Strict).unwrap().listing;
+    assert!(
+        write(&convert(&l2, Version::V1), Version::V1) == v1,
+        "2.0 -> 1.0"
+    );
+    assert!(
+        write(&convert(&l1, Version::V2), Version::V2) == v2,
+        "1.0 -> 2.0"
+    );
+    assert!(gpukit_iga::analysis::check(&l2).is_empty(), "check");
+    // Gen11 send types come from the message where it decides them (the fence and the
+    // 32-bit byte scatter print as iga64 does); the one a64 gathering read whose UD
+    // destination came from its vISA variable is the case the JSON cannot determine.
+    let asm = String::from_utf8(data("icllp_slm_fence.asm")).unwrap();
+    let got = render(&l2);
+    assert_eq!(got, render(&l1));
+    let differing: Vec<(&str, &str)> = asm
+        .lines()
+        .zip(got.lines())
+        .filter(|(w, g)| w != g)
+        .collect();
+    assert_eq!(differing.len(), 1, "{differing:?}");
+    assert!(differing[0].0.contains("a64 dword gathering read"));
+    assert!(differing[0].0.contains(" r12      r14:f"));
+}

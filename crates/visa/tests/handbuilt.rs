@@ -157,6 +157,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
             alias_scope: 0,
             attributes: vec![],
             wide_type: None,
+            aliases_null: false,
         }],
         addresses: vec![AddressVar {
             name_index: 1,

@@ -135,13 +135,21 @@ fn genx_ir_compiles_printed_text_to_the_same_gen_code() {
         .filter_map(|(path, plat)| {
             let want = std::fs::read(path.with_extension("dat")).ok()?; // GenX_IR failed on some; no .dat
             let text = std::fs::read_to_string(path).unwrap();
-            let obj = gpukit_visa::text::parse_text(&text).ok()?;
+            let grf_bytes = if plat.starts_with("PVC") { 64 } else { 32 };
+            let obj = gpukit_visa::text::parse_text_with(
+                &text,
+                &gpukit_visa::text::ParseOptions { grf_bytes },
+            )
+            .ok()?;
+            let print = gpukit_visa::text::PrintOptions {
+                grf_bytes: Some(grf_bytes),
+            };
             let got = compile_to_dat(
                 &tool,
                 path,
                 "text",
                 plat,
-                &gpukit_visa::text::print_text(&obj),
+                &gpukit_visa::text::print_text_with(&obj, &print),
             );
             // GenX_IR exits 1 after a complete build that spilled (logs: "ok-spill"); the code decides.
             let verdict = if got.as_deref() == Some(&want[..]) {
@@ -351,12 +359,15 @@ fn genx_ir_compiles_formatted_hand_written_sources_to_the_same_code() {
                 &gpukit_visa::text::ParseOptions { grf_bytes },
             )
             .unwrap();
+            let print = gpukit_visa::text::PrintOptions {
+                grf_bytes: Some(grf_bytes),
+            };
             let got = compile_to_dat(
                 &tool,
                 src,
                 &format!("src-{plat}"),
                 plat,
-                &gpukit_visa::text::print_text(&obj),
+                &gpukit_visa::text::print_text_with(&obj, &print),
             );
             let verdict = if got == std::fs::read(dat).ok() {
                 Ok(())

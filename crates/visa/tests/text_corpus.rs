@@ -10,7 +10,8 @@
 mod common;
 
 use common::canonical;
-use gpukit_visa::text::{parse_text, print_text};
+use gpukit_visa::text::{parse_text, parse_text_with, print_text, print_text_with};
+use gpukit_visa::text::{ParseOptions, PrintOptions};
 use gpukit_visa::*;
 use std::collections::BTreeSet;
 
@@ -22,8 +23,14 @@ fn known_gaps() -> BTreeSet<String> {
         .collect()
 }
 
-fn round_trip(text: &str) -> Result<(), String> {
-    let obj = parse_text(text).map_err(|d| {
+/// Every direction with the one GRF size of the file's platform (its corpus directory):
+/// `&var[offset]` counts bytes of that size, the model rows of it.
+fn round_trip(text: &str, grf_bytes: u32) -> Result<(), String> {
+    let parse = ParseOptions { grf_bytes };
+    let print = PrintOptions {
+        grf_bytes: Some(grf_bytes),
+    };
+    let obj = parse_text_with(text, &parse).map_err(|d| {
         format!(
             "parse: {}",
             d.0.first()
@@ -31,7 +38,7 @@ fn round_trip(text: &str) -> Result<(), String> {
                 .unwrap_or_default()
         )
     })?;
-    let printed = print_text(&obj);
+    let printed = print_text_with(&obj, &print);
     if printed != text {
         let line = printed
             .lines()
@@ -43,7 +50,7 @@ fn round_trip(text: &str) -> Result<(), String> {
     if obj.version.has_binary_form() {
         let bytes = write(&obj).map_err(|e| format!("asm: {e}"))?;
         let back = read(&bytes).map_err(|e| format!("asm output does not read: {e}"))?;
-        if print_text(&back) != text {
+        if print_text_with(&back, &print) != text {
             return Err("dis(asm(text)) differs".into());
         }
     }
@@ -71,7 +78,8 @@ fn igc_printed_texts_round_trip() {
             }
             checked += 1;
             let text = std::fs::read_to_string(&path).unwrap();
-            match (round_trip(&text), gaps.contains(&rel)) {
+            let grf_bytes = if rel.contains("/pvc/") { 64 } else { 32 };
+            match (round_trip(&text, grf_bytes), gaps.contains(&rel)) {
                 (Ok(()), true) => fixed.push(rel),
                 (Err(e), false) => failures.push(format!("{rel}: {e}")),
                 _ => {}
@@ -194,4 +202,32 @@ fn hand_written_sources_parse_and_format_stably() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `&var[offset]` counts bytes of the platform's GRF in both text directions: with 64-byte
+/// GRFs (PVC) `&V0032[64]` is row 1, column 0, and fmt, asm and dis all give it back.
+#[test]
+fn pvc_address_of_offsets_use_one_grf_size() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/visa/pvc_address_of.visaasm"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    round_trip(&text, 64).unwrap();
+    let obj = parse_text_with(&text, &ParseOptions { grf_bytes: 64 }).unwrap();
+    let insts = obj.kernels[0].body.code.instructions().unwrap();
+    // The first general operand of each `addr_add` is its `&V0032[...]`.
+    let rows_cols: Vec<(u8, u8)> = insts
+        .iter()
+        .filter_map(|i| {
+            i.operands.iter().find_map(|o| match o {
+                model::Operand::Vector(model::Vector {
+                    kind: model::VectorKind::General { row, col, .. },
+                    ..
+                }) => Some((*row, *col)),
+                _ => None,
+            })
+        })
+        .collect();
+    assert_eq!(rows_cols, [(0, 0), (1, 0), (2, 1)]);
 }

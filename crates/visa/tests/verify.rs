@@ -28,6 +28,7 @@ fn var(name_index: u32, ty: Type, align: u8, num_elements: u16) -> Variable {
         alias_scope: 0,
         attributes: vec![],
         wide_type: None,
+        aliases_null: false,
     }
 }
 
@@ -385,7 +386,7 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
         variable(o, B).bit_properties = 0x5A
     });
     add("VISA-DECL-002", PLAIN, &|o| variable(o, B).num_elements = 0);
-    add("VISA-DECL-003", PLAIN, &|o| {
+    add("VISA-DECL-003", (None, true), &|o| {
         variable(o, BIG).num_elements = 1024
     });
     add("VISA-DECL-004", PLAIN, &|o| {
@@ -670,6 +671,20 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
             ],
         );
         code(o).insert(1, sample);
+    });
+    add("VISA-INST-021", (None, true), &|o| {
+        // IGC's 64-bit add emulation: a packed-vector immediate (UW elements) as a source.
+        code(o)[1] = inst(
+            Opcode::ADDC,
+            vec![
+                exec(8),
+                none(),
+                dst(ALIAS),
+                dst(ALIAS),
+                src(ALIAS, 1, 1, 0),
+                imm(Type::UV, 0x8840),
+            ],
+        )
     });
     add("VISA-LSC-001", PLAIN, &|o| {
         code(o).insert(1, lsc_load(&[("addr_type", 0)]))

@@ -21,7 +21,7 @@ impl Metadata {
     /// Checks that the block is coherent: matching `;ARGSTART`/`;ARGEND`
     /// names, one `;uniqueid`, 16-byte aligned and non-overlapping argument
     /// slots, `;constarg`/`;reflection`/`;sampler` lines that name real
-    /// arguments. An empty result means nothing was found.
+    /// arguments, element counts the spec allows. An empty result means nothing was found.
     pub fn check(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         let end_line = self.lines.len() + 2;
@@ -108,6 +108,9 @@ impl Metadata {
         }
         for (i, l) in self.lines.iter().enumerate() {
             let line = line_of(i);
+            if let Some(message) = element_count_finding(&l.entry) {
+                out.push(Finding { line, message });
+            }
             match &l.entry {
                 Entry::ConstArg { index, name } => match args.get(*index as usize) {
                     None => out.push(Finding {
@@ -145,5 +148,35 @@ impl Metadata {
             }
         }
         out
+    }
+}
+
+/// Vector widths the spec allows for a `;value` (3 from OpenCL 1.1 on).
+const VECTOR_COUNTS: [u32; 6] = [1, 2, 3, 4, 8, 16];
+
+/// The spec's "Num Element" field: 1, 2, 3, 4, 8 or 16 for values, where scalars, events
+/// and opaque types are 1 and `struct`/`union` carry their size in bytes (any count);
+/// a `;pointer` is always 1 ("there cannot be a pointer vector/array of pointers").
+fn element_count_finding(entry: &Entry) -> Option<String> {
+    match entry {
+        Entry::Value(v) => match v.data_type {
+            DataType::Struct | DataType::Union => None,
+            DataType::Event | DataType::Opaque if v.count != 1 => Some(format!(
+                "`;value:{}` of type {} has {} elements; must be 1",
+                v.name,
+                v.data_type.as_str(),
+                v.count
+            )),
+            _ if !VECTOR_COUNTS.contains(&v.count) => Some(format!(
+                "`;value:{}` has {} elements; a vector has 1, 2, 3, 4, 8 or 16",
+                v.name, v.count
+            )),
+            _ => None,
+        },
+        Entry::Pointer(p) if p.count != 1 => Some(format!(
+            "`;pointer:{}` has {} elements; must be 1",
+            p.name, p.count
+        )),
+        _ => None,
     }
 }

@@ -319,6 +319,7 @@ fn read_routine(
             alias_scope,
             attributes,
             wide_type: None,
+            aliases_null: false,
         });
         cur.leave();
     }

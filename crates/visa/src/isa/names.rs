@@ -133,6 +133,17 @@ pub fn lsc_has_chmask(op: u8) -> bool {
 }
 
 /// `dpas` operand precisions by `GenPrecision` code (0 and 11 unused).
-pub const DPAS_PRECISION: [&str; 13] = [
-    "", "u1", "s1", "u2", "s2", "u4", "s4", "u8", "s8", "bf", "hf", "", "tf32",
+pub const DPAS_PRECISION: [&str; 16] = [
+    "", "u1", "s1", "u2", "s2", "u4", "s4", "u8", "s8", "bf", "hf", "bf8", "tf32", "", "hf8",
+    "e2m1",
 ];
+/// `lfsr` function control (`LFSR_FC`).
+pub const LFSR_FUNC: [&str; 3] = ["b32", "b16v2", "b8v4"];
+/// `dnscl` conversion type (IGC 2.x's `dnsclConvertType`; 0 and 3 are unused).
+pub const DNSCL_CONVERSION: [&str; 6] = [
+    "none", "bftoe2m1", "bftoint4", "none", "hftoe2m1", "hftoint4",
+];
+/// `dnscl` mode.
+pub const DNSCL_MODE: [&str; 4] = ["mode0", "mode1", "mode2", "mode3"];
+/// `dnscl` rounding.
+pub const DNSCL_ROUNDING: [&str; 2] = ["srnd", "rne"];

@@ -2135,10 +2135,13 @@ pub static RAW_TYPES: &[RawTypes] = &[
 /// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
 pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];
 
-/// Operand classes IGC admits beyond an opcode's "Operand class" list: its text grammar
-/// takes `mov` to and from an address register (`mov (M1_NM,1) A0(0)<1> &V`), and
-/// `movs` from a state operand, as `5_operands.md` itself allows ("Its usage is
-/// restricted to the ADDR_ADD and MOVS instruction").
+/// Opcodes whose source types the spec restricts but IGC's verifier does not check (it
+/// checks only their destination, "only supports single UD type"), and whose sources IGC
+/// types otherwise: `addc` and `subb`. IGC's 64-bit add emulation passes a packed-vector
+/// immediate (`addc ... 0x8840:uv`, elements of UW) on Gen11/Gen12 in vISA 3.x and 4.x.
+/// Their source types are checked only under `--strict` (VISA-INST-021).
+pub static IGC_UNCHECKED_SOURCE_TYPES: &[u8] = &[0x49, 0x4a];
+
 /// Predefined variables a program may only read (`4_visa_header.md`, R/W column):
 /// %thread_x/y, %group_id_x/y/z, %r0, %hw_id, %ce0, %color. %null takes writes
 /// (it discards them) and %tsc has a writable pause counter, so neither is listed.
@@ -2148,6 +2151,10 @@ pub static PREDEFINED_READ_ONLY: &[u32] = &[1, 2, 3, 4, 5, 7, 12, 15, 17];
 /// %retval and the two buffer pointers of vISA 4.0.
 pub static PREDEFINED_ALIASABLE: &[u32] = &[7, 8, 9, 18, 19];
 
+/// Operand classes IGC admits beyond an opcode's "Operand class" list: its text grammar
+/// takes `mov` to and from an address register (`mov (M1_NM,1) A0(0)<1> &V`), and
+/// `movs` from a state operand, as `5_operands.md` itself allows ("Its usage is
+/// restricted to the ADDR_ADD and MOVS instruction").
 pub static IGC_EXTRA_CLASSES: &[OperandClasses] = &[
     OperandClasses {
         opcode: 0x29,

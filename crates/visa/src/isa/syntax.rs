@@ -122,6 +122,21 @@ pub enum Format {
     NoRegion,
     /// `nbarrier` thread count: shown only when signalling.
     WhenSignal,
+    /// `raw_sendg.` / `raw_sendg_eot.` / `raw_sendgc.` / `raw_sendgc_eot.` by modifier bits
+    /// 0 (conditional) and 1 (EOT).
+    RawSendg,
+    /// A number in hex with upper-case digits: `0xF`.
+    HexUpper,
+    /// The 64-bit `raw_sendg` descriptor on field `desc_lo` (reads `desc_hi` too): `0x2000000`.
+    Descriptor64,
+    /// `lfsr` function control: `b32`, `b16v2`, `b8v4`.
+    LfsrControl,
+    /// `dnscl` conversion type: `bftoe2m1`, ...
+    DnsclConversion,
+    /// `dnscl` mode: `mode0`-`mode3`.
+    DnsclMode,
+    /// `dnscl` rounding: `srnd` / `rne`.
+    DnsclRounding,
     /// A string-pool entry, bare when it is an identifier, quoted otherwise.
     Symbol,
     /// A sampler index: `S<n>` (hand-written text may use the declared name).
@@ -197,6 +212,22 @@ pub static SYNTAX: &[Syntax] = &[
     t(Opcode::BFN, "{P}bfn.{func_ctrl:BfnControl}{SAT} {E}{dst}{src0}{src1}{src2}"),
     t(Opcode::DPAS, "{P}dpas{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2:NoRegion}"),
     t(Opcode::DPASW, "{P}dpasw{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2:NoRegion}"),
+    // vISA 4.2 forms of IGC 2.x's printer (`IsaDisassembly.cpp`), which its grammar
+    // (`CISA.y`) reads back.
+    t(
+        Opcode::RAW_SENDG,
+        "{P}{modifier:RawSendg}{sfid:HexUpper} {E}{dst}/{dst_len}{src0}/{src0_len}{src1}/{src1_len}{ind0}{ind1} {desc_lo:Descriptor64}",
+    ),
+    t(Opcode::SHFL_IDX4, "{P}shfl_idx4 {E}{dst}{src0}{src1}"),
+    t(Opcode::LFSR, "{P}lfsr.{func_ctrl:LfsrControl}{SAT} {E}{dst}{src0}{src1}"),
+    t(
+        Opcode::BDPAS,
+        "{P}bdpas{precision_info:DpasInfo} {E}{dst}{src0}{src1}{src2}{src3:NoRegion}{src4:NoRegion}",
+    ),
+    t(
+        Opcode::DNSCL,
+        "{P}dnscl.{conversion:DnsclConversion}.{mode:DnsclMode}.{rounding:DnsclRounding} {E}{dst}{src0}{src1}{src2}",
+    ),
     // control flow (func and label are structural: see the printer)
     t(Opcode::JMP, "{P}jmp {E} {label:CallTarget}"),
     t(Opcode::CALL, "{P}call {E} {label:CallTarget}"),

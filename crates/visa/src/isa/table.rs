@@ -944,6 +944,48 @@ use Shape::{Fixed as F, Sub as S, TextOnly as T};
 // vISA 4.2 (IGC 2.x) operand layouts, text only.
 const INVM: &[Field] = &[E, v("dst"), v("flag"), v("src0"), v("src1")];
 const RSQTM: &[Field] = &[E, v("dst"), v("flag"), v("src0")];
+// Operand order of IGC 2.x's builder (`VISAKernelImpl::AppendVISA*Inst`), which is the
+// order its printer (`IsaDisassembly.cpp`) walks; exec and predicate as in its table.
+const RAW_SENDG: &[Field] = &[
+    b("modifier"),
+    E,
+    d("sfid"),
+    P,
+    r("dst"),
+    d("dst_len"),
+    r("src0"),
+    d("src0_len"),
+    r("src1"),
+    d("src1_len"),
+    v("ind0"),
+    v("ind1"),
+    d("desc_lo"),
+    d("desc_hi"),
+];
+const SHFL_IDX4: &[Field] = &[E, P, r("dst"), v("src0"), v("src1")];
+const LFSR: &[Field] = &[E, P, b("func_ctrl"), v("dst"), v("src0"), v("src1")];
+const BDPAS: &[Field] = &[
+    E,
+    P,
+    r("dst"),
+    r("src0"),
+    r("src1"),
+    r("src2"),
+    v("src3"),
+    v("src4"),
+    d("precision_info"),
+];
+const DNSCL: &[Field] = &[
+    E,
+    P,
+    b("conversion"),
+    b("mode"),
+    b("rounding"),
+    r("dst"),
+    r("src0"),
+    r("src1"),
+    r("src2"),
+];
 
 opcodes! {
     0x01 ADD "add" Arith F(BINARY), V30;
@@ -1071,14 +1113,14 @@ opcodes! {
     0x8B LSC_FENCE "lsc_fence" Lsc F(LSC_FENCE), V30;
     0x91 MADW "madw" Arith F(TERNARY), V30;
     0x92 ADD3O "add3.o" Arith F(TERNARY), V30;
-    0x93 RAW_SENDG "raw_sendg" Misc T(None), V42;
+    0x93 RAW_SENDG "raw_sendg" Misc T(Some(RAW_SENDG)), V42;
     0x94 BREAKPOINT "breakpoint" Misc T(Some(NONE)), V42;
-    0x95 SHFL_IDX4 "shfl_idx4" Mov T(None), V42;
+    0x95 SHFL_IDX4 "shfl_idx4" Mov T(Some(SHFL_IDX4)), V42;
     0x96 TANH "tanh" Arith T(Some(UNARY)), V42;
     0x97 SIGM "sigm" Arith T(Some(UNARY)), V42;
-    0x98 LFSR "lfsr" Logic T(None), V42;
-    0x99 BDPAS "bdpas" Misc T(None), V42;
-    0x9A DNSCL "dnscl" Mov T(None), V42;
+    0x98 LFSR "lfsr" Logic T(Some(LFSR)), V42;
+    0x99 BDPAS "bdpas" Misc T(Some(BDPAS)), V42;
+    0x9A DNSCL "dnscl" Mov T(Some(DNSCL)), V42;
     0x9B INVM "invm" Arith T(Some(INVM)), V42;
     0x9C RSQTM "rsqtm" Arith T(Some(RSQTM)), V42;
 }

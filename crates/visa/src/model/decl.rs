@@ -19,6 +19,10 @@ pub struct Variable {
     /// A vISA 4.2 type (tf32, hf8, bf8, e2m1) that the 4-bit type field cannot hold;
     /// text only, since 4.2 has no binary form. When set it overrides bits 0-3.
     pub wide_type: Option<Type>,
+    /// vISA 4.2 text's `alias=<%null, 0>`: an alias of the predefined %null (id 0), which
+    /// `alias_index` 0 cannot say since 0 there means "no alias". Text only; IGC 2.x prints
+    /// it for a variable whose root declaration is %null.
+    pub aliases_null: bool,
 }
 
 impl Variable {
@@ -30,6 +34,10 @@ impl Variable {
     }
     pub fn align(&self) -> Align {
         Align(self.bit_properties >> 4)
+    }
+    /// Whether this variable aliases another (including %null).
+    pub fn is_alias(&self) -> bool {
+        self.alias_index != 0 || self.aliases_null
     }
     pub fn set_type_align(&mut self, ty: Type, align: Align) {
         self.bit_properties = (ty.0 & 0xF) | (align.0 << 4);

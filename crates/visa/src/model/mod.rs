@@ -190,7 +190,43 @@ impl Routine {
     }
 }
 
+/// GRF size of a platform as IGC 2.x names it in its `//Platform:` trailer: 64 bytes from
+/// Xe-HPC (`PVC`, `PVCXT`) on, including Xe2/Xe3; 32 before.
+pub fn grf_bytes_of_platform(name: &str) -> u32 {
+    let n = name.to_ascii_uppercase();
+    if ["PVC", "XE2", "XE3"].iter().any(|p| n.starts_with(p)) {
+        64
+    } else {
+        crate::limits::GRF_BYTES_DEFAULT
+    }
+}
+
 impl Object {
+    /// The GRF size in bytes the object itself names, if any: 64 when a Gen binary is for
+    /// PVC (platform 14 or 15) or IGC 2.x's build trailer names a PVC platform. `&var[offset]`
+    /// text counts bytes while the model holds GRF rows, so text directions need this.
+    pub fn grf_bytes(&self) -> Option<u32> {
+        let gen_pvc = self
+            .kernels
+            .iter()
+            .flat_map(|k| &k.gen_binaries)
+            .any(|g| matches!(g.platform, 14 | 15));
+        let routines = self
+            .kernels
+            .iter()
+            .map(|k| &k.body)
+            .chain(self.functions.iter().map(|f| &f.body));
+        let mut named = None;
+        for b in routines.filter_map(|r| r.build_info.as_ref()) {
+            named = Some(grf_bytes_of_platform(&b.platform));
+        }
+        if gen_pvc {
+            Some(64)
+        } else {
+            named
+        }
+    }
+
     /// The first construct that needs a version newer than `target`, if any: an opcode,
     /// a type code, or a predefined variable that `target` does not have. A 4.2 text
     /// without one can be written as a 4.1 binary.
@@ -204,7 +240,7 @@ impl Object {
             .chain(self.functions.iter().map(|f| &f.body));
         for r in routines {
             for v in &r.variables {
-                if v.ty().0 > 0xF || newer_var(v.alias_index) {
+                if v.ty().0 > 0xF || newer_var(v.alias_index) || v.aliases_null {
                     return Some(format!("variable {}", r.string_lossy(v.name_index)));
                 }
             }

@@ -171,6 +171,26 @@ impl<'a> LineCursor<'a> {
         }
         Ok(v as u32)
     }
+    /// A number literal or a parenthesised expression, as IGC's grammar takes a raw
+    /// operand's offset (`V33.0`, `V33.(2*32)`): a bare `/` after it is not division
+    /// (`raw_sendg ... V33.0/64`).
+    pub fn primary_uint(&mut self, max: u64) -> PResult<u32> {
+        let at = *self;
+        let v = if self.eat("(") {
+            let v = self.int()?;
+            self.expect(")")?;
+            v
+        } else {
+            self.number()?
+        };
+        if v < 0 || v as u64 > max {
+            return Err(at.err(
+                format!("value {v} out of range 0..={max}"),
+                format!("0..={max}"),
+            ));
+        }
+        Ok(v as u32)
+    }
     /// A double-quoted string with IGC's escapes.
     pub fn quoted(&mut self) -> PResult<Vec<u8>> {
         self.expect("\"")?;

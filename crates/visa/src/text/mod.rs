@@ -10,5 +10,7 @@ mod template;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use parser::{parse_text, parse_text_with, ParseOptions};
-pub use printer::{print_routine, print_text, RoutineRef};
+pub use printer::{
+    print_routine, print_routine_with, print_text, print_text_with, PrintOptions, RoutineRef,
+};
 pub use style::Style;

@@ -35,9 +35,27 @@ impl Default for ParseOptions {
     }
 }
 
-/// Parses a whole `.visaasm` text for a platform with 32-byte GRFs.
+impl ParseOptions {
+    /// The options a text names itself: IGC 2.x's `//Platform:` trailer decides the GRF
+    /// size; without one, 32-byte GRFs.
+    pub fn for_text(src: &str) -> ParseOptions {
+        let named = src
+            .lines()
+            .rev()
+            .find_map(|l| l.trim_end_matches('\r').strip_prefix("//Platform: "));
+        ParseOptions {
+            grf_bytes: named.map_or(
+                limits::GRF_BYTES_DEFAULT,
+                crate::model::grf_bytes_of_platform,
+            ),
+        }
+    }
+}
+
+/// Parses a whole `.visaasm` text for the platform its build trailer names, else for one
+/// with 32-byte GRFs.
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
-    parse_text_with(src, &ParseOptions::default())
+    parse_text_with(src, &ParseOptions::for_text(src))
 }
 
 /// Parses a whole `.visaasm` text.
@@ -385,6 +403,7 @@ impl Parser {
                 Some(id) => {
                     rb.variables[var].alias_index = id;
                     rb.variables[var].alias_offset = offset;
+                    rb.variables[var].aliases_null = id == 0;
                 }
                 None => self.diags.push(diag(
                     line,
@@ -724,6 +743,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 alias_scope: 0,
                 attributes,
                 wide_type: None,
+                aliases_null: false,
             };
             v.set_type_align(ty, align);
             rb.variables.push(v);
@@ -918,6 +938,7 @@ fn candidates(version: Version) -> &'static [Candidate] {
                 }
                 Some(Piece::Field(_, Some(Format::RawSend))) => vec!["raw_send".into()],
                 Some(Piece::Field(_, Some(Format::RawSends))) => vec!["raw_sends".into()],
+                Some(Piece::Field(_, Some(Format::RawSendg))) => vec!["raw_sendg".into()],
                 _ => vec![],
             };
             out.push(Candidate {
@@ -1291,7 +1312,7 @@ fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
         .var_id(name)
         .ok_or_else(|| at.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     c.expect(".")?;
-    let offset = c.uint(u16::MAX.into())? as u16;
+    let offset = c.primary_uint(u16::MAX.into())? as u16;
     Ok(Raw { id, offset })
 }
 
@@ -2107,6 +2128,31 @@ fn formatted(
             };
             Ok(Operand::Int(rb.intern(&s)))
         }
+        Format::RawSendg => {
+            for (text, v) in [
+                ("raw_sendgc_eot.", 3),
+                ("raw_sendg_eot.", 2),
+                ("raw_sendgc.", 1),
+                ("raw_sendg.", 0),
+            ] {
+                if c.eat(text) {
+                    return int(v);
+                }
+            }
+            Err(at.err("expected raw_sendg or raw_sendgc", "raw_sendg."))
+        }
+        Format::HexUpper => Ok(Operand::Int(c.uint(u32::MAX.into())?)),
+        Format::Descriptor64 => {
+            c.skip_ws();
+            // 64 bits: the signed reading wraps back to the same bits.
+            let desc = c.int()? as u64;
+            set_field(fields, ops, "desc_hi", Operand::Int((desc >> 32) as u32));
+            int(desc as u32)
+        }
+        Format::LfsrControl => int(longest(c, &names::LFSR_FUNC, "lfsr function control")?),
+        Format::DnsclConversion => int(longest(c, &names::DNSCL_CONVERSION, "dnscl conversion")?),
+        Format::DnsclMode => int(longest(c, &names::DNSCL_MODE, "dnscl mode")?),
+        Format::DnsclRounding => int(longest(c, &names::DNSCL_ROUNDING, "dnscl rounding")?),
         Format::BfnControl => {
             c.expect("x")?;
             let r = c.rest();

@@ -17,15 +17,40 @@ use crate::version::Version;
 use std::fmt::Write as _;
 
 /// Prints every kernel and then every function of the object, each as a complete
-/// `.visaasm` text in the style of the release that writes the object's version.
+/// What the object itself may not say.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// GRF size in bytes of the target platform; `&var[offset]` operands print bytes and the
+    /// model holds rows and columns, so this must be the size the text was parsed with.
+    /// `None`: the size the object names ([`Object::grf_bytes`]), else 32.
+    pub grf_bytes: Option<u32>,
+}
+
+/// `.visaasm` text in the style of the release that writes the object's version, for the
+/// GRF size the object names (its Gen binaries or build trailer), else 32 bytes.
 pub fn print_text(obj: &Object) -> String {
+    print_text_with(obj, &PrintOptions::default())
+}
+
+/// `.visaasm` text in the style of the release that writes the object's version.
+pub fn print_text_with(obj: &Object, options: &PrintOptions) -> String {
     let style = Style::for_version(obj.version);
     let mut out = String::new();
     for i in 0..obj.kernels.len() {
-        out.push_str(&print_routine(obj, RoutineRef::Kernel(i), style));
+        out.push_str(&print_routine_with(
+            obj,
+            RoutineRef::Kernel(i),
+            style,
+            options,
+        ));
     }
     for i in 0..obj.functions.len() {
-        out.push_str(&print_routine(obj, RoutineRef::Function(i), style));
+        out.push_str(&print_routine_with(
+            obj,
+            RoutineRef::Function(i),
+            style,
+            options,
+        ));
     }
     out
 }
@@ -38,16 +63,24 @@ pub enum RoutineRef {
 }
 
 pub fn print_routine(obj: &Object, which: RoutineRef, style: Style) -> String {
+    print_routine_with(obj, which, style, &PrintOptions::default())
+}
+
+pub fn print_routine_with(
+    obj: &Object,
+    which: RoutineRef,
+    style: Style,
+    options: &PrintOptions,
+) -> String {
     let (r, is_kernel) = match which {
         RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
         RoutineRef::Function(i) => (&obj.functions[i].body, false),
     };
-    let pvc = obj
-        .kernels
-        .iter()
-        .flat_map(|k| &k.gen_binaries)
-        .any(|g| matches!(g.platform, 14 | 15));
-    let grf_bytes = if pvc { 64 } else { 32 };
+    let grf_bytes = options
+        .grf_bytes
+        .or_else(|| obj.grf_bytes())
+        .unwrap_or(crate::limits::GRF_BYTES_DEFAULT)
+        .max(1) as usize;
     let p = Printer {
         r,
         version: obj.version,
@@ -287,7 +320,7 @@ impl Printer<'_> {
         if v.align().0 != 0 {
             let _ = write!(s, " align={}", v.align().name().unwrap_or("?"));
         }
-        if v.alias_index != 0 {
+        if v.is_alias() {
             let _ = write!(
                 s,
                 " alias=<{}, {}>",
@@ -902,6 +935,24 @@ impl Printer<'_> {
             Format::LscFenceOp => format!(".{}", spell(&names::LSC_FENCE_OP, v)),
             Format::LscScope => format!(".{}", spell(&names::LSC_SCOPE, v)),
             Format::BfnControl => format!("x{v:x}"),
+            Format::RawSendg => match v & 3 {
+                0 => "raw_sendg.",
+                1 => "raw_sendgc.",
+                2 => "raw_sendg_eot.",
+                _ => "raw_sendgc_eot.",
+            }
+            .to_string(),
+            Format::HexUpper => format!("0x{v:X}"),
+            Format::Descriptor64 => {
+                format!(
+                    "0x{:X}",
+                    u64::from(field_int(inst, "desc_hi")) << 32 | u64::from(v)
+                )
+            }
+            Format::LfsrControl => spell(&names::LFSR_FUNC, v).to_string(),
+            Format::DnsclConversion => spell(&names::DNSCL_CONVERSION, v).to_string(),
+            Format::DnsclMode => spell(&names::DNSCL_MODE, v).to_string(),
+            Format::DnsclRounding => spell(&names::DNSCL_ROUNDING, v).to_string(),
             Format::Sampler => format!("S{v}"),
             Format::Symbol => {
                 let bytes = self.r.string(v).unwrap_or_default();

@@ -45,7 +45,8 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
             );
         }
         if let Some(size) = v.byte_size() {
-            if size >= crate::limits::MAX_VARIABLE_BYTES {
+            // Strict only (see `STRICT_RULES`): IGC declares 4096-byte variables on PVC.
+            if cx.strict && size >= crate::limits::MAX_VARIABLE_BYTES {
                 out.push(
                     "VISA-DECL-003",
                     here(),

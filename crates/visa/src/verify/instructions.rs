@@ -4,7 +4,8 @@
 use super::operands::{self, Role, Use};
 use super::{Cx, Findings};
 use crate::isa::rules::{
-    OperandTypes, IGC_EXTRA_CLASSES, IGC_EXTRA_TYPES, OPERAND_CLASSES, OPERAND_TYPES, RAW_TYPES,
+    OperandTypes, IGC_EXTRA_CLASSES, IGC_EXTRA_TYPES, IGC_UNCHECKED_SOURCE_TYPES, OPERAND_CLASSES,
+    OPERAND_TYPES, RAW_TYPES,
 };
 use crate::isa::{Class, FieldKind, Opcode, Type};
 use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
@@ -166,7 +167,21 @@ fn check_instruction(
                     };
                     let allowed = type_allowed(rule, info.class, inst.opcode, ty);
                     let is_predicate = matches!(v.kind, VectorKind::Predicate(_));
-                    if !allowed && !is_predicate && field.name != "carry" {
+                    let unchecked_by_igc = field.name.starts_with("src")
+                        && IGC_UNCHECKED_SOURCE_TYPES.contains(&inst.opcode.0);
+                    if !allowed && !is_predicate && unchecked_by_igc {
+                        if cx.strict {
+                            out.push(
+                                "VISA-INST-021",
+                                cx.inst(index, Some(field.name)),
+                                format!(
+                                    "type {} not allowed for a source of {}",
+                                    ty.name().unwrap_or("?").to_uppercase(),
+                                    info.mnemonic
+                                ),
+                            );
+                        }
+                    } else if !allowed && !is_predicate && field.name != "carry" {
                         out.push(
                             "VISA-INST-009",
                             cx.inst(index, Some(field.name)),

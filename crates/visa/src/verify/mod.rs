@@ -171,7 +171,19 @@ pub struct Options {
 ///   (38 instructions in the acm-g10 texts) although the spec says SLM must use `.df`.
 /// - VISA-INST-014: every IGC dump ends its kernels with `ret (M1, 1)`, although the
 ///   RET spec says "Scalar returns must be marked with {NoMask}".
-pub static STRICT_RULES: &[&str] = &["VISA-OPND-006", "VISA-LSC-002", "VISA-INST-014"];
+/// - VISA-DECL-003: the spec says a variable is smaller than 4 KiB, but IGC's verifier
+///   checks only the element count (1 to 4096, VISA-DECL-002), and IGC declares
+///   4096-byte variables for PVC's 64-byte GRFs (64 GRFs of one variable).
+/// - VISA-INST-021: the spec lists UD for the sources of `addc` and `subb`; IGC's
+///   verifier checks only their destination, and IGC's 64-bit add emulation passes a
+///   packed-vector immediate (`0x8840:uv`) on Gen11/Gen12, vISA 3.x and 4.x.
+pub static STRICT_RULES: &[&str] = &[
+    "VISA-OPND-006",
+    "VISA-LSC-002",
+    "VISA-INST-014",
+    "VISA-DECL-003",
+    "VISA-INST-021",
+];
 
 /// Every rule: id and one-line summary.
 pub static RULES: &[(&str, &str)] = &[
@@ -186,7 +198,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-HDR-009", "file-scope variables have 1 to 1024 elements and a valid linkage"),
     ("VISA-DECL-001", "a general variable has type UD, D, UW, W, UB, B, UQ, Q, DF, HF, F (or BF)"),
     ("VISA-DECL-002", "a general variable has 1 to 4096 elements"),
-    ("VISA-DECL-003", "a general variable is smaller than 4 KiB"),
+    ("VISA-DECL-003", "a general variable is smaller than 4 KiB (strict only)"),
     ("VISA-DECL-004", "a general variable's alignment code is valid"),
     ("VISA-DECL-005", "an alias target is a declared (or named predefined) variable"),
     ("VISA-DECL-006", "an alias offset is aligned to the alias's type"),
@@ -248,6 +260,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-INST-018", "media_ld, media_st, gather4_typed and scatter4_typed do not access T0 (SLM)"),
     ("VISA-INST-019", "a message's surface index names a declared or predefined surface"),
     ("VISA-INST-020", "a message's sampler index names a declared sampler or S31 (bindless)"),
+    ("VISA-INST-021", "addc and subb sources are UD (strict only)"),
     ("VISA-LSC-001", "an LSC control field (sfid, caching, address type and size, data size, order, vector length, fence op and scope) holds a defined code"),
     ("VISA-LSC-002", "SLM accesses use default caching (.df.df) (strict only)"),
     ("VISA-LSC-003", "transposed LSC accesses are SIMD1"),

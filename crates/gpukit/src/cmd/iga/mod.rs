@@ -16,16 +16,34 @@ use std::path::Path;
 #[derive(Subcommand)]
 pub enum IgaCommand {
     /// Rewrite a listing as IGA JSON 1.0 or 2.0, byte-identical to what iga64 prints
+    ///
+    /// The 2.0 labels' `preds`/`succs` follow iga64's own rule, which drops the fall-through
+    /// after a block ending in an unpredicated non-branch (other commands use the true CFG).
     Convert(convert::Args),
     /// Print the listing as IGA assembly text, as iga64 disassembles the kernel
     Print(print::Args),
     /// Check a listing's internal consistency (ids, label targets, defs/uses, preds/succs)
+    ///
+    /// A 2.0 listing's `preds`/`succs` are checked against the rule iga64 writes them by
+    /// (no fall-through after an unpredicated non-branch), not against the true CFG.
     Check(check::Args),
     /// The control-flow graph as Graphviz dot, SVG or JSON
+    ///
+    /// The true CFG: every block falls through to the next unless it ends in an unpredicated
+    /// `jmpi` or `ret` or an unpredicated EOT; branches add edges to their labels. iga64's
+    /// JSON 2.0 `preds`/`succs` omit the fall-through after an unpredicated non-branch, so
+    /// their graph is not used here.
     Cfg(cfg::Args),
     /// Instruction mix, send and SBID counts, register pressure
+    ///
+    /// Blocks are those of the true CFG (fall-through included, not iga64's JSON 2.0
+    /// `preds`/`succs`); register pressure is iga64's `liveTotals`.
     Stats(stats::Args),
     /// Plot register pressure (liveTotals) over the instruction index as SVG
+    ///
+    /// The totals are iga64's own (`-Xprint-defs`), plotted in instruction order; gpukit
+    /// computes no liveness of its own and ignores the listing's `preds`/`succs` (whose
+    /// iga64 rule drops fall-through edges), so the chart does not depend on them.
     Pressure(pressure::Args),
 }
 

@@ -7,7 +7,7 @@ use crate::error::CmdError;
 use gpukit_report::{Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
 use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
-use gpukit_visa::text::{print_routine, RoutineRef as PrintRef};
+use gpukit_visa::text::{print_routine_with, PrintOptions, RoutineRef as PrintRef};
 use gpukit_visa::verify::{self, Place, Platform, RoutineRef};
 use gpukit_visa::{AttributeValue, Code, InputClass, Object, Routine};
 use std::collections::BTreeMap;
@@ -135,7 +135,14 @@ fn routine(
     };
     // The listing is the routine as `dis` prints it; its last lines are the
     // instructions, one each.
-    let text = print_routine(object, print_ref, style);
+    let text = print_routine_with(
+        object,
+        print_ref,
+        style,
+        &PrintOptions {
+            grf_bytes: Some(grf),
+        },
+    );
     let mut lines: Vec<&str> = text.lines().collect();
     if r.build_info.is_some() {
         while lines

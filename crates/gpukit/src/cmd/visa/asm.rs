@@ -10,7 +10,7 @@ pub struct Args {
     /// The .visaasm file
     file: PathBuf,
     /// Target platform: skl, icllp, tgllp, dg2, mtl, pvc (decides the GRF size; default:
-    /// 32-byte GRFs as on all but PVC)
+    /// the text's `//Platform:` trailer, else 32-byte GRFs as on all but PVC)
     #[arg(long, value_parser = crate::platform::parse)]
     platform: Option<Platform>,
     /// Output file (stdout when absent; `-` forces binary output to a terminal)

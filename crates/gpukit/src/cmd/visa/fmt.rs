@@ -11,7 +11,7 @@ pub struct Args {
     /// The .visaasm file
     file: PathBuf,
     /// Target platform: skl, icllp, tgllp, dg2, mtl, pvc (decides the GRF size; default:
-    /// 32-byte GRFs as on all but PVC)
+    /// the text's `//Platform:` trailer, else 32-byte GRFs as on all but PVC)
     #[arg(long, value_parser = crate::platform::parse)]
     platform: Option<Platform>,
     /// Output file (stdout when absent)
@@ -24,7 +24,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let obj = super::parse_file(&a.file, a.platform)?;
-    let text = gpukit_visa::text::print_text(&obj);
+    let text = gpukit_visa::text::print_text_with(&obj, &super::print_options(a.platform));
     if a.in_place {
         return emit_in_place(&a.file, text.as_bytes());
     }

@@ -44,9 +44,17 @@ impl VisaCommand {
     }
 }
 
+/// Print options for `--platform`, or (when absent) for what the object names (its
+/// Gen binary or IGC 2.x's `//Platform:` trailer), else 32-byte GRFs.
+fn print_options(platform: Option<Platform>) -> gpukit_visa::text::PrintOptions {
+    gpukit_visa::text::PrintOptions {
+        grf_bytes: platform.map(Platform::grf_size),
+    }
+}
+
 /// Reads and parses a `.visaasm` file; parse errors are rendered with file:line:col,
 /// the source line and a caret. The platform decides the GRF size that `&var[offset]`
-/// counts in (32 bytes unless it says otherwise).
+/// counts in.
 pub(crate) fn parse_file(
     path: &std::path::Path,
     platform: Option<Platform>,
@@ -55,13 +63,18 @@ pub(crate) fn parse_file(
     parse_text(path, &text, platform)
 }
 
+/// Parses text read from `path`; without a platform, the text's own `//Platform:`
+/// trailer decides the GRF size, else 32 bytes.
 pub(crate) fn parse_text(
     path: &std::path::Path,
     text: &str,
     platform: Option<Platform>,
 ) -> Result<gpukit_visa::Object, CmdError> {
-    let options = gpukit_visa::text::ParseOptions {
-        grf_bytes: platform.map_or(32, Platform::grf_size),
+    let options = match platform {
+        Some(p) => gpukit_visa::text::ParseOptions {
+            grf_bytes: p.grf_size(),
+        },
+        None => gpukit_visa::text::ParseOptions::for_text(text),
     };
     gpukit_visa::text::parse_text_with(text, &options).map_err(|d| {
         let rendered = d.render(&path.display().to_string(), text);

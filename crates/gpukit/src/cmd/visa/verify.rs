@@ -25,7 +25,8 @@ pub struct Args {
     /// Also check the rules of this platform (skl, icllp, tgllp, dg2, mtl, pvc)
     #[arg(long, value_parser = crate::platform::parse)]
     platform: Option<Platform>,
-    /// Also apply spec rules that IGC's own output breaks (the two-GRF region rule)
+    /// Also apply spec rules that IGC's own output breaks (two-GRF regions, NoMask returns,
+    /// SLM caching, 4 KiB variables, addc/subb source types; `--rules` marks them)
     #[arg(long)]
     strict: bool,
     #[command(flatten)]
