@@ -30,6 +30,9 @@ enum Command {
     /// AMD Catalyst OpenCL binaries, metadata and runtime ABI
     #[command(subcommand)]
     Amd(cmd::amd::AmdCommand),
+    /// Intel OpenCL program binaries (ocloc output): kernel ABI
+    #[command(subcommand)]
+    Intel(cmd::intel::IntelCommand),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Visa(c) => c.run(),
         Command::Iga(c) => c.run(),
         Command::Amd(c) => c.run(),
+        Command::Intel(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

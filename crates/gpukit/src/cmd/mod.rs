@@ -1,4 +1,5 @@
 //! One module per command family, one file per subcommand.
 pub mod amd;
 pub mod iga;
+pub mod intel;
 pub mod visa;
