@@ -11,6 +11,7 @@
 
 pub mod binary;
 mod error;
+pub mod interp;
 pub mod isa;
 pub mod limits;
 pub mod model;
