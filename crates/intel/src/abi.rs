@@ -31,6 +31,12 @@ pub struct Program {
     /// Patch tokens: GFXCORE family code; zebin: the ELF `e_flags`/machine are not decoded.
     pub device: Option<u32>,
     pub pointer_size: u32,
+    /// Program-scope `__constant` data (its initial bytes).
+    #[serde(skip)]
+    pub constant_data: Vec<u8>,
+    /// Program-scope `__global` variables (their initial bytes).
+    #[serde(skip)]
+    pub global_data: Vec<u8>,
     pub kernels: Vec<KernelAbi>,
 }
 
@@ -56,6 +62,9 @@ pub struct KernelAbi {
     /// Private memory per work item (stateless private surface), bytes.
     pub private_size: u32,
     pub has_barriers: bool,
+    /// Binding-table indices of the program's constant and global surfaces.
+    pub constant_bti: Option<u32>,
+    pub global_bti: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -201,6 +210,8 @@ impl KernelAbi {
             slm_size: 0,
             private_size: 0,
             has_barriers: false,
+            constant_bti: None,
+            global_bti: None,
         }
     }
     /// The argument with `index`, created if absent (arguments come in pieces).

@@ -76,7 +76,25 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
             )
         })?;
     // Program-scope tokens carry inline data beyond their size; walking them checks it.
-    walk_tokens(&b, program_tokens, pos, "program", |_, _, _| Ok(()))?;
+    let mut constant_data = Vec::new();
+    let mut global_data = Vec::new();
+    walk_tokens(&b, program_tokens, pos, "program", |token, at, size| {
+        let inline = |len_at: usize| -> Result<Vec<u8>, ReadError> {
+            let len = b.u32(at + len_at, "program token", "InlineDataSize")? as usize;
+            Ok(b.slice(at + size, len, "program token", "inline data")?
+                .to_vec())
+        };
+        match token {
+            ALLOCATE_CONSTANT_MEMORY_SURFACE_PROGRAM_BINARY_INFO if size >= 16 => {
+                constant_data = inline(12)?
+            }
+            ALLOCATE_GLOBAL_MEMORY_SURFACE_PROGRAM_BINARY_INFO if size >= 20 => {
+                global_data = inline(16)?
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
     // Each kernel needs at least its header: the count cannot promise more than the input holds.
     let max_kernels = data.len().saturating_sub(pos) / KERNEL_HEADER;
     if kernel_count as usize > max_kernels {
@@ -99,9 +117,15 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
         version: version.to_string(),
         device: Some(device),
         pointer_size,
+        constant_data,
+        global_data,
         kernels,
     })
 }
+
+/// Pseudo argument indices for the program's constant and global surfaces.
+const CONSTANT_SURFACE: u32 = u32::MAX;
+const GLOBAL_SURFACE: u32 = u32::MAX - 1;
 
 fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize), ReadError> {
     let s = format!("kernel[{ki}] header");
@@ -269,6 +293,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                 source_offset: 0,
             }),
             ALLOCATE_STATELESS_CONSTANT_MEMORY_SURFACE_WITH_INITIALIZATION => {
+                surface_args.push((CONSTANT_SURFACE, field(1)));
                 abi.implicit.push(ImplicitArg {
                     kind: Implicit::ConstantBase,
                     offset: field(2),
@@ -277,6 +302,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                 })
             }
             ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION => {
+                surface_args.push((GLOBAL_SURFACE, field(1)));
                 abi.implicit.push(ImplicitArg {
                     kind: Implicit::GlobalBase,
                     offset: field(2),
@@ -305,7 +331,11 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                     .is_some_and(|e| u32::from_le_bytes([e[0], e[1], e[2], e[3]]) == ss_offset)
             });
             if let Some(bti) = found {
-                if let Some(arg) = abi.args.iter_mut().find(|a| a.index == index) {
+                if index == CONSTANT_SURFACE {
+                    abi.constant_bti = Some(bti);
+                } else if index == GLOBAL_SURFACE {
+                    abi.global_bti = Some(bti);
+                } else if let Some(arg) = abi.args.iter_mut().find(|a| a.index == index) {
                     arg.bti = Some(bti);
                 }
             }

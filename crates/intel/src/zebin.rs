@@ -243,12 +243,22 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             }
         }
     }
+    let data = |name: &str| -> Result<Vec<u8>, ReadError> {
+        match elf.section_by_name(name) {
+            Some(sec) => Ok(section_data(&sec, name)?.to_vec()),
+            None => Ok(Vec::new()),
+        }
+    };
+    let constant_data = data(".data.const")?;
+    let global_data = data(".data.global")?;
     Ok(Program {
         format: Format::Zebin,
         container: Container::Zebin,
         version,
         device: None,
         pointer_size: 8,
+        constant_data,
+        global_data,
         kernels,
     })
 }

@@ -3,7 +3,9 @@
 
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
-use super::{fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE};
+use super::{
+    fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
+};
 use crate::isa::{Opcode, Type};
 use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
@@ -95,7 +97,13 @@ fn advance(th: &mut Thread, active: u32, to: u32) {
     }
 }
 
-fn err_at(inst: &Instruction, index: usize, group: [u32; 3], thread: u32, message: String) -> RunError {
+fn err_at(
+    inst: &Instruction,
+    index: usize,
+    group: [u32; 3],
+    thread: u32,
+    message: String,
+) -> RunError {
     RunError {
         index: Some(index),
         mnemonic: inst.mnemonic().to_string(),
@@ -135,7 +143,9 @@ fn flt(v: Val) -> f64 {
 }
 
 fn region_params(r: Region) -> Res<RegionParams> {
-    let h = r.hstride().ok_or(Fault("region without a horizontal stride".into()))?;
+    let h = r
+        .hstride()
+        .ok_or(Fault("region without a horizontal stride".into()))?;
     Ok(RegionParams {
         vstride: r.vstride().map(u32::from),
         width: r.width().map(u32::from).unwrap_or(1),
@@ -178,7 +188,11 @@ impl Ctx<'_, '_> {
         let s = usize::try_from(at)
             .ok()
             .and_then(|a| g.get(a..a + size))
-            .ok_or_else(|| Fault(format!("register access at byte {at} outside the register file")))?;
+            .ok_or_else(|| {
+                Fault(format!(
+                    "register access at byte {at} outside the register file"
+                ))
+            })?;
         let mut b = [0u8; 8];
         b[..size].copy_from_slice(s);
         Ok(u64::from_le_bytes(b))
@@ -189,7 +203,11 @@ impl Ctx<'_, '_> {
         let s = usize::try_from(at)
             .ok()
             .and_then(|a| g.get_mut(a..a + size))
-            .ok_or_else(|| Fault(format!("register access at byte {at} outside the register file")))?;
+            .ok_or_else(|| {
+                Fault(format!(
+                    "register access at byte {at} outside the register file"
+                ))
+            })?;
         s.copy_from_slice(&bits.to_le_bytes()[..size]);
         Ok(())
     }
@@ -239,8 +257,7 @@ impl Ctx<'_, '_> {
             } => {
                 let s = self.slot(id)?;
                 let es = s.ty.size().unwrap_or(4) as u32;
-                let origin =
-                    s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
                 let els = source_elements(origin, es, self.grf, exec, region_params(region)?)
                     .map_err(|e| Fault(e.to_string()))?;
                 let vals = els
@@ -326,8 +343,7 @@ impl Ctx<'_, '_> {
             } => {
                 let s = self.slot(id)?;
                 let es = s.ty.size().unwrap_or(4) as u32;
-                let origin =
-                    s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
                 let els = destination_elements(origin, es, self.grf, exec, h)
                     .map_err(|e| Fault(e.to_string()))?;
@@ -366,17 +382,18 @@ impl Ctx<'_, '_> {
                 for c in 0..exec {
                     if chen & (1 << c) != 0 {
                         let at = base as usize + offset as usize + c as usize;
-                        let slot = self
-                            .th
-                            .addr
-                            .get_mut(at)
-                            .ok_or_else(|| Fault(format!("A{id} element beyond the variable")))?;
+                        let slot =
+                            self.th.addr.get_mut(at).ok_or_else(|| {
+                                Fault(format!("A{id} element beyond the variable"))
+                            })?;
                         *slot = int(vals[c as usize]) as u32 & 0xFFFF;
                     }
                 }
                 Ok(())
             }
-            VectorKind::State { class: 0, index, .. } => {
+            VectorKind::State {
+                class: 0, index, ..
+            } => {
                 if chen & 1 != 0 {
                     let v0 = int(vals[0]) as u32;
                     let s = self
@@ -428,7 +445,11 @@ impl Ctx<'_, '_> {
         let e = inst.exec().ok_or(Fault("no execution control".into()))?;
         let exec = e.exec_size().ok_or(Fault("bad exec size".into()))?;
         let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
-        let pred = if with_pred { self.predication(inst, mask)? } else { None };
+        let pred = if with_pred {
+            self.predication(inst, mask)?
+        } else {
+            None
+        };
         let ch = channel_enable(exec, mask, ExecMask(self.active), pred)
             .map_err(|e| Fault(e.to_string()))?;
         Ok((exec, ch))
@@ -542,11 +563,19 @@ impl Ctx<'_, '_> {
             return Ok(Flow::Moved);
         }
         // goto: per channel, among the channels this instruction covers.
-        let span = if exec == 32 { u32::MAX } else { ((1u32 << exec) - 1) << offset };
+        let span = if exec == 32 {
+            u32::MAX
+        } else {
+            ((1u32 << exec) - 1) << offset
+        };
         let taken = (taken_rel << offset) & span;
         for c in 0..32 {
             if self.active & (1 << c) != 0 {
-                self.th.pc[c] = if taken & (1 << c) != 0 { target } else { pc + 1 };
+                self.th.pc[c] = if taken & (1 << c) != 0 {
+                    target
+                } else {
+                    pc + 1
+                };
             }
         }
         Ok(Flow::Moved)
@@ -560,6 +589,9 @@ impl Ctx<'_, '_> {
             return fault("instruction not supported by the interpreter");
         }
         let dst = self.vector(inst, "dst")?;
+        if op == Opcode::ADDR_ADD {
+            return self.addr_add(inst, &dst);
+        }
         let is_sel = op == Opcode::SEL;
         let (exec, chen) = self.chen(inst, !is_sel && op != Opcode::CMP)?;
         let names = ["src0", "src1", "src2", "src3"];
@@ -577,7 +609,10 @@ impl Ctx<'_, '_> {
         let float = is_float(dst_ty) || srcs.iter().any(|(_, t)| is_float(*t));
         let unsigned = srcs.iter().all(|(_, t)| is_unsigned(*t));
         let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|(v, _)| v[c]).unwrap_or(Val::I(0)) };
-        let src0_bits = srcs.first().map(|(_, t)| t.size().unwrap_or(4) * 8).unwrap_or(32) as u32;
+        let src0_bits = srcs
+            .first()
+            .map(|(_, t)| t.size().unwrap_or(4) * 8)
+            .unwrap_or(32) as u32;
         let mut out = vec![Val::I(0); exec as usize];
         match op {
             Opcode::CMP => {
@@ -610,7 +645,11 @@ impl Ctx<'_, '_> {
                         bits |= 1 << c;
                     }
                     out[c] = if r {
-                        if is_float(dst_ty) { Val::F(1.0) } else { Val::I(-1) }
+                        if is_float(dst_ty) {
+                            Val::F(1.0)
+                        } else {
+                            Val::I(-1)
+                        }
                     } else if is_float(dst_ty) {
                         Val::F(0.0)
                     } else {
@@ -635,7 +674,9 @@ impl Ctx<'_, '_> {
                 let (vals, _) = &srcs[0];
                 let scalar = match self.vector(inst, "src0")?.kind {
                     VectorKind::Immediate { .. } => true,
-                    VectorKind::General { region, .. } => region.width() == Some(1) && region.vstride() == Some(0),
+                    VectorKind::General { region, .. } => {
+                        region.width() == Some(1) && region.vstride() == Some(0)
+                    }
                     _ => true,
                 };
                 let mut bits = 0u32;
@@ -677,12 +718,15 @@ impl Ctx<'_, '_> {
             }
             Opcode::MADW => {
                 let (offs, ty) = self.dst_elems(&dst, exec)?;
-                let hi_at = ((exec as u64 * 4).div_ceil(u64::from(self.grf)) * u64::from(self.grf)) as i64;
+                let hi_at =
+                    ((exec as u64 * 4).div_ceil(u64::from(self.grf)) * u64::from(self.grf)) as i64;
                 for c in 0..exec as usize {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
-                    let r = int(s(0, c)).wrapping_mul(int(s(1, c))).wrapping_add(int(s(2, c)));
+                    let r = int(s(0, c))
+                        .wrapping_mul(int(s(1, c)))
+                        .wrapping_add(int(s(2, c)));
                     self.store(offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
                     self.store(offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
                 }
@@ -690,16 +734,29 @@ impl Ctx<'_, '_> {
             }
             _ => {}
         }
-        let sel_bits = if is_sel { self.pred_select(inst, exec)? } else { None };
+        let sel_bits = if is_sel {
+            self.pred_select(inst, exec)?
+        } else {
+            None
+        };
         for c in 0..exec as usize {
             out[c] = if float {
                 let (a, b, x) = (flt(s(0, c)), flt(s(1, c)), flt(s(2, c)));
                 Val::F(match op {
                     Opcode::MOV | Opcode::MOVS => {
-                        if is_float(dst_ty) { a } else { out[c] = convert_to_int(s(0, c)); continue; }
+                        if is_float(dst_ty) {
+                            a
+                        } else {
+                            out[c] = convert_to_int(s(0, c));
+                            continue;
+                        }
                     }
                     Opcode::SEL => {
-                        if sel_bits.is_none_or(|b| b & (1 << c) != 0) { a } else { b }
+                        if sel_bits.is_none_or(|b| b & (1 << c) != 0) {
+                            a
+                        } else {
+                            b
+                        }
                     }
                     Opcode::ADD => a + b,
                     Opcode::MUL => a * b,
@@ -720,10 +777,23 @@ impl Ctx<'_, '_> {
                     Opcode::FRC => a - a.floor(),
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
-                        if a.is_nan() { b } else if b.is_nan() { a } else if max { a.max(b) } else { a.min(b) }
+                        if a.is_nan() {
+                            b
+                        } else if b.is_nan() {
+                            a
+                        } else if max {
+                            a.max(b)
+                        } else {
+                            a.min(b)
+                        }
                     }
                     Opcode::LRP => a * b + (1.0 - a) * x,
-                    _ => return fault(format!("{} on floating-point operands is not supported", inst.mnemonic())),
+                    _ => {
+                        return fault(format!(
+                            "{} on floating-point operands is not supported",
+                            inst.mnemonic()
+                        ))
+                    }
                 })
             } else {
                 let (a, b, x) = (int(s(0, c)), int(s(1, c)), int(s(2, c)));
@@ -731,7 +801,11 @@ impl Ctx<'_, '_> {
                 Val::I(match op {
                     Opcode::MOV | Opcode::MOVS => a,
                     Opcode::SEL => {
-                        if sel_bits.is_none_or(|bb| bb & (1 << c) != 0) { a } else { b }
+                        if sel_bits.is_none_or(|bb| bb & (1 << c) != 0) {
+                            a
+                        } else {
+                            b
+                        }
                     }
                     Opcode::ADD => a.wrapping_add(b),
                     Opcode::ADD3 => a.wrapping_add(b).wrapping_add(x),
@@ -740,11 +814,15 @@ impl Ctx<'_, '_> {
                     Opcode::MULH => (a.wrapping_mul(b)) >> 32,
                     Opcode::AVG => (a + b + 1) >> 1,
                     Opcode::DIV => {
-                        if b == 0 { return fault("integer division by zero"); }
+                        if b == 0 {
+                            return fault("integer division by zero");
+                        }
                         a / b
                     }
                     Opcode::MOD => {
-                        if b == 0 { return fault("integer modulo by zero"); }
+                        if b == 0 {
+                            return fault("integer modulo by zero");
+                        }
                         a % b
                     }
                     Opcode::AND => a & b,
@@ -753,7 +831,11 @@ impl Ctx<'_, '_> {
                     Opcode::NOT => !a,
                     Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
                     Opcode::SHR => {
-                        let ua = if src0_bits >= 64 { a as u64 as i128 } else { mask_bits(a, src0_bits) };
+                        let ua = if src0_bits >= 64 {
+                            a as u64 as i128
+                        } else {
+                            mask_bits(a, src0_bits)
+                        };
                         ua >> ((b as u32) & bits_mask)
                     }
                     Opcode::ASR => a >> ((b as u32) & bits_mask),
@@ -762,33 +844,59 @@ impl Ctx<'_, '_> {
                         let v = mask_bits(a, w) as u64;
                         let n = (b as u32) % w;
                         let r = if op == Opcode::ROL {
-                            if n == 0 { v } else { ((v << n) | (v >> (w - n))) & mask64(w) }
-                        } else if n == 0 { v } else { ((v >> n) | (v << (w - n))) & mask64(w) };
+                            if n == 0 {
+                                v
+                            } else {
+                                ((v << n) | (v >> (w - n))) & mask64(w)
+                            }
+                        } else if n == 0 {
+                            v
+                        } else {
+                            ((v >> n) | (v << (w - n))) & mask64(w)
+                        };
                         r as i128
                     }
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
-                        if max { a.max(b) } else { a.min(b) }
+                        if max {
+                            a.max(b)
+                        } else {
+                            a.min(b)
+                        }
                     }
                     Opcode::CBIT => (mask_bits(a, src0_bits.min(32)) as u64).count_ones() as i128,
                     Opcode::LZD => (a as u32).leading_zeros() as i128,
                     Opcode::FBL => {
                         let v = a as u32;
-                        if v == 0 { 0xFFFF_FFFF } else { v.trailing_zeros() as i128 }
+                        if v == 0 {
+                            0xFFFF_FFFF
+                        } else {
+                            v.trailing_zeros() as i128
+                        }
                     }
                     Opcode::FBH => {
                         let v = a as u32;
                         let v = if !unsigned && (v as i32) < 0 { !v } else { v };
-                        if v == 0 { 0xFFFF_FFFF } else { v.leading_zeros() as i128 }
+                        if v == 0 {
+                            0xFFFF_FFFF
+                        } else {
+                            v.leading_zeros() as i128
+                        }
                     }
                     Opcode::BFREV => (a as u32).reverse_bits() as i128,
                     Opcode::BFE => {
                         // width src0, offset src1, value src2
                         let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        if w == 0 { 0 } else {
+                        if w == 0 {
+                            0
+                        } else {
                             let v = x as u32 as u64;
                             let f = (v >> o) & ((1u64 << w) - 1);
-                            if !unsigned && (f >> (w - 1)) & 1 == 1 { f as i128 - (1i128 << w) } else { f as i128 }
+                            if !unsigned && (f >> (w - 1)) & 1 == 1 {
+                                f as i128 - (1i128 << w)
+                            } else {
+                                f as i128
+                            }
                         }
                     }
                     Opcode::BFI => {
@@ -798,11 +906,43 @@ impl Ctx<'_, '_> {
                         let base = int(s(3, c)) as u32;
                         (((ins << o) & m) | (base & !m)) as i128
                     }
-                    _ => return fault(format!("{} is not supported by the interpreter yet", inst.mnemonic())),
+                    _ => {
+                        return fault(format!(
+                            "{} is not supported by the interpreter yet",
+                            inst.mnemonic()
+                        ))
+                    }
                 })
             };
         }
         self.write(&dst, exec, chen, &out)?;
+        Ok(Flow::Next)
+    }
+
+    /// `addr_add`: an address register gets a variable's register byte offset (or
+    /// another address) plus an offset in bytes.
+    fn addr_add(&mut self, inst: &Instruction, dst: &Vector) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, false)?;
+        let src0 = self.vector(inst, "src0")?;
+        let src1 = self.vector(inst, "src1")?;
+        let (off, _) = self.src(&src1, exec)?;
+        let mut out = vec![Val::I(0); exec as usize];
+        for c in 0..exec as usize {
+            let base = match src0.kind {
+                VectorKind::General { id, row, col, .. } => {
+                    let s = self.slot(id)?;
+                    let es = s.ty.size().unwrap_or(4) as u32;
+                    s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf)
+                }
+                VectorKind::Address { id, offset, width } => {
+                    let n = 1usize << width.min(5);
+                    self.addr_value(id, offset + (c % n) as u8)? as i64
+                }
+                _ => return fault("addr_add source 0 is neither an address nor a variable"),
+            };
+            out[c] = Val::I((base as i128).wrapping_add(int(off[c])));
+        }
+        self.write(dst, exec, chen, &out)?;
         Ok(Flow::Next)
     }
 
@@ -813,6 +953,7 @@ impl Ctx<'_, '_> {
         match place {
             Place::Buffer(b, o) => self.mem.buffers[b].data[o..o + len].to_vec(),
             Place::Slm(o) => self.slm[o..o + len].to_vec(),
+            Place::Scratch(o) => self.th.scratch[o..o + len].to_vec(),
         }
     }
     fn mem_write(&mut self, place: Place, bytes: &[u8]) {
@@ -821,14 +962,34 @@ impl Ctx<'_, '_> {
                 self.mem.buffers[b].data[o..o + bytes.len()].copy_from_slice(bytes)
             }
             Place::Slm(o) => self.slm[o..o + bytes.len()].copy_from_slice(bytes),
+            Place::Scratch(o) => self.th.scratch[o..o + bytes.len()].copy_from_slice(bytes),
         }
     }
     /// A surface access: SLM for BTI 254, flat for 255, else the binding table.
-    fn resolve_surface(&self, surface: u32, offset: i128, len: usize) -> Res<Place> {
+    fn resolve_surface(&mut self, surface: u32, offset: i128, len: usize) -> Res<Place> {
         let bti = self.surface(surface)?;
         Ok(match bti {
-            254 => check_slm(offset, len, self.slm.len())?,
-            255 => self.mem.resolve_a64(offset as u64, len)?,
+            // IGC places __local variables from 0x10000000 (its local-memory window);
+            // the SLM message decodes only the low bits.
+            254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
+            // %scratch: the thread's own private space, addressed from 0.
+            255 => {
+                let end = usize::try_from(offset)
+                    .ok()
+                    .and_then(|o| o.checked_add(len))
+                    .filter(|e| *e <= SCRATCH_BYTES)
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({SCRATCH_BYTES} bytes)"
+                        ))
+                    })?;
+                if self.th.scratch.len() < end {
+                    self.th
+                        .scratch
+                        .resize(end.next_multiple_of(4096).min(SCRATCH_BYTES), 0);
+                }
+                Place::Scratch(offset as usize)
+            }
             b => self.mem.resolve_bti(b, offset, len)?,
         })
     }
@@ -839,7 +1000,12 @@ impl Ctx<'_, '_> {
             .grf
             .get(at..at + len)
             .map(<[u8]>::to_vec)
-            .ok_or_else(|| Fault(format!("V{} + {len} bytes lies outside the register file", r.id)))
+            .ok_or_else(|| {
+                Fault(format!(
+                    "V{} + {len} bytes lies outside the register file",
+                    r.id
+                ))
+            })
     }
     fn raw_dword(&self, r: Raw, i: usize) -> Res<u32> {
         let b = self.raw_bytes(Raw::new(r.id, r.offset + (4 * i) as u16), 4)?;
@@ -857,11 +1023,13 @@ impl Ctx<'_, '_> {
         }
         let s = self.slot(r.id)?;
         let o = s.base as usize + r.offset as usize + at;
-        let dst = self
-            .th
-            .grf
-            .get_mut(o..o + bytes.len())
-            .ok_or_else(|| Fault(format!("V{} + {} bytes lies outside the register file", r.id, at + bytes.len())))?;
+        let dst = self.th.grf.get_mut(o..o + bytes.len()).ok_or_else(|| {
+            Fault(format!(
+                "V{} + {} bytes lies outside the register file",
+                r.id,
+                at + bytes.len()
+            ))
+        })?;
         dst.copy_from_slice(bytes);
         Ok(())
     }
@@ -894,7 +1062,10 @@ impl Ctx<'_, '_> {
                     let v = self.mem_read(place, 4);
                     self.raw_write(data, k * block + 4 * c, &v)?;
                 } else {
-                    let v = self.raw_bytes(Raw::new(data.id, data.offset + (k * block + 4 * c) as u16), 4)?;
+                    let v = self.raw_bytes(
+                        Raw::new(data.id, data.offset + (k * block + 4 * c) as u16),
+                        4,
+                    )?;
                     self.mem_write(place, &v);
                 }
             }
@@ -934,7 +1105,11 @@ impl Ctx<'_, '_> {
         let surface = self.int_field(inst, "surface")?;
         let offset = self.scalar(inst, "offset")?;
         // Aligned block messages count in owords, the unaligned load in bytes.
-        let bytes = if inst.opcode == Opcode::OWORD_LD_UNALIGNED { offset } else { offset * 16 };
+        let bytes = if inst.opcode == Opcode::OWORD_LD_UNALIGNED {
+            offset
+        } else {
+            offset * 16
+        };
         let place = self.resolve_surface(surface, bytes, len)?;
         if inst.opcode == Opcode::OWORD_ST {
             let src = self.raw(inst, "src")?;
@@ -966,11 +1141,22 @@ impl Ctx<'_, '_> {
     }
 
     /// One channel's atomic: reads src0/src1 element `c`, updates memory, returns the old value.
-    fn atomic_one(&mut self, inst: &Instruction, op: u32, place: Place, c: usize, size: usize) -> Res<()> {
+    fn atomic_one(
+        &mut self,
+        inst: &Instruction,
+        op: u32,
+        place: Place,
+        c: usize,
+        size: usize,
+    ) -> Res<()> {
         let elem = |ctx: &Self, name: &str| -> Res<u64> {
             match inst.operand(name) {
                 Some(Operand::Raw(r)) if r.id != 0 => {
-                    if size == 8 { ctx.raw_qword(*r, c) } else { ctx.raw_dword(*r, c).map(u64::from) }
+                    if size == 8 {
+                        ctx.raw_qword(*r, c)
+                    } else {
+                        ctx.raw_dword(*r, c).map(u64::from)
+                    }
                 }
                 _ => Ok(0),
             }
@@ -981,8 +1167,18 @@ impl Ctx<'_, '_> {
         let mut ob = [0u8; 8];
         ob[..size].copy_from_slice(&old_bytes);
         let old = u64::from_le_bytes(ob);
-        let m = if size == 8 { u64::MAX } else { (1u64 << (size * 8)) - 1 };
-        let sx = |v: u64| -> i64 { if size == 8 { v as i64 } else { ((v << (64 - size * 8)) as i64) >> (64 - size * 8) } };
+        let m = if size == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (size * 8)) - 1
+        };
+        let sx = |v: u64| -> i64 {
+            if size == 8 {
+                v as i64
+            } else {
+                ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
+            }
+        };
         let fl = |v: u64| f32::from_bits(v as u32);
         let new = match op & 0x1F {
             0 => old.wrapping_add(a),
@@ -992,7 +1188,13 @@ impl Ctx<'_, '_> {
             4 => old.min(a & m),
             5 => old.max(a & m),
             6 => a,
-            7 => if old == a & m { b } else { old },
+            7 => {
+                if old == a & m {
+                    b
+                } else {
+                    old
+                }
+            }
             8 => old & a,
             9 => old | a,
             10 => old ^ a,
@@ -1000,7 +1202,13 @@ impl Ctx<'_, '_> {
             12 => sx(old).max(sx(a)) as u64,
             16 => fl(old).max(fl(a)).to_bits() as u64,
             17 => fl(old).min(fl(a)).to_bits() as u64,
-            18 => if fl(old) == fl(a) { b } else { old },
+            18 => {
+                if fl(old) == fl(a) {
+                    b
+                } else {
+                    old
+                }
+            }
             19 => (fl(old) + fl(a)).to_bits() as u64,
             20 => (fl(old) - fl(a)).to_bits() as u64,
             o => return fault(format!("atomic operation {o} is not supported")),
@@ -1034,7 +1242,10 @@ impl Ctx<'_, '_> {
             }
             Some(3) | Some(4) => {
                 let (exec, chen) = self.chen(inst, true)?;
-                let size = [1usize, 4, 8].get((self.int_field(inst, "block_type")? & 3) as usize).copied().unwrap_or(4);
+                let size = [1usize, 4, 8]
+                    .get((self.int_field(inst, "block_type")? & 3) as usize)
+                    .copied()
+                    .unwrap_or(4);
                 let n = 1usize << (self.int_field(inst, "num_blocks")? & 3);
                 let addrs = self.raw(inst, "addresses")?;
                 let load = inst.subop == Some(3);
@@ -1051,7 +1262,8 @@ impl Ctx<'_, '_> {
                             v.resize(4, 0);
                             self.raw_write(data, 4 * c, &v)?;
                         } else {
-                            let v = self.raw_bytes(Raw::new(data.id, data.offset + (4 * c) as u16), n)?;
+                            let v =
+                                self.raw_bytes(Raw::new(data.id, data.offset + (4 * c) as u16), n)?;
                             self.mem_write(place, &v);
                         }
                         continue;
@@ -1063,7 +1275,8 @@ impl Ctx<'_, '_> {
                             let v = self.mem_read(place, size);
                             self.raw_write(data, at, &v)?;
                         } else {
-                            let v = self.raw_bytes(Raw::new(data.id, data.offset + at as u16), size)?;
+                            let v =
+                                self.raw_bytes(Raw::new(data.id, data.offset + at as u16), size)?;
                             self.mem_write(place, &v);
                         }
                     }
@@ -1085,7 +1298,46 @@ impl Ctx<'_, '_> {
                 }
                 Ok(Flow::Next)
             }
-            _ => fault(format!("{} is not supported by the interpreter yet", inst.mnemonic())),
+            Some(6) | Some(7) => {
+                let (exec, chen) = self.chen(inst, true)?;
+                let chmask = self.int_field(inst, "chmask")? & 0xF;
+                let base = self.scalar(inst, "address")? as u64;
+                let offsets = self.raw(inst, "offsets")?;
+                let load = inst.subop == Some(6);
+                let data = self.raw(inst, if load { "dst" } else { "src" })?;
+                let block = (exec as usize * 4).max(self.grf as usize);
+                let mut k = 0;
+                for color in 0..4u64 {
+                    if chmask & (1 << color) == 0 {
+                        continue;
+                    }
+                    for c in 0..exec as usize {
+                        if chen & (1 << c) == 0 {
+                            continue;
+                        }
+                        let a = base
+                            .wrapping_add(self.raw_dword(offsets, c)? as u64)
+                            .wrapping_add(4 * color);
+                        let place = self.mem.resolve_a64(a, 4)?;
+                        if load {
+                            let v = self.mem_read(place, 4);
+                            self.raw_write(data, k * block + 4 * c, &v)?;
+                        } else {
+                            let v = self.raw_bytes(
+                                Raw::new(data.id, data.offset + (k * block + 4 * c) as u16),
+                                4,
+                            )?;
+                            self.mem_write(place, &v);
+                        }
+                    }
+                    k += 1;
+                }
+                Ok(Flow::Next)
+            }
+            _ => fault(format!(
+                "{} is not supported by the interpreter yet",
+                inst.mnemonic()
+            )),
         }
     }
 }
@@ -1108,7 +1360,11 @@ fn mask_bits(a: i128, bits: u32) -> i128 {
     }
 }
 fn mask64(w: u32) -> u64 {
-    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
 }
 
 fn convert_to_int(v: Val) -> Val {

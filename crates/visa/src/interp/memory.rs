@@ -47,6 +47,8 @@ impl fmt::Display for OutOfBounds {
 pub enum Place {
     Buffer(usize, usize),
     Slm(usize),
+    /// The running thread's scratch (private) space.
+    Scratch(usize),
 }
 
 impl Memory {

@@ -115,10 +115,11 @@ pub(crate) struct Program<'a> {
     pub addr_total: usize,
     pub pred_count: usize,
     pub surface_count: usize,
-    pub routine: &'a Routine,
 }
 
 const DONE: u32 = u32::MAX;
+/// Scratch (private) space each hardware thread may use through `%scratch`.
+pub(crate) const SCRATCH_BYTES: usize = 1 << 20;
 
 /// One hardware thread.
 pub(crate) struct Thread {
@@ -129,7 +130,7 @@ pub(crate) struct Thread {
     pub pc: [u32; 32],
     pub calls: Vec<u32>,
     pub index: u32,
-    pub slm_offset_unused: u32,
+    pub scratch: Vec<u8>,
 }
 
 impl<'a> Program<'a> {
@@ -220,13 +221,7 @@ impl<'a> Program<'a> {
             addr_total,
             pred_count: routine.predicates.len(),
             surface_count: crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len(),
-            routine,
-            // grf file size is `next`
-        }
-        .with_size(next))
-    }
-    fn with_size(self, _size: u32) -> Self {
-        self
+        })
     }
     fn grf_bytes_needed(&self) -> usize {
         self.vars
@@ -300,8 +295,15 @@ pub fn run(
                 let mut threads = Vec::with_capacity(threads_per_group as usize);
                 for t in 0..threads_per_group {
                     // The payload as the runtime writes it.
+                    // GRFs the ABI leaves unwritten read as zero; the payload covers every input.
+                    let inputs_end = inputs
+                        .iter()
+                        .map(|i| i.offset.max(0) as usize + i.size as usize)
+                        .max()
+                        .unwrap_or(0);
+                    let cto = launch.payload.cross_thread_offset as usize;
                     let mut payload =
-                        vec![0u8; launch.payload.cross_thread_offset as usize + launch.payload.cross_thread.len()];
+                        vec![0u8; (cto + launch.payload.cross_thread.len()).max(inputs_end)];
                     let mut put = |at: usize, v: u32| {
                         if let Some(s) = payload.get_mut(at..at + 4) {
                             s.copy_from_slice(&v.to_le_bytes());
@@ -330,8 +332,8 @@ pub fn run(
                         }
                         dim_at += per_dim;
                     }
-                    let cto = launch.payload.cross_thread_offset as usize;
-                    payload[cto..].copy_from_slice(&launch.payload.cross_thread);
+                    payload[cto..cto + launch.payload.cross_thread.len()]
+                        .copy_from_slice(&launch.payload.cross_thread);
                     let mut th = Thread {
                         grf: vec![0u8; grf_len],
                         addr: vec![0; program.addr_total],
@@ -340,7 +342,7 @@ pub fn run(
                         pc: [DONE; 32],
                         calls: Vec::new(),
                         index: t,
-                        slm_offset_unused: 0,
+                        scratch: Vec::new(),
                     };
                     for (s, (_, bti)) in th
                         .surfaces
@@ -402,14 +404,7 @@ pub fn run(
                             continue;
                         }
                         let stop = exec::run_thread(
-                            &program,
-                            th,
-                            launch,
-                            mem,
-                            &mut slm,
-                            &mut stats,
-                            &mut trace,
-                            group,
+                            &program, th, launch, mem, &mut slm, &mut stats, &mut trace, group,
                         )?;
                         match stop {
                             Stop::Done => done[i] = true,

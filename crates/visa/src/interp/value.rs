@@ -14,7 +14,10 @@ pub fn is_float(t: Type) -> bool {
 }
 
 pub fn is_unsigned(t: Type) -> bool {
-    matches!(t, Type::UD | Type::UW | Type::UB | Type::UQ | Type::UV | Type::BOOL)
+    matches!(
+        t,
+        Type::UD | Type::UW | Type::UB | Type::UQ | Type::UV | Type::BOOL
+    )
 }
 
 /// Decodes `size` little-endian bytes of type `t`.
@@ -159,7 +162,10 @@ mod tests {
     }
     #[test]
     fn float_to_int_saturates() {
-        assert_eq!(encode(Type::D, Val::F(3e10), false), i32::MAX as u32 as i64 as u64);
+        assert_eq!(
+            encode(Type::D, Val::F(3e10), false),
+            i32::MAX as u32 as i64 as u64
+        );
         assert_eq!(encode(Type::UB, Val::I(300), true), 255);
         assert_eq!(encode(Type::UB, Val::I(300), false) as u8, 44);
     }

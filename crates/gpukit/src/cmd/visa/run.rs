@@ -85,7 +85,11 @@ fn parse_spec(s: &str) -> Result<Spec, CmdError> {
     let (kind, v) = s
         .split_once(':')
         .ok_or_else(|| usage(format!("argument spec {s:?}: expected KIND:VALUE")))?;
-    let bad = || usage(format!("argument spec {s:?}: {v:?} is not a valid {kind} value"));
+    let bad = || {
+        usage(format!(
+            "argument spec {s:?}: {v:?} is not a valid {kind} value"
+        ))
+    };
     let int = |v: &str| -> Option<i128> {
         let v = v.trim();
         if let Some(h) = v.strip_prefix("0x") {
@@ -163,8 +167,7 @@ pub fn run(a: Args) -> CmdResult {
     };
     let name = String::from_utf8_lossy(&kernel.name).into_owned();
     let program_bytes = read_file(&a.binary)?;
-    let program =
-        gpukit_intel::read(&program_bytes).map_err(|e| CmdError::input(&a.binary, e))?;
+    let program = gpukit_intel::read(&program_bytes).map_err(|e| CmdError::input(&a.binary, e))?;
     let abi: &KernelAbi = program
         .kernels
         .iter()
@@ -221,7 +224,26 @@ pub fn run(a: Args) -> CmdResult {
             }
         }
     }
-    let groups = [global[0] / local[0], global[1] / local[1], global[2] / local[2]];
+    let groups = [
+        global[0] / local[0],
+        global[1] / local[1],
+        global[2] / local[2],
+    ];
+    // Program-scope data, bound where the kernel reaches it statefully.
+    let mut program_surface = |name: &str, data: &[u8], bti: Option<u32>| -> u64 {
+        let index = mem.buffers.len();
+        let base = mem.add(name, data.to_vec());
+        if let Some(b) = bti {
+            mem.bind(b, index);
+        }
+        base
+    };
+    let constant_base = program_surface(
+        "program constants",
+        &program.constant_data,
+        abi.constant_bti,
+    );
+    let global_base = program_surface("program globals", &program.global_data, abi.global_bti);
     for imp in &abi.implicit {
         let value: Vec<u8> = match imp.kind {
             Implicit::LocalSize | Implicit::EnqueuedLocalSize => words(local),
@@ -237,7 +259,17 @@ pub fn run(a: Args) -> CmdResult {
             Implicit::PrivateBase => {
                 let items = global.iter().map(|g| *g as usize).product::<usize>();
                 let size = (abi.private_size as usize).saturating_mul(items.max(1));
-                mem.add("private memory", vec![0; size]).to_le_bytes().to_vec()
+                mem.add("private memory", vec![0; size])
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            Implicit::ConstantBase => constant_base.to_le_bytes().to_vec(),
+            Implicit::GlobalBase => global_base.to_le_bytes().to_vec(),
+            Implicit::PrintfBuffer => {
+                // The kernel reserves space by an atomic add on the first dword.
+                let mut b = vec![0u8; 1 << 20];
+                b[..4].copy_from_slice(&4u32.to_le_bytes());
+                mem.add("printf buffer", b).to_le_bytes().to_vec()
             }
             _ => vec![0; 8],
         };
