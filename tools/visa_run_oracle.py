@@ -110,13 +110,18 @@ def ulp_diff(a, b):
     return np.abs(np.asarray(ia, dtype=np.float64) - np.asarray(ib, dtype=np.float64))
 
 
-def same(dtype, got, want):
+def first_diff(dtype, got, want):
+    """None when equal (floats within tolerance), else (index, got, want) of the first difference."""
+    g = np.frombuffer(got, dtype=dtype); w = np.frombuffer(want, dtype=dtype)
     if dtype.startswith("f"):
-        g = np.frombuffer(got, dtype=dtype); w = np.frombuffer(want, dtype=dtype)
-        both_nan = np.isnan(g) & np.isnan(w)
-        close = np.isclose(g, w, rtol=1e-5 if dtype != "f2" else 1e-3, atol=1e-6) | both_nan
-        return bool(close.all())
-    return got == want
+        ok = np.isclose(g, w, rtol=1e-5 if dtype != "f2" else 1e-3, atol=1e-6) | (np.isnan(g) & np.isnan(w))
+    else:
+        ok = g == w
+    bad = np.nonzero(~ok)[0]
+    if len(bad) == 0:
+        return None
+    i = int(bad[0])
+    return (i, g[i].item(), w[i].item(), len(bad))
 
 
 def main():
@@ -248,11 +253,12 @@ def main():
                     want = np.empty(n, dtype=np.uint8)
                     cl.enqueue_copy(queue, want, buf)
                     got = open(outp, "rb").read()
-                    if not same(dt, got, want.tobytes()):
-                        diffs.append(i)
+                    d = first_diff(dt, got, want.tobytes())
+                    if d:
+                        diffs.append(f"arg {i}[{d[0]}]: gpukit {d[1]} PoCL {d[2]} ({d[3]} differ)")
                 row["status"] = "match" if not diffs else "MISMATCH"
                 if diffs:
-                    row["detail"] = f"buffers {diffs} differ"
+                    row["detail"] = "; ".join(diffs)
                     bad += 1
         report[name] = rows
         counts = {}

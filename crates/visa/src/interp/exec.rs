@@ -73,6 +73,10 @@ pub(crate) fn run_thread(
             slm,
             active,
             grf: launch.grf_bytes,
+            mask_offset: inst
+                .exec()
+                .and_then(|e| MaskControl::from_code(e.emask()))
+                .map_or(0, |m| m.offset()),
         };
         let outcome = ctx
             .step(inst, pc)
@@ -127,6 +131,8 @@ struct Ctx<'a, 'b> {
     slm: &'a mut Vec<u8>,
     active: u32,
     grf: u32,
+    /// The current instruction's mask offset (M5 -> 16): predicate bit of channel 0.
+    mask_offset: u32,
 }
 
 fn int(v: Val) -> i128 {
@@ -299,8 +305,14 @@ impl Ctx<'_, '_> {
                 (vals, Type::UW)
             }
             VectorKind::Predicate(pr) => {
-                let bits = self.pred_bits(pr.id())?;
-                (vec![Val::I(bits as i128); exec as usize], Type::UD)
+                // Channel n reads bit n (from the mask offset); a scalar read takes them all.
+                let bits = self.pred_bits(pr.id())? >> self.mask_offset;
+                let vals = if exec == 1 {
+                    vec![Val::I(bits as i128)]
+                } else {
+                    (0..exec).map(|c| Val::I(((bits >> c) & 1) as i128)).collect()
+                };
+                (vals, Type::UD)
             }
             VectorKind::State { class, index, .. } => {
                 if class != 0 {
@@ -407,10 +419,15 @@ impl Ctx<'_, '_> {
             }
             VectorKind::Predicate(pr) => {
                 let mut bits = self.pred_bits(pr.id())?;
+                if exec == 1 && chen & 1 != 0 {
+                    let v = (int(vals[0]) as u32) << self.mask_offset;
+                    return self.set_pred(pr.id(), v);
+                }
                 for c in 0..exec {
                     if chen & (1 << c) != 0 {
                         let on = int(vals[c as usize]) & 1 != 0;
-                        bits = (bits & !(1 << c)) | ((on as u32) << c);
+                        let b = self.mask_offset + c;
+                        bits = (bits & !(1 << b)) | ((on as u32) << b);
                     }
                 }
                 self.set_pred(pr.id(), bits)
@@ -644,17 +661,8 @@ impl Ctx<'_, '_> {
                     if r {
                         bits |= 1 << c;
                     }
-                    out[c] = if r {
-                        if is_float(dst_ty) {
-                            Val::F(1.0)
-                        } else {
-                            Val::I(-1)
-                        }
-                    } else if is_float(dst_ty) {
-                        Val::F(0.0)
-                    } else {
-                        Val::I(0)
-                    };
+                    // A general destination gets every bit set for true, whatever its type.
+                    out[c] = Val::I(if r { -1 } else { 0 });
                 }
                 if let VectorKind::Predicate(pr) = dst.kind {
                     let old = self.pred_bits(pr.id())?;
@@ -664,7 +672,13 @@ impl Ctx<'_, '_> {
                     let new = (old & !m) | ((bits << offset) & m);
                     return self.set_pred(pr.id(), new).map(|_| Flow::Next);
                 }
-                self.write(&dst, exec, chen, &out)?;
+                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                for c in 0..exec as usize {
+                    if chen & (1 << c) != 0 {
+                        let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
+                        self.store(offs[c], ty, bits)?;
+                    }
+                }
                 return Ok(Flow::Next);
             }
             Opcode::SETP => {
