@@ -573,8 +573,9 @@ impl Ctx<'_, '_> {
         let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
         let offset = mask.offset();
         let taken_rel = self.pred_select(inst, exec)?.unwrap_or(u32::MAX);
-        if inst.opcode == Opcode::JMP {
-            // A scalar jump: every active channel goes, by channel 0's predicate.
+        if inst.opcode == Opcode::JMP || exec == 1 {
+            // A scalar jump (jmp, or a goto of one channel): every active channel goes,
+            // by channel 0's predicate.
             let go = taken_rel & 1 != 0;
             advance(self.th, self.active, if go { target } else { pc + 1 });
             return Ok(Flow::Moved);
