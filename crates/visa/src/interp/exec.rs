@@ -1203,9 +1203,10 @@ impl Ctx<'_, '_> {
             4 => old.min(a & m),
             5 => old.max(a & m),
             6 => a,
+            // IGC passes the new value in src0 and the expected one in src1.
             7 => {
-                if old == a & m {
-                    b
+                if old == b & m {
+                    a
                 } else {
                     old
                 }
@@ -1218,8 +1219,8 @@ impl Ctx<'_, '_> {
             16 => fl(old).max(fl(a)).to_bits() as u64,
             17 => fl(old).min(fl(a)).to_bits() as u64,
             18 => {
-                if fl(old) == fl(a) {
-                    b
+                if fl(old) == fl(b) {
+                    a
                 } else {
                     old
                 }
