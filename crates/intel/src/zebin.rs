@@ -158,6 +158,16 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 ("buffer_offset", Some(i)) => abi
                     .implicit
                     .push(implicit(Implicit::BufferOffset { arg: i })),
+                ("const_base" | "global_base", _) => {
+                    let bti = num(p, "bti_value")?;
+                    if ty == "const_base" {
+                        abi.constant_bti = bti;
+                        abi.implicit.push(implicit(Implicit::ConstantBase));
+                    } else {
+                        abi.global_bti = bti;
+                        abi.implicit.push(implicit(Implicit::GlobalBase));
+                    }
+                }
                 _ => {
                     let kind = match ty {
                         "local_size" => Implicit::LocalSize,

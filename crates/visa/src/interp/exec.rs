@@ -9,8 +9,8 @@ use super::{
 use crate::isa::{Opcode, Type};
 use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
-    channel_enable, destination_elements, direct_origin, source_elements, ExecMask, MaskControl,
-    PredControl, Predication, RegionParams,
+    channel_enable, destination_elements, direct_origin, indirect_multi_elements, source_elements,
+    ExecMask, MaskControl, PredControl, Predication, RegionParams,
 };
 
 /// Runs until the thread ends or reaches a barrier.
@@ -282,12 +282,27 @@ impl Ctx<'_, '_> {
                 let t = Type::of_operand_byte(ty);
                 let es = t.size().unwrap_or(4) as u32;
                 let rp = region_params(region)?;
-                if rp.vstride.is_none() {
-                    return fault("multi-address indirect sources are not supported yet");
-                }
-                let origin = self.addr_value(addr, addr_offset)? as i64 + offset as i64;
-                let els = source_elements(origin, es, self.grf, exec, rp)
-                    .map_err(|e| Fault(e.to_string()))?;
+                let els = if rp.vstride.is_none() {
+                    // Multi-address: row i starts at address element addr_offset + i.
+                    let rows = exec / rp.width.max(1);
+                    let addrs = (0..rows)
+                        .map(|i| self.addr_value(addr, addr_offset + i as u8).map(i64::from))
+                        .collect::<Res<Vec<_>>>()?;
+                    indirect_multi_elements(
+                        &addrs,
+                        offset as i64,
+                        es,
+                        self.grf,
+                        exec,
+                        rp.width,
+                        rp.hstride,
+                    )
+                    .map_err(|e| Fault(e.to_string()))?
+                } else {
+                    let origin = self.addr_value(addr, addr_offset)? as i64 + offset as i64;
+                    source_elements(origin, es, self.grf, exec, rp)
+                        .map_err(|e| Fault(e.to_string()))?
+                };
                 let vals = els
                     .iter()
                     .map(|e| self.load(e.byte_offset, t).map(|b| decode(t, b)))
@@ -310,7 +325,9 @@ impl Ctx<'_, '_> {
                 let vals = if exec == 1 {
                     vec![Val::I(bits as i128)]
                 } else {
-                    (0..exec).map(|c| Val::I(((bits >> c) & 1) as i128)).collect()
+                    (0..exec)
+                        .map(|c| Val::I(((bits >> c) & 1) as i128))
+                        .collect()
                 };
                 (vals, Type::UD)
             }
@@ -525,21 +542,23 @@ impl Ctx<'_, '_> {
             }
             Opcode::GOTO | Opcode::JMP => self.branch(inst, pc),
             Opcode::RET | Opcode::FRET => {
-                let (exec, _) = self.chen(inst, false)?;
-                let _ = exec;
-                match self.th.calls.pop() {
-                    Some(back) => {
-                        super::exec::advance(self.th, self.active, back);
+                // Each channel returns to where it called from; with no call open, it ends.
+                for c in 0..32 {
+                    if self.active & (1 << c) != 0 {
+                        self.th.pc[c] = self.th.calls[c].pop().unwrap_or(DONE);
                     }
-                    None => super::exec::advance(self.th, self.active, DONE),
                 }
                 Ok(Flow::Moved)
             }
             Opcode::CALL => {
                 let target = self.label_target(inst)?;
-                self.th.calls.push(pc + 1);
-                if self.th.calls.len() > 256 {
-                    return fault("call depth beyond 256");
+                for c in 0..32 {
+                    if self.active & (1 << c) != 0 {
+                        if self.th.calls[c].len() >= 256 {
+                            return fault("call depth beyond 256");
+                        }
+                        self.th.calls[c].push(pc + 1);
+                    }
                 }
                 advance(self.th, self.active, target);
                 Ok(Flow::Moved)
@@ -1331,8 +1350,9 @@ impl Ctx<'_, '_> {
                         if chen & (1 << c) == 0 {
                             continue;
                         }
+                        // SVM offsets are 64-bit, one per channel.
                         let a = base
-                            .wrapping_add(self.raw_dword(offsets, c)? as u64)
+                            .wrapping_add(self.raw_qword(offsets, c)?)
                             .wrapping_add(4 * color);
                         let place = self.mem.resolve_a64(a, 4)?;
                         if load {

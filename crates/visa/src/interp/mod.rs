@@ -128,7 +128,8 @@ pub(crate) struct Thread {
     pub preds: Vec<u32>,
     pub surfaces: Vec<u32>,
     pub pc: [u32; 32],
-    pub calls: Vec<u32>,
+    /// Per channel: the return points of the open subroutine calls.
+    pub calls: Vec<Vec<u32>>,
     pub index: u32,
     pub scratch: Vec<u8>,
 }
@@ -340,7 +341,7 @@ pub fn run(
                         preds: vec![0; program.pred_count],
                         surfaces: vec![0; program.surface_count],
                         pc: [DONE; 32],
-                        calls: Vec::new(),
+                        calls: vec![Vec::new(); 32],
                         index: t,
                         scratch: Vec::new(),
                     };
