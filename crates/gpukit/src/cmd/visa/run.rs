@@ -29,6 +29,9 @@ pub struct Args {
     /// Write buffer argument N to FILE after the run
     #[arg(long = "out", value_name = "N=FILE")]
     outs: Vec<String>,
+    /// Print buffer argument N after the run as TYPE elements (u8..i64, f32, f64), 8 a line
+    #[arg(long = "show", value_name = "N=TYPE")]
+    shows: Vec<String>,
     /// Print every executed instruction with its channel mask (stderr)
     #[arg(long)]
     trace: bool,
@@ -320,6 +323,16 @@ pub fn run(a: Args) -> CmdResult {
             .ok_or_else(|| usage(format!("--out {o}: argument {n} is not a buffer")))?;
         emit(Some(Path::new(&path)), &mem.buffers[*index].data)?;
     }
+    let mut shown = String::new();
+    for o in &a.shows {
+        let (n, ty) = split_n(o, "show")?;
+        let (_, index) = buffers
+            .iter()
+            .find(|(arg, _)| *arg == n)
+            .ok_or_else(|| usage(format!("--show {o}: argument {n} is not a buffer")))?;
+        shown.push_str(&format!("argument {n} ({ty}):\n"));
+        shown.push_str(&format_elements(&mem.buffers[*index].data, &ty)?);
+    }
     if a.timing {
         let secs = elapsed.as_secs_f64().max(1e-9);
         eprintln!(
@@ -335,9 +348,45 @@ pub fn run(a: Args) -> CmdResult {
     emit(
         None,
         format!(
-            "kernel {name}: simd{simd}, {} work-groups, {} threads, {} instructions ({} channel-instructions), {} barriers\n",
+            "kernel {name}: simd{simd}, {} work-groups, {} threads, {} instructions ({} channel-instructions), {} barriers\n{shown}",
             stats.groups, stats.threads, stats.instructions, stats.channel_instructions, stats.barriers
         )
         .as_bytes(),
     )
+}
+
+/// A buffer as text: elements of `ty`, eight to a line, each line led by its first index.
+fn format_elements(data: &[u8], ty: &str) -> Result<String, CmdError> {
+    let size = match ty {
+        "u8" | "i8" => 1,
+        "u16" | "i16" => 2,
+        "u32" | "i32" | "f32" => 4,
+        "u64" | "i64" | "f64" => 8,
+        _ => return Err(usage(format!("--show: unknown element type {ty:?}"))),
+    };
+    let mut out = String::new();
+    for (i, chunk) in data.chunks_exact(size).enumerate() {
+        let mut b = [0u8; 8];
+        b[..size].copy_from_slice(chunk);
+        let raw = u64::from_le_bytes(b);
+        let v = match ty {
+            "u8" | "u16" | "u32" | "u64" => raw.to_string(),
+            "i8" => (raw as u8 as i8).to_string(),
+            "i16" => (raw as u16 as i16).to_string(),
+            "i32" => (raw as u32 as i32).to_string(),
+            "i64" => (raw as i64).to_string(),
+            "f32" => f32::from_bits(raw as u32).to_string(),
+            _ => f64::from_bits(raw).to_string(),
+        };
+        if i % 8 == 0 {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!("{i:6}:"));
+        }
+        out.push(' ');
+        out.push_str(&v);
+    }
+    out.push('\n');
+    Ok(out)
 }
