@@ -32,6 +32,21 @@ ORDER_DEPENDENT = {
 SCALAR_INT = 100
 SCALAR_FLOAT = 1.25
 
+def struct_values():
+    """By-value structs of the corpus, laid out as OpenCL C lays them out, with their test values."""
+    if np is None:
+        return {}
+    params = np.zeros(1, dtype=np.dtype([("m", "f4", (4, 4)), ("count", "i4"), ("pad", "i4", 3), ("tint", "f4", 4)]))
+    params["m"] = np.arange(16, dtype="f4").reshape(4, 4) / 8.0
+    params["count"] = 3
+    params["tint"] = [0.5, 0.25, 1.0, 2.0]
+    small = np.zeros(1, dtype=np.dtype([("a", "i4"), ("b", "f4"), ("c", "i2", 3), ("pad", "i2")]))
+    small["a"] = 5
+    small["b"] = 1.5
+    small["c"] = [1, 2, 3]
+    return {"Params": params, "Small": small}
+
+
 TYPES = {
     "char": ("i1", 1), "uchar": ("u1", 1), "short": ("i2", 2), "ushort": ("u2", 2),
     "int": ("i4", 4), "uint": ("u4", 4), "long": ("i8", 8), "ulong": ("u8", 8),
@@ -221,6 +236,13 @@ def main():
                         argv += ["--arg", f"{i}=local:4096"]
                         if ctx:
                             pocl_args.append(cl.LocalMemory(4096))
+                    elif kind == "value" and tname in struct_values():
+                        v = struct_values()[tname]
+                        path = os.path.join(d, f"{kn}.arg{i}.val")
+                        v.tofile(path)
+                        argv += ["--arg", f"{i}=file:{path}"]
+                        if ctx:
+                            pocl_args.append(v[0])
                     elif kind == "value":
                         pt = parse_type(tname) if tname else None
                         if not pt or pt[2]:

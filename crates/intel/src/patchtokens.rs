@@ -242,7 +242,8 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                         let arg = abi.arg_mut(index, ArgKind::LocalPointer);
                         arg.kind = ArgKind::LocalPointer;
                         arg.address_space = Some(AddressSpace::Local);
-                        arg.slm_alignment = Some(field(5).max(1));
+                        // NEO reads the required SLM alignment from SourceOffset.
+                        arg.slm_alignment = Some(source.clamp(1, 1 << 16));
                         arg.pieces.push(Piece {
                             offset,
                             size,

@@ -218,7 +218,7 @@ impl Ctx<'_, '_> {
         Ok(())
     }
 
-    fn addr_value(&self, id: u16, elem: u8) -> Res<u32> {
+    fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
         let base = *self
             .p
             .addr_base
@@ -226,7 +226,7 @@ impl Ctx<'_, '_> {
             .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
         self.th
             .addr
-            .get(base as usize + elem as usize)
+            .get(base as usize + elem)
             .copied()
             .ok_or_else(|| Fault(format!("A{id}({elem}) is beyond the variable")))
     }
@@ -286,7 +286,7 @@ impl Ctx<'_, '_> {
                     // Multi-address: row i starts at address element addr_offset + i.
                     let rows = exec / rp.width.max(1);
                     let addrs = (0..rows)
-                        .map(|i| self.addr_value(addr, addr_offset + i as u8).map(i64::from))
+                        .map(|i| self.addr_value(addr, addr_offset as usize + i as usize).map(i64::from))
                         .collect::<Res<Vec<_>>>()?;
                     indirect_multi_elements(
                         &addrs,
@@ -299,7 +299,7 @@ impl Ctx<'_, '_> {
                     )
                     .map_err(|e| Fault(e.to_string()))?
                 } else {
-                    let origin = self.addr_value(addr, addr_offset)? as i64 + offset as i64;
+                    let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                     source_elements(origin, es, self.grf, exec, rp)
                         .map_err(|e| Fault(e.to_string()))?
                 };
@@ -313,7 +313,7 @@ impl Ctx<'_, '_> {
                 let n = 1u32 << width.min(5);
                 let vals = (0..exec)
                     .map(|c| {
-                        self.addr_value(id, offset + (c % n) as u8)
+                        self.addr_value(id, offset as usize + (c as usize % n as usize))
                             .map(|a| Val::I(a as i128))
                     })
                     .collect::<Res<Vec<_>>>()?;
@@ -387,7 +387,7 @@ impl Ctx<'_, '_> {
             } => {
                 let t = Type::of_operand_byte(ty);
                 let es = t.size().unwrap_or(4) as u32;
-                let origin = self.addr_value(addr, addr_offset)? as i64 + offset as i64;
+                let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
                 let els = destination_elements(origin, es, self.grf, exec, h)
                     .map_err(|e| Fault(e.to_string()))?;
@@ -970,7 +970,7 @@ impl Ctx<'_, '_> {
                 }
                 VectorKind::Address { id, offset, width } => {
                     let n = 1usize << width.min(5);
-                    self.addr_value(id, offset + (c % n) as u8)? as i64
+                    self.addr_value(id, offset as usize + (c as usize % n as usize))? as i64
                 }
                 _ => return fault("addr_add source 0 is neither an address nor a variable"),
             };
@@ -1028,8 +1028,12 @@ impl Ctx<'_, '_> {
         })
     }
     fn raw_bytes(&self, r: Raw, len: usize) -> Res<Vec<u8>> {
+        self.raw_bytes_at(r, 0, len)
+    }
+    /// `len` bytes at byte `extra` past a raw operand.
+    fn raw_bytes_at(&self, r: Raw, extra: usize, len: usize) -> Res<Vec<u8>> {
         let s = self.slot(r.id)?;
-        let at = s.base as usize + r.offset as usize;
+        let at = s.base as usize + r.offset as usize + extra;
         self.th
             .grf
             .get(at..at + len)
@@ -1042,11 +1046,11 @@ impl Ctx<'_, '_> {
             })
     }
     fn raw_dword(&self, r: Raw, i: usize) -> Res<u32> {
-        let b = self.raw_bytes(Raw::new(r.id, r.offset + (4 * i) as u16), 4)?;
+        let b = self.raw_bytes_at(r, 4 * i, 4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     fn raw_qword(&self, r: Raw, i: usize) -> Res<u64> {
-        let b = self.raw_bytes(Raw::new(r.id, r.offset + (8 * i) as u16), 8)?;
+        let b = self.raw_bytes_at(r, 8 * i, 8)?;
         let mut a = [0u8; 8];
         a.copy_from_slice(&b);
         Ok(u64::from_le_bytes(a))
@@ -1096,10 +1100,7 @@ impl Ctx<'_, '_> {
                     let v = self.mem_read(place, 4);
                     self.raw_write(data, k * block + 4 * c, &v)?;
                 } else {
-                    let v = self.raw_bytes(
-                        Raw::new(data.id, data.offset + (k * block + 4 * c) as u16),
-                        4,
-                    )?;
+                    let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
                     self.mem_write(place, &v);
                 }
             }
@@ -1127,7 +1128,7 @@ impl Ctx<'_, '_> {
                 v.resize(4, 0);
                 self.raw_write(data, 4 * c, &v)?;
             } else {
-                let v = self.raw_bytes(Raw::new(data.id, data.offset + (4 * c) as u16), n)?;
+                let v = self.raw_bytes_at(data, 4 * c, n)?;
                 self.mem_write(place, &v);
             }
         }
@@ -1298,7 +1299,7 @@ impl Ctx<'_, '_> {
                             self.raw_write(data, 4 * c, &v)?;
                         } else {
                             let v =
-                                self.raw_bytes(Raw::new(data.id, data.offset + (4 * c) as u16), n)?;
+                                self.raw_bytes_at(data, 4 * c, n)?;
                             self.mem_write(place, &v);
                         }
                         continue;
@@ -1311,7 +1312,7 @@ impl Ctx<'_, '_> {
                             self.raw_write(data, at, &v)?;
                         } else {
                             let v =
-                                self.raw_bytes(Raw::new(data.id, data.offset + at as u16), size)?;
+                                self.raw_bytes_at(data, at, size)?;
                             self.mem_write(place, &v);
                         }
                     }
@@ -1359,10 +1360,7 @@ impl Ctx<'_, '_> {
                             let v = self.mem_read(place, 4);
                             self.raw_write(data, k * block + 4 * c, &v)?;
                         } else {
-                            let v = self.raw_bytes(
-                                Raw::new(data.id, data.offset + (k * block + 4 * c) as u16),
-                                4,
-                            )?;
+                            let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
                             self.mem_write(place, &v);
                         }
                     }

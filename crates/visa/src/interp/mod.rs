@@ -118,6 +118,8 @@ pub(crate) struct Program<'a> {
 }
 
 const DONE: u32 = u32::MAX;
+/// The register space the interpreter gives one thread's variables at most.
+const MAX_REGISTER_BYTES: u32 = 64 << 20;
 /// Scratch (private) space each hardware thread may use through `%scratch`.
 pub(crate) const SCRATCH_BYTES: usize = 1 << 20;
 
@@ -175,7 +177,8 @@ impl<'a> Program<'a> {
                 });
                 next = next
                     .checked_add(bytes.div_ceil(grf_size) * grf_size)
-                    .ok_or("register space overflows")?;
+                    .filter(|n| *n <= MAX_REGISTER_BYTES)
+                    .ok_or("the declared variables exceed the interpreter's 64 MiB register space")?;
             }
         }
         // Aliases: follow the chain to a root (bounded), adding offsets.
@@ -200,7 +203,7 @@ impl<'a> Program<'a> {
                     None => return Err(format!("V{id} aliases an undeclared variable V{cur}")),
                 }
             };
-            let base = vars[root].map(|s| s.base).unwrap_or(0) + offset;
+            let base = vars[root].map(|s| s.base).unwrap_or(0).saturating_add(offset);
             vars[id] = Some(Slot {
                 base,
                 ty,
@@ -228,7 +231,8 @@ impl<'a> Program<'a> {
         self.vars
             .iter()
             .flatten()
-            .map(|s| (s.base + s.bytes) as usize)
+            .map(|s| (s.base as usize).saturating_add(s.bytes as usize))
+            .map(|end| end.min(MAX_REGISTER_BYTES as usize))
             .max()
             .unwrap_or(0)
             .next_multiple_of(self.grf_size as usize)

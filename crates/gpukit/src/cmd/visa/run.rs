@@ -117,12 +117,19 @@ fn parse_spec(s: &str) -> Result<Spec, CmdError> {
 
 /// Writes `size` bytes of `value` (from `source_offset`) at `offset` of the cross-thread data.
 fn put(cross: &mut Vec<u8>, offset: u32, size: u32, source_offset: u32, value: &[u8]) {
-    let end = (offset + size) as usize;
+    // The ABI's offsets come from the binary: bounded by the 64 KiB a payload can hold.
+    let end = (offset as usize).saturating_add(size as usize);
+    if end > 1 << 16 {
+        return;
+    }
     if cross.len() < end {
         cross.resize(end, 0);
     }
     for i in 0..size as usize {
-        cross[offset as usize + i] = value.get(source_offset as usize + i).copied().unwrap_or(0);
+        cross[offset as usize + i] = value
+            .get((source_offset as usize).saturating_add(i))
+            .copied()
+            .unwrap_or(0);
     }
 }
 
@@ -207,9 +214,14 @@ pub fn run(a: Args) -> CmdResult {
                 }
             }
             (ArgKind::LocalPointer, Spec::Local(bytes)) => {
-                let align = arg.slm_alignment.unwrap_or(16).max(1);
-                let at = slm.next_multiple_of(align);
-                slm = at + bytes;
+                let align = arg.slm_alignment.unwrap_or(16).clamp(1, 1 << 16);
+                let at = slm
+                    .checked_next_multiple_of(align)
+                    .and_then(|at| at.checked_add(*bytes).map(|end| (at, end)))
+                    .filter(|(_, end)| *end <= 1 << 20)
+                    .ok_or_else(|| usage(format!("kernel {name}: local memory beyond 1 MiB")))?;
+                slm = at.1;
+                let at = at.0;
                 for p in &arg.pieces {
                     put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(at).to_le_bytes());
                 }
