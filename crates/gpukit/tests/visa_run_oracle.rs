@@ -14,14 +14,12 @@ fn required() -> bool {
 #[test]
 fn gpukit_agrees_with_pocl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = ["/usr/bin/python3", "python3"]
-        .into_iter()
-        .find(|p| {
-            Command::new(p)
-                .args(["-c", "import pyopencl, numpy"])
-                .status()
-                .is_ok_and(|s| s.success())
-        });
+    let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import pyopencl, numpy"])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
     let ocloc = Command::new("ocloc").arg("--help").output().is_ok();
     let corpus = root.join("../shared/corpus/intel/cl");
     let (Some(python), true, true) = (python, ocloc, corpus.is_dir()) else {

@@ -178,13 +178,11 @@ fn pop(stack: &mut Vec<Frame>) {
     if let Some(parent) = stack.last_mut() {
         match &mut parent.node {
             Node::Seq(v) => v.push(child.node),
-            Node::Map(m) => {
-                if parent.open {
-                    if let Some(last) = m.last_mut() {
-                        last.1 = child.node;
-                    }
-                    parent.open = false;
+            Node::Map(m) if parent.open => {
+                if let Some(last) = m.last_mut() {
+                    last.1 = child.node;
                 }
+                parent.open = false;
             }
             _ => {}
         }

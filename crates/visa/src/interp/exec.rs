@@ -1,5 +1,7 @@
 //! One thread's execution: operand access through regions, ALU semantics, control
 //! flow and memory messages.
+// Channel loops index per-channel arrays and bit masks by the same channel number.
+#![allow(clippy::needless_range_loop)]
 
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
@@ -286,7 +288,10 @@ impl Ctx<'_, '_> {
                     // Multi-address: row i starts at address element addr_offset + i.
                     let rows = exec / rp.width.max(1);
                     let addrs = (0..rows)
-                        .map(|i| self.addr_value(addr, addr_offset as usize + i as usize).map(i64::from))
+                        .map(|i| {
+                            self.addr_value(addr, addr_offset as usize + i as usize)
+                                .map(i64::from)
+                        })
                         .collect::<Res<Vec<_>>>()?;
                     indirect_multi_elements(
                         &addrs,
@@ -299,7 +304,8 @@ impl Ctx<'_, '_> {
                     )
                     .map_err(|e| Fault(e.to_string()))?
                 } else {
-                    let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
+                    let origin =
+                        self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                     source_elements(origin, es, self.grf, exec, rp)
                         .map_err(|e| Fault(e.to_string()))?
                 };
@@ -970,7 +976,7 @@ impl Ctx<'_, '_> {
                 }
                 VectorKind::Address { id, offset, width } => {
                     let n = 1usize << width.min(5);
-                    self.addr_value(id, offset as usize + (c as usize % n as usize))? as i64
+                    self.addr_value(id, offset as usize + (c % n))? as i64
                 }
                 _ => return fault("addr_add source 0 is neither an address nor a variable"),
             };
@@ -1298,8 +1304,7 @@ impl Ctx<'_, '_> {
                             v.resize(4, 0);
                             self.raw_write(data, 4 * c, &v)?;
                         } else {
-                            let v =
-                                self.raw_bytes_at(data, 4 * c, n)?;
+                            let v = self.raw_bytes_at(data, 4 * c, n)?;
                             self.mem_write(place, &v);
                         }
                         continue;
@@ -1311,8 +1316,7 @@ impl Ctx<'_, '_> {
                             let v = self.mem_read(place, size);
                             self.raw_write(data, at, &v)?;
                         } else {
-                            let v =
-                                self.raw_bytes_at(data, at, size)?;
+                            let v = self.raw_bytes_at(data, at, size)?;
                             self.mem_write(place, &v);
                         }
                     }

@@ -105,6 +105,9 @@ pub(crate) struct Slot {
     pub bytes: u32,
 }
 
+/// A variable's type, element count and alias (target id, byte offset).
+type Decl = (Type, u32, Option<(u32, u32)>);
+
 /// A kernel prepared for execution: storage layout and label targets.
 pub(crate) struct Program<'a> {
     pub insts: &'a [Instruction],
@@ -155,7 +158,7 @@ impl<'a> Program<'a> {
         let user_base = crate::limits::PREDEFINED_VARS;
         let count = user_base as usize + routine.variables.len();
         // Declared type, element count and alias of every id.
-        let decl = |id: usize| -> Option<(Type, u32, Option<(u32, u32)>)> {
+        let decl = |id: usize| -> Option<Decl> {
             if id < user_base as usize {
                 let p = crate::isa::PREDEFINED_VARS.get(id)?;
                 return Some((p.ty, p.num_elements as u32, None));
@@ -178,7 +181,9 @@ impl<'a> Program<'a> {
                 next = next
                     .checked_add(bytes.div_ceil(grf_size) * grf_size)
                     .filter(|n| *n <= MAX_REGISTER_BYTES)
-                    .ok_or("the declared variables exceed the interpreter's 64 MiB register space")?;
+                    .ok_or(
+                        "the declared variables exceed the interpreter's 64 MiB register space",
+                    )?;
             }
         }
         // Aliases: follow the chain to a root (bounded), adding offsets.
@@ -203,7 +208,10 @@ impl<'a> Program<'a> {
                     None => return Err(format!("V{id} aliases an undeclared variable V{cur}")),
                 }
             };
-            let base = vars[root].map(|s| s.base).unwrap_or(0).saturating_add(offset);
+            let base = vars[root]
+                .map(|s| s.base)
+                .unwrap_or(0)
+                .saturating_add(offset);
             vars[id] = Some(Slot {
                 base,
                 ty,
