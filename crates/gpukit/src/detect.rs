@@ -80,7 +80,9 @@ impl Format {
             Format::AmdIl => "`gpukit amd link` or `amd meta` read it",
             Format::AmdMetadata => "`gpukit amd meta` reads it",
             Format::OpenClC => "`gpukit amd args` reads it",
-            Format::IntelZebin | Format::IntelPatchTokens => "no gpukit command reads it yet",
+            Format::IntelZebin | Format::IntelPatchTokens => {
+                "`gpukit intel info` reads it (and `visa run --binary` takes it)"
+            }
             Format::OtherElf | Format::Unknown => "no gpukit command reads it",
         }
     }

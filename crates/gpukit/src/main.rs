@@ -35,6 +35,9 @@ enum Command {
     /// AMD Catalyst OpenCL binaries, metadata and runtime ABI
     #[command(subcommand)]
     Amd(cmd::amd::AmdCommand),
+    /// Intel OpenCL program binaries (ocloc output): kernel ABI
+    #[command(subcommand)]
+    Intel(cmd::intel::IntelCommand),
     /// Say what each file is (by content) and print its summary
     Info(cmd::info::Args),
     /// Self-contained HTML pages: summary, CFG, register pressure, mix, findings, listing
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Visa(c) => c.run(),
         Command::Iga(c) => c.run(),
         Command::Amd(c) => c.run(),
+        Command::Intel(c) => c.run(),
         Command::Info(a) => cmd::info::run(a),
         Command::Report(a) => cmd::report::run(a),
     };

@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod binary;
 mod error;
+pub mod interp;
 pub mod isa;
 pub mod limits;
 pub mod model;

@@ -39,6 +39,7 @@ enum Summary {
     Amd(Box<crate::cmd::amd::info::AnyReport>),
     AmdMetadata(Vec<MetadataSummary>),
     OpenClC(Vec<SignatureSummary>),
+    Intel(Box<gpukit_intel::Program>),
     /// Formats gpukit recognises but has no reader for.
     None {},
 }
@@ -79,7 +80,7 @@ pub fn run(a: Args) -> CmdResult {
 
 fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
     let head = crate::input::read_any(path)?;
-    let format = detect::detect(&head);
+    let mut format = detect::detect(&head);
     drop(head);
     let mut problem = None;
     let summary = match format {
@@ -98,7 +99,19 @@ fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
         }
         Format::AmdMetadata | Format::AmdIl => Summary::AmdMetadata(metadata(path, format)?),
         Format::OpenClC => Summary::OpenClC(signatures(path)?),
-        Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf => Summary::None {},
+        Format::IntelZebin | Format::IntelPatchTokens => {
+            let bytes = crate::input::read_any(path)?;
+            let program = gpukit_intel::read(&bytes).map_err(|e| CmdError::input(path, e))?;
+            Summary::Intel(Box::new(program))
+        }
+        Format::OtherElf => match gpukit_intel::read(&crate::input::read_any(path)?) {
+            // NEO's OpenCL ELF around a patch-token program is an ELF of its own kind.
+            Ok(program) => {
+                format = Format::IntelPatchTokens;
+                Summary::Intel(Box::new(program))
+            }
+            Err(_) => Summary::None {},
+        },
         Format::Unknown => {
             return Err(CmdError::Input(format!(
                 "{}: not a format gpukit knows (vISA binary or text, IGA JSON, AMD CL1/CL2 \
@@ -234,6 +247,10 @@ fn text(r: &Report) -> String {
             for k in sigs {
                 let _ = writeln!(s, "  kernel {}({})", k.kernel, k.arguments.join(", "));
             }
+        }
+        Summary::Intel(p) => {
+            let _ = writeln!(s, "{}: {}", r.file, r.description);
+            s.push_str(&crate::cmd::intel::info::render(p));
         }
         Summary::None {} => {
             let _ = writeln!(s, "{}: {}", r.file, r.description);

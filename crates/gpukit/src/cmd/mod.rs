@@ -2,5 +2,6 @@
 pub mod amd;
 pub mod iga;
 pub mod info;
+pub mod intel;
 pub mod report;
 pub mod visa;

@@ -5,6 +5,7 @@ mod fmt;
 mod gen;
 pub(crate) mod info;
 mod region;
+mod run;
 mod verify;
 
 use crate::detect::Format;
@@ -28,6 +29,8 @@ pub enum VisaCommand {
     Verify(verify::Args),
     /// Show the elements and GRF bytes a region operand touches for an exec size
     Region(region::Args),
+    /// Execute a kernel's vISA on the CPU with the payload its program binary's ABI describes
+    Run(run::Args),
 }
 
 impl VisaCommand {
@@ -40,6 +43,7 @@ impl VisaCommand {
             VisaCommand::Fmt(a) => fmt::run(a),
             VisaCommand::Verify(a) => verify::run(a),
             VisaCommand::Region(a) => region::run(a),
+            VisaCommand::Run(a) => run::run(a),
         }
     }
 }

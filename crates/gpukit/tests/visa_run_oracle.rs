@@ -1,0 +1,60 @@
+//! The differential oracle of `gpukit visa run` (tools/visa_run_oracle.py): corpus
+//! kernels compiled by ocloc run in gpukit and in PoCL on the same inputs, and their
+//! buffers must agree. Needs ocloc, python3 with pyopencl and PoCL; skips without
+//! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
+//! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers.
+
+use std::path::Path;
+use std::process::Command;
+
+fn required() -> bool {
+    std::env::var_os("REQUIRE_PEERS").is_some_and(|v| v == "1")
+}
+
+#[test]
+fn gpukit_agrees_with_pocl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import pyopencl, numpy"])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    let ocloc = Command::new("ocloc").arg("--help").output().is_ok();
+    let corpus = root.join("../shared/corpus/intel/cl");
+    let (Some(python), true, true) = (python, ocloc, corpus.is_dir()) else {
+        assert!(
+            !required(),
+            "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or ../shared/corpus/intel/cl is missing"
+        );
+        eprintln!("skipped: ocloc, pyopencl or the corpus is missing");
+        return;
+    };
+    let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-{}", std::process::id()));
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tools/visa_run_oracle.py"))
+        .args(["--release", "deb12=ocloc"])
+        .arg("--work")
+        .arg(&work)
+        .arg("--cl-dir")
+        .arg(&corpus)
+        .arg("--gpukit")
+        .arg(env!("CARGO_BIN_EXE_gpukit"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_known_gaps.txt"));
+    for (name, var) in [("bullseye", "BULLSEYE_OCLOC"), ("sid", "SID_OCLOC")] {
+        if let Some(path) = std::env::var_os(var) {
+            cmd.arg("--release")
+                .arg(format!("{name}={}", path.to_string_lossy()));
+        }
+    }
+    let out = cmd.output().expect("run the oracle");
+    let _ = std::fs::remove_dir_all(&work);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "gpukit and PoCL disagree:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

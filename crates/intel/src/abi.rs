@@ -1,0 +1,257 @@
+//! The kernel ABI model, shared by both formats.
+
+use serde::Serialize;
+
+/// Which program-binary format a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Legacy program binary with patch tokens (IGC 1.0.x).
+    PatchTokens,
+    /// ELF with `.ze_info` (IGC 2.x).
+    Zebin,
+}
+
+/// What holds a patch-token program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Container {
+    Raw,
+    /// NEO's OpenCL ELF (`ET_OPENCL_*` file types, `SHT_OPENCL_DEV_BINARY` section).
+    OpenclElf,
+    Zebin,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Program {
+    pub format: Format,
+    pub container: Container,
+    /// Patch-token format version (`CURRENT_ICBE_VERSION`) or `.ze_info` version.
+    pub version: String,
+    /// Patch tokens: GFXCORE family code; zebin: the ELF `e_flags`/machine are not decoded.
+    pub device: Option<u32>,
+    pub pointer_size: u32,
+    /// Program-scope `__constant` data (its initial bytes).
+    #[serde(skip)]
+    pub constant_data: Vec<u8>,
+    /// Program-scope `__global` variables (their initial bytes).
+    #[serde(skip)]
+    pub global_data: Vec<u8>,
+    pub kernels: Vec<KernelAbi>,
+}
+
+/// What a runtime needs to launch one kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelAbi {
+    pub name: String,
+    pub simd_size: u32,
+    /// Bytes of Gen code (unpadded for patch tokens, the `.text.<kernel>` size for zebin).
+    pub gen_code_size: usize,
+    #[serde(skip)]
+    pub gen_code: Vec<u8>,
+    /// Explicit (user) arguments, by index.
+    pub args: Vec<Arg>,
+    /// Arguments the runtime supplies (work sizes, offsets, ...).
+    pub implicit: Vec<ImplicitArg>,
+    /// The per-thread payload after r0: which local-ID channels are loaded.
+    pub per_thread: PerThread,
+    /// Bytes of cross-thread data the kernel reads (highest offset + size, unaligned).
+    pub cross_thread_size: u32,
+    /// Shared local memory the kernel declares itself (`__local` variables), bytes.
+    pub slm_size: u32,
+    /// Private memory per work item (stateless private surface), bytes.
+    pub private_size: u32,
+    pub has_barriers: bool,
+    /// Binding-table indices of the program's constant and global surfaces.
+    pub constant_bti: Option<u32>,
+    pub global_bti: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PerThread {
+    /// Local ID X, Y, Z loaded (one u16 per channel, each padded to whole GRFs).
+    pub local_id: [bool; 3],
+    /// zebin `packed_local_ids` (IDs of one work item packed, no GRF padding).
+    pub packed: bool,
+    /// Bytes the per-thread payload takes, as the format states it (0 = derived).
+    pub size: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddressSpace {
+    Global,
+    Constant,
+    Local,
+    Private,
+    Image,
+    Sampler,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgKind {
+    /// A pointer the kernel dereferences statelessly (A64 address in the payload).
+    StatelessPointer,
+    /// A pointer accessed through a binding-table surface (stateful).
+    StatefulPointer,
+    /// A `__local` pointer: the payload holds its SLM offset.
+    LocalPointer,
+    /// Passed by value (scalars, vectors, structs): the payload holds the bytes.
+    Value,
+    Image,
+    Sampler,
+    Other,
+}
+
+/// One piece of an argument in the cross-thread data: `size` bytes at payload
+/// `offset` come from byte `source_offset` of the argument's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Piece {
+    pub offset: u32,
+    pub size: u32,
+    pub source_offset: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Arg {
+    pub index: u32,
+    pub kind: ArgKind,
+    pub address_space: Option<AddressSpace>,
+    pub pieces: Vec<Piece>,
+    /// Binding-table index (stateful) or surface-state offset, when present.
+    pub bti: Option<u32>,
+    /// `__local` pointers: the alignment the runtime must give the SLM offset.
+    pub slm_alignment: Option<u32>,
+}
+
+impl Arg {
+    /// Total bytes of the argument the payload holds.
+    pub fn payload_size(&self) -> u32 {
+        self.pieces
+            .iter()
+            .map(|p| p.source_offset.saturating_add(p.size))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// What an implicit argument is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Implicit {
+    LocalSize,
+    EnqueuedLocalSize,
+    GlobalSize,
+    GlobalOffset,
+    NumGroups,
+    WorkDim,
+    /// IGC's payload header (global offset x/y/z and local size, 8 dwords).
+    PayloadHeader,
+    PrivateBase,
+    /// `buffer_offset` of the stateful buffer argument `arg`.
+    BufferOffset {
+        arg: u32,
+    },
+    PrintfBuffer,
+    SyncBuffer,
+    ImplicitArgBuffer,
+    ConstantBase,
+    GlobalBase,
+    Other {
+        code: u32,
+    },
+}
+
+impl Implicit {
+    pub fn name(&self) -> String {
+        match self {
+            Implicit::LocalSize => "local_size".into(),
+            Implicit::EnqueuedLocalSize => "enqueued_local_size".into(),
+            Implicit::GlobalSize => "global_size".into(),
+            Implicit::GlobalOffset => "global_offset".into(),
+            Implicit::NumGroups => "num_groups".into(),
+            Implicit::WorkDim => "work_dim".into(),
+            Implicit::PayloadHeader => "payload_header".into(),
+            Implicit::PrivateBase => "private_base".into(),
+            Implicit::BufferOffset { arg } => format!("buffer_offset(arg {arg})"),
+            Implicit::PrintfBuffer => "printf_buffer".into(),
+            Implicit::SyncBuffer => "sync_buffer".into(),
+            Implicit::ImplicitArgBuffer => "implicit_arg_buffer".into(),
+            Implicit::ConstantBase => "constant_base".into(),
+            Implicit::GlobalBase => "global_base".into(),
+            Implicit::Other { code: 43 } => "buffer_stateful".into(),
+            Implicit::Other { code } => format!("other({code})"),
+        }
+    }
+}
+
+/// One implicit argument in the cross-thread data: `size` bytes at `offset`, taken
+/// from byte `source_offset` of the value (e.g. 4 for the Y component of a size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ImplicitArg {
+    pub kind: Implicit,
+    pub offset: u32,
+    pub size: u32,
+    pub source_offset: u32,
+}
+
+impl KernelAbi {
+    pub(crate) fn new(name: String) -> Self {
+        KernelAbi {
+            name,
+            simd_size: 0,
+            gen_code_size: 0,
+            gen_code: Vec::new(),
+            args: Vec::new(),
+            implicit: Vec::new(),
+            per_thread: PerThread::default(),
+            cross_thread_size: 0,
+            slm_size: 0,
+            private_size: 0,
+            has_barriers: false,
+            constant_bti: None,
+            global_bti: None,
+        }
+    }
+    /// The argument with `index`, created if absent (arguments come in pieces).
+    pub(crate) fn arg_mut(&mut self, index: u32, kind: ArgKind) -> &mut Arg {
+        let pos = match self.args.iter().position(|a| a.index == index) {
+            Some(p) => p,
+            None => {
+                self.args.push(Arg {
+                    index,
+                    kind,
+                    address_space: None,
+                    pieces: Vec::new(),
+                    bti: None,
+                    slm_alignment: None,
+                });
+                self.args.len() - 1
+            }
+        };
+        &mut self.args[pos]
+    }
+    pub(crate) fn finish(&mut self) {
+        self.args.sort_by_key(|a| a.index);
+        self.implicit.sort_by_key(|i| (i.offset, i.source_offset));
+        let end = |o: u32, s: u32| o.saturating_add(s);
+        self.cross_thread_size = self
+            .args
+            .iter()
+            .flat_map(|a| a.pieces.iter().map(|p| end(p.offset, p.size)))
+            .chain(self.implicit.iter().map(|i| end(i.offset, i.size)))
+            .max()
+            .unwrap_or(0);
+    }
+    /// Bytes of per-thread payload (local IDs) one hardware thread gets after r0,
+    /// for a GRF of `grf_bytes`.
+    pub fn per_thread_bytes(&self, grf_bytes: u32) -> u32 {
+        if self.per_thread.size != 0 {
+            return self.per_thread.size.div_ceil(grf_bytes) * grf_bytes;
+        }
+        let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u32;
+        let per_dim = (self.simd_size.max(1) * 2).div_ceil(grf_bytes) * grf_bytes;
+        dims * per_dim
+    }
+}

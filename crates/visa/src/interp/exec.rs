@@ -1,0 +1,1440 @@
+//! One thread's execution: operand access through regions, ALU semantics, control
+//! flow and memory messages.
+// Channel loops index per-channel arrays and bit masks by the same channel number.
+#![allow(clippy::needless_range_loop)]
+
+use super::memory::{check_slm, Memory, Place};
+use super::value::{decode, encode, is_float, is_unsigned, Val};
+use super::{
+    fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
+};
+use crate::isa::{Opcode, Type};
+use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
+use crate::semantics::{
+    channel_enable, destination_elements, direct_origin, indirect_multi_elements, source_elements,
+    ExecMask, MaskControl, PredControl, Predication, RegionParams,
+};
+
+/// Runs until the thread ends or reaches a barrier.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_thread(
+    p: &Program,
+    th: &mut Thread,
+    launch: &Launch,
+    mem: &mut Memory,
+    slm: &mut Vec<u8>,
+    stats: &mut Stats,
+    trace: &mut Option<&mut dyn FnMut(String)>,
+    group: [u32; 3],
+) -> Result<Stop, RunError> {
+    let simd = launch.simd as usize;
+    loop {
+        let Some(pc) = th.pc[..simd].iter().copied().filter(|p| *p != DONE).min() else {
+            return Ok(Stop::Done);
+        };
+        let active: u32 = (0..simd)
+            .filter(|c| th.pc[*c] == pc)
+            .fold(0, |m, c| m | (1 << c));
+        let index = pc as usize;
+        let Some(inst) = p.insts.get(index) else {
+            // Falling off the end ends the channels.
+            for c in 0..simd {
+                if th.pc[c] == pc {
+                    th.pc[c] = DONE;
+                }
+            }
+            continue;
+        };
+        stats.instructions += 1;
+        if stats.instructions > launch.max_instructions {
+            return Err(err_at(
+                inst,
+                index,
+                group,
+                th.index,
+                format!(
+                    "instruction limit of {} reached (endless loop?)",
+                    launch.max_instructions
+                ),
+            ));
+        }
+        if let Some(t) = trace.as_mut() {
+            t(format!(
+                "g{},{},{} t{} #{index} {} mask={active:08x}",
+                group[0],
+                group[1],
+                group[2],
+                th.index,
+                inst.mnemonic()
+            ));
+        }
+        let mut ctx = Ctx {
+            p,
+            th,
+            mem,
+            slm,
+            active,
+            grf: launch.grf_bytes,
+            mask_offset: inst
+                .exec()
+                .and_then(|e| MaskControl::from_code(e.emask()))
+                .map_or(0, |m| m.offset()),
+        };
+        let outcome = ctx
+            .step(inst, pc)
+            .map_err(|Fault(m)| err_at(inst, index, group, ctx.th.index, m))?;
+        stats.channel_instructions += u64::from(active.count_ones());
+        match outcome {
+            Flow::Next => advance(th, active, pc + 1),
+            Flow::Barrier => {
+                advance(th, active, pc + 1);
+                return Ok(Stop::Barrier);
+            }
+            Flow::Moved => {}
+        }
+    }
+}
+
+fn advance(th: &mut Thread, active: u32, to: u32) {
+    for c in 0..32 {
+        if active & (1 << c) != 0 {
+            th.pc[c] = to;
+        }
+    }
+}
+
+fn err_at(
+    inst: &Instruction,
+    index: usize,
+    group: [u32; 3],
+    thread: u32,
+    message: String,
+) -> RunError {
+    RunError {
+        index: Some(index),
+        mnemonic: inst.mnemonic().to_string(),
+        group,
+        thread,
+        message,
+    }
+}
+
+enum Flow {
+    Next,
+    Barrier,
+    /// The instruction set the channels' program counters itself.
+    Moved,
+}
+
+struct Ctx<'a, 'b> {
+    p: &'a Program<'b>,
+    th: &'a mut Thread,
+    mem: &'a mut Memory,
+    slm: &'a mut Vec<u8>,
+    active: u32,
+    grf: u32,
+    /// The current instruction's mask offset (M5 -> 16): predicate bit of channel 0.
+    mask_offset: u32,
+}
+
+fn int(v: Val) -> i128 {
+    match v {
+        Val::I(i) => i,
+        Val::F(f) => f as i128,
+    }
+}
+fn flt(v: Val) -> f64 {
+    match v {
+        Val::F(f) => f,
+        Val::I(i) => i as f64,
+    }
+}
+
+fn region_params(r: Region) -> Res<RegionParams> {
+    let h = r
+        .hstride()
+        .ok_or(Fault("region without a horizontal stride".into()))?;
+    Ok(RegionParams {
+        vstride: r.vstride().map(u32::from),
+        width: r.width().map(u32::from).unwrap_or(1),
+        hstride: u32::from(h),
+    })
+}
+
+impl Ctx<'_, '_> {
+    fn vector(&self, inst: &Instruction, name: &str) -> Res<Vector> {
+        match inst.operand(name) {
+            Some(Operand::Vector(v)) => Ok(*v),
+            _ => fault(format!("operand `{name}` missing")),
+        }
+    }
+    fn raw(&self, inst: &Instruction, name: &str) -> Res<Raw> {
+        match inst.operand(name) {
+            Some(Operand::Raw(r)) => Ok(*r),
+            _ => fault(format!("operand `{name}` missing")),
+        }
+    }
+    fn int_field(&self, inst: &Instruction, name: &str) -> Res<u32> {
+        match inst.operand(name) {
+            Some(Operand::Int(v)) => Ok(*v),
+            _ => fault(format!("field `{name}` missing")),
+        }
+    }
+
+    fn slot(&self, id: u32) -> Res<super::Slot> {
+        self.p
+            .vars
+            .get(id as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| Fault(format!("variable V{id} is not declared")))
+    }
+
+    fn load(&self, at: i64, ty: Type) -> Res<u64> {
+        let size = ty.size().unwrap_or(4);
+        let g = &self.th.grf;
+        let s = usize::try_from(at)
+            .ok()
+            .and_then(|a| g.get(a..a + size))
+            .ok_or_else(|| {
+                Fault(format!(
+                    "register access at byte {at} outside the register file"
+                ))
+            })?;
+        let mut b = [0u8; 8];
+        b[..size].copy_from_slice(s);
+        Ok(u64::from_le_bytes(b))
+    }
+    fn store(&mut self, at: i64, ty: Type, bits: u64) -> Res<()> {
+        let size = ty.size().unwrap_or(4);
+        let g = &mut self.th.grf;
+        let s = usize::try_from(at)
+            .ok()
+            .and_then(|a| g.get_mut(a..a + size))
+            .ok_or_else(|| {
+                Fault(format!(
+                    "register access at byte {at} outside the register file"
+                ))
+            })?;
+        s.copy_from_slice(&bits.to_le_bytes()[..size]);
+        Ok(())
+    }
+
+    fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
+        let base = *self
+            .p
+            .addr_base
+            .get(id as usize)
+            .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
+        self.th
+            .addr
+            .get(base as usize + elem)
+            .copied()
+            .ok_or_else(|| Fault(format!("A{id}({elem}) is beyond the variable")))
+    }
+
+    /// The values of a source operand for `exec` channels, with its type.
+    fn src(&self, v: &Vector, exec: u32) -> Res<(Vec<Val>, Type)> {
+        let (vals, ty) = match v.kind {
+            VectorKind::Immediate { ty, bits } => {
+                let t = Type::of_operand_byte(ty);
+                let vals = (0..exec)
+                    .map(|c| match t {
+                        Type::V => {
+                            let n = ((bits >> (4 * (c % 8))) & 0xF) as i128;
+                            Val::I(if n >= 8 { n - 16 } else { n })
+                        }
+                        Type::UV => Val::I(((bits >> (4 * (c % 8))) & 0xF) as i128),
+                        Type::VF => Val::F(vf((bits >> (8 * (c % 4))) as u8)),
+                        _ => decode(t, bits),
+                    })
+                    .collect();
+                let t = match t {
+                    Type::V => Type::W,
+                    Type::UV => Type::UW,
+                    Type::VF => Type::F,
+                    t => t,
+                };
+                (vals, t)
+            }
+            VectorKind::General {
+                id,
+                row,
+                col,
+                region,
+            } => {
+                let s = self.slot(id)?;
+                let es = s.ty.size().unwrap_or(4) as u32;
+                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let els = source_elements(origin, es, self.grf, exec, region_params(region)?)
+                    .map_err(|e| Fault(e.to_string()))?;
+                let vals = els
+                    .iter()
+                    .map(|e| self.load(e.byte_offset, s.ty).map(|b| decode(s.ty, b)))
+                    .collect::<Res<Vec<_>>>()?;
+                (vals, s.ty)
+            }
+            VectorKind::Indirect {
+                addr,
+                addr_offset,
+                offset,
+                ty,
+                region,
+            } => {
+                let t = Type::of_operand_byte(ty);
+                let es = t.size().unwrap_or(4) as u32;
+                let rp = region_params(region)?;
+                let els = if rp.vstride.is_none() {
+                    // Multi-address: row i starts at address element addr_offset + i.
+                    let rows = exec / rp.width.max(1);
+                    let addrs = (0..rows)
+                        .map(|i| {
+                            self.addr_value(addr, addr_offset as usize + i as usize)
+                                .map(i64::from)
+                        })
+                        .collect::<Res<Vec<_>>>()?;
+                    indirect_multi_elements(
+                        &addrs,
+                        offset as i64,
+                        es,
+                        self.grf,
+                        exec,
+                        rp.width,
+                        rp.hstride,
+                    )
+                    .map_err(|e| Fault(e.to_string()))?
+                } else {
+                    let origin =
+                        self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
+                    source_elements(origin, es, self.grf, exec, rp)
+                        .map_err(|e| Fault(e.to_string()))?
+                };
+                let vals = els
+                    .iter()
+                    .map(|e| self.load(e.byte_offset, t).map(|b| decode(t, b)))
+                    .collect::<Res<Vec<_>>>()?;
+                (vals, t)
+            }
+            VectorKind::Address { id, offset, width } => {
+                let n = 1u32 << width.min(5);
+                let vals = (0..exec)
+                    .map(|c| {
+                        self.addr_value(id, offset as usize + (c as usize % n as usize))
+                            .map(|a| Val::I(a as i128))
+                    })
+                    .collect::<Res<Vec<_>>>()?;
+                (vals, Type::UW)
+            }
+            VectorKind::Predicate(pr) => {
+                // Channel n reads bit n (from the mask offset); a scalar read takes them all.
+                let bits = self.pred_bits(pr.id())? >> self.mask_offset;
+                let vals = if exec == 1 {
+                    vec![Val::I(bits as i128)]
+                } else {
+                    (0..exec)
+                        .map(|c| Val::I(((bits >> c) & 1) as i128))
+                        .collect()
+                };
+                (vals, Type::UD)
+            }
+            VectorKind::State { class, index, .. } => {
+                if class != 0 {
+                    return fault("sampler state operands are not supported");
+                }
+                let s = self.surface(index as u32)?;
+                (vec![Val::I(s as i128); exec as usize], Type::UD)
+            }
+        };
+        Ok((apply_modifier(v.modifier, vals, ty), ty))
+    }
+
+    fn surface(&self, id: u32) -> Res<u32> {
+        self.th
+            .surfaces
+            .get(id as usize)
+            .copied()
+            .ok_or_else(|| Fault(format!("surface T{id} is not declared")))
+    }
+
+    fn pred_bits(&self, id: u16) -> Res<u32> {
+        if id == 0 {
+            return Ok(0);
+        }
+        self.th
+            .preds
+            .get(id as usize - 1)
+            .copied()
+            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))
+    }
+
+    /// The byte offsets a destination writes, per channel, and its type.
+    fn dst_elems(&self, v: &Vector, exec: u32) -> Res<(Vec<i64>, Type)> {
+        match v.kind {
+            VectorKind::General {
+                id,
+                row,
+                col,
+                region,
+            } => {
+                let s = self.slot(id)?;
+                let es = s.ty.size().unwrap_or(4) as u32;
+                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let h = region.hstride().unwrap_or(1).max(1) as u32;
+                let els = destination_elements(origin, es, self.grf, exec, h)
+                    .map_err(|e| Fault(e.to_string()))?;
+                Ok((els.iter().map(|e| e.byte_offset).collect(), s.ty))
+            }
+            VectorKind::Indirect {
+                addr,
+                addr_offset,
+                offset,
+                ty,
+                region,
+            } => {
+                let t = Type::of_operand_byte(ty);
+                let es = t.size().unwrap_or(4) as u32;
+                let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
+                let h = region.hstride().unwrap_or(1).max(1) as u32;
+                let els = destination_elements(origin, es, self.grf, exec, h)
+                    .map_err(|e| Fault(e.to_string()))?;
+                Ok((els.iter().map(|e| e.byte_offset).collect(), t))
+            }
+            _ => fault("destination kind not supported here"),
+        }
+    }
+
+    /// Writes `vals` to a destination for the channels in `chen`.
+    fn write(&mut self, v: &Vector, exec: u32, chen: u32, vals: &[Val]) -> Res<()> {
+        let sat = v.modifier == Modifier::SAT;
+        match v.kind {
+            VectorKind::General { id: 0, .. } => Ok(()),
+            VectorKind::Address { id, offset, .. } => {
+                let base = *self
+                    .p
+                    .addr_base
+                    .get(id as usize)
+                    .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
+                for c in 0..exec {
+                    if chen & (1 << c) != 0 {
+                        let at = base as usize + offset as usize + c as usize;
+                        let slot =
+                            self.th.addr.get_mut(at).ok_or_else(|| {
+                                Fault(format!("A{id} element beyond the variable"))
+                            })?;
+                        *slot = int(vals[c as usize]) as u32 & 0xFFFF;
+                    }
+                }
+                Ok(())
+            }
+            VectorKind::State {
+                class: 0, index, ..
+            } => {
+                if chen & 1 != 0 {
+                    let v0 = int(vals[0]) as u32;
+                    let s = self
+                        .th
+                        .surfaces
+                        .get_mut(index as usize)
+                        .ok_or_else(|| Fault(format!("surface T{index} is not declared")))?;
+                    *s = v0;
+                }
+                Ok(())
+            }
+            VectorKind::Predicate(pr) => {
+                let mut bits = self.pred_bits(pr.id())?;
+                if exec == 1 && chen & 1 != 0 {
+                    let v = (int(vals[0]) as u32) << self.mask_offset;
+                    return self.set_pred(pr.id(), v);
+                }
+                for c in 0..exec {
+                    if chen & (1 << c) != 0 {
+                        let on = int(vals[c as usize]) & 1 != 0;
+                        let b = self.mask_offset + c;
+                        bits = (bits & !(1 << b)) | ((on as u32) << b);
+                    }
+                }
+                self.set_pred(pr.id(), bits)
+            }
+            _ => {
+                let (offs, ty) = self.dst_elems(v, exec)?;
+                for c in 0..exec as usize {
+                    if chen & (1 << c) != 0 {
+                        self.store(offs[c], ty, encode(ty, vals[c], sat))?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn set_pred(&mut self, id: u16, bits: u32) -> Res<()> {
+        if id == 0 {
+            return Ok(());
+        }
+        let s = self
+            .th
+            .preds
+            .get_mut(id as usize - 1)
+            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))?;
+        *s = bits;
+        Ok(())
+    }
+
+    /// The instruction's channel enables (`EvaluateChEn`), with or without its predicate.
+    fn chen(&self, inst: &Instruction, with_pred: bool) -> Res<(u32, u32)> {
+        let e = inst.exec().ok_or(Fault("no execution control".into()))?;
+        let exec = e.exec_size().ok_or(Fault("bad exec size".into()))?;
+        let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
+        let pred = if with_pred {
+            self.predication(inst, mask)?
+        } else {
+            None
+        };
+        let ch = channel_enable(exec, mask, ExecMask(self.active), pred)
+            .map_err(|e| Fault(e.to_string()))?;
+        Ok((exec, ch))
+    }
+
+    fn predication(&self, inst: &Instruction, _mask: MaskControl) -> Res<Option<Predication>> {
+        let Some(pr) = inst.pred().filter(|p| !p.is_none()) else {
+            return Ok(None);
+        };
+        Ok(Some(Predication {
+            bits: self.pred_bits(pr.id())?,
+            control: match pr.control() {
+                1 => PredControl::Any,
+                2 => PredControl::All,
+                _ => PredControl::Sequential,
+            },
+            inverse: pr.inverse(),
+        }))
+    }
+
+    /// The predicate's per-channel value (for sel and goto), relative to channel 0.
+    fn pred_select(&self, inst: &Instruction, exec: u32) -> Res<Option<u32>> {
+        let e = inst.exec().ok_or(Fault("no execution control".into()))?;
+        let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
+        let Some(p) = self.predication(inst, mask)? else {
+            return Ok(None);
+        };
+        let all = MaskControl {
+            group: mask.group,
+            no_mask: true,
+        };
+        Ok(Some(
+            channel_enable(exec, all, ExecMask(u32::MAX), Some(p))
+                .map_err(|e| Fault(e.to_string()))?,
+        ))
+    }
+
+    fn step(&mut self, inst: &Instruction, pc: u32) -> Res<Flow> {
+        let op = inst.opcode;
+        match op {
+            Opcode::LABEL | Opcode::FUNC | Opcode::FILE | Opcode::LOC | Opcode::LIFETIME => {
+                Ok(Flow::Next)
+            }
+            Opcode::FENCE | Opcode::WAIT | Opcode::LSC_FENCE | Opcode::SAMPLR_CACHE_FLUSH => {
+                Ok(Flow::Next)
+            }
+            Opcode::YIELD => Ok(Flow::Next),
+            Opcode::BARRIER => Ok(Flow::Barrier),
+            Opcode::SBARRIER => {
+                // signal (1) then wait (0): the wait is where threads meet.
+                if self.int_field(inst, "mode")? == 0 {
+                    Ok(Flow::Barrier)
+                } else {
+                    Ok(Flow::Next)
+                }
+            }
+            Opcode::GOTO | Opcode::JMP => self.branch(inst, pc),
+            Opcode::RET | Opcode::FRET => {
+                // Each channel returns to where it called from; with no call open, it ends.
+                for c in 0..32 {
+                    if self.active & (1 << c) != 0 {
+                        self.th.pc[c] = self.th.calls[c].pop().unwrap_or(DONE);
+                    }
+                }
+                Ok(Flow::Moved)
+            }
+            Opcode::CALL => {
+                let target = self.label_target(inst)?;
+                for c in 0..32 {
+                    if self.active & (1 << c) != 0 {
+                        if self.th.calls[c].len() >= 256 {
+                            return fault("call depth beyond 256");
+                        }
+                        self.th.calls[c].push(pc + 1);
+                    }
+                }
+                advance(self.th, self.active, target);
+                Ok(Flow::Moved)
+            }
+            Opcode::SVM => self.svm(inst),
+            Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => self.gather4_scaled(inst),
+            Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => self.gather_scaled(inst),
+            Opcode::DWORD_ATOMIC => self.dword_atomic(inst),
+            Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => self.oword(inst),
+            _ => self.alu(inst),
+        }
+    }
+
+    fn label_target(&self, inst: &Instruction) -> Res<u32> {
+        let Some(Operand::Label(l)) = inst.operand("label") else {
+            return fault("no label operand");
+        };
+        self.p
+            .labels
+            .get(*l as usize)
+            .copied()
+            .flatten()
+            .map(|i| i as u32)
+            .ok_or_else(|| Fault(format!("label {l} is never placed")))
+    }
+
+    fn branch(&mut self, inst: &Instruction, pc: u32) -> Res<Flow> {
+        let target = self.label_target(inst)?;
+        let e = inst.exec().ok_or(Fault("no execution control".into()))?;
+        let exec = e.exec_size().ok_or(Fault("bad exec size".into()))?;
+        let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
+        let offset = mask.offset();
+        let taken_rel = self.pred_select(inst, exec)?.unwrap_or(u32::MAX);
+        if inst.opcode == Opcode::JMP || exec == 1 {
+            // A scalar jump (jmp, or a goto of one channel): every active channel goes,
+            // by channel 0's predicate.
+            let go = taken_rel & 1 != 0;
+            advance(self.th, self.active, if go { target } else { pc + 1 });
+            return Ok(Flow::Moved);
+        }
+        // goto: per channel, among the channels this instruction covers.
+        let span = if exec == 32 {
+            u32::MAX
+        } else {
+            ((1u32 << exec) - 1) << offset
+        };
+        let taken = (taken_rel << offset) & span;
+        for c in 0..32 {
+            if self.active & (1 << c) != 0 {
+                self.th.pc[c] = if taken & (1 << c) != 0 {
+                    target
+                } else {
+                    pc + 1
+                };
+            }
+        }
+        Ok(Flow::Moved)
+    }
+
+    fn alu(&mut self, inst: &Instruction) -> Res<Flow> {
+        let op = inst.opcode;
+        let fields = inst.fields().unwrap_or(&[]);
+        let has = |n: &str| fields.iter().any(|f| f.name == n);
+        if !has("dst") || !has("src0") || inst.exec().is_none() {
+            return fault("instruction not supported by the interpreter");
+        }
+        let dst = self.vector(inst, "dst")?;
+        if op == Opcode::ADDR_ADD {
+            return self.addr_add(inst, &dst);
+        }
+        let is_sel = op == Opcode::SEL;
+        let (exec, chen) = self.chen(inst, !is_sel && op != Opcode::CMP)?;
+        let names = ["src0", "src1", "src2", "src3"];
+        let mut srcs = Vec::new();
+        for n in names {
+            if let Some(Operand::Vector(v)) = inst.operand(n) {
+                srcs.push(self.src(v, exec)?);
+            }
+        }
+        let dst_ty = match dst.kind {
+            VectorKind::General { id, .. } => self.slot(id).map(|s| s.ty).unwrap_or(Type::UD),
+            VectorKind::Indirect { ty, .. } => Type::of_operand_byte(ty),
+            _ => Type::UD,
+        };
+        let float = is_float(dst_ty) || srcs.iter().any(|(_, t)| is_float(*t));
+        let unsigned = srcs.iter().all(|(_, t)| is_unsigned(*t));
+        let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|(v, _)| v[c]).unwrap_or(Val::I(0)) };
+        let src0_bits = srcs
+            .first()
+            .map(|(_, t)| t.size().unwrap_or(4) * 8)
+            .unwrap_or(32) as u32;
+        let mut out = vec![Val::I(0); exec as usize];
+        match op {
+            Opcode::CMP => {
+                let relop = self.int_field(inst, "relop")?;
+                let mut bits = 0u32;
+                for c in 0..exec as usize {
+                    let (a, b) = (s(0, c), s(1, c));
+                    let r = if float {
+                        let (a, b) = (flt(a), flt(b));
+                        match relop & 7 {
+                            0 => a == b,
+                            1 => a != b,
+                            2 => a > b,
+                            3 => a >= b,
+                            4 => a < b,
+                            _ => a <= b,
+                        }
+                    } else {
+                        let (a, b) = (int(a), int(b));
+                        match relop & 7 {
+                            0 => a == b,
+                            1 => a != b,
+                            2 => a > b,
+                            3 => a >= b,
+                            4 => a < b,
+                            _ => a <= b,
+                        }
+                    };
+                    if r {
+                        bits |= 1 << c;
+                    }
+                    // A general destination gets every bit set for true, whatever its type.
+                    out[c] = Val::I(if r { -1 } else { 0 });
+                }
+                if let VectorKind::Predicate(pr) = dst.kind {
+                    let old = self.pred_bits(pr.id())?;
+                    let e = inst.exec().map(|e| e.emask()).unwrap_or(0);
+                    let offset = MaskControl::from_code(e).map(|m| m.offset()).unwrap_or(0);
+                    let m = chen << offset;
+                    let new = (old & !m) | ((bits << offset) & m);
+                    return self.set_pred(pr.id(), new).map(|_| Flow::Next);
+                }
+                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                for c in 0..exec as usize {
+                    if chen & (1 << c) != 0 {
+                        let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
+                        self.store(offs[c], ty, bits)?;
+                    }
+                }
+                return Ok(Flow::Next);
+            }
+            Opcode::SETP => {
+                let VectorKind::Predicate(pr) = dst.kind else {
+                    return fault("setp destination is not a predicate");
+                };
+                let (vals, _) = &srcs[0];
+                let scalar = match self.vector(inst, "src0")?.kind {
+                    VectorKind::Immediate { .. } => true,
+                    VectorKind::General { region, .. } => {
+                        region.width() == Some(1) && region.vstride() == Some(0)
+                    }
+                    _ => true,
+                };
+                let mut bits = 0u32;
+                for c in 0..exec as usize {
+                    let on = if scalar {
+                        (int(vals[0]) >> c) & 1 != 0
+                    } else {
+                        int(vals[c]) & 1 != 0
+                    };
+                    if on {
+                        bits |= 1 << c;
+                    }
+                }
+                let e = inst.exec().map(|e| e.emask()).unwrap_or(0);
+                let offset = MaskControl::from_code(e).map(|m| m.offset()).unwrap_or(0);
+                let old = self.pred_bits(pr.id())?;
+                let m = chen << offset;
+                let new = (old & !m) | ((bits << offset) & m);
+                return self.set_pred(pr.id(), new).map(|_| Flow::Next);
+            }
+            Opcode::ADDC | Opcode::SUBB => {
+                let carry = self.vector(inst, "carry")?;
+                let mut cv = vec![Val::I(0); exec as usize];
+                for c in 0..exec as usize {
+                    let a = int(s(0, c)) as u32 as i128;
+                    let b = int(s(1, c)) as u32 as i128;
+                    let (r, k) = if op == Opcode::ADDC {
+                        let r = a + b;
+                        (r & 0xFFFF_FFFF, (r >> 32) & 1)
+                    } else {
+                        ((a - b) & 0xFFFF_FFFF, (a < b) as i128)
+                    };
+                    out[c] = Val::I(r);
+                    cv[c] = Val::I(k);
+                }
+                self.write(&dst, exec, chen, &out)?;
+                self.write(&carry, exec, chen, &cv)?;
+                return Ok(Flow::Next);
+            }
+            Opcode::MADW => {
+                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                let hi_at =
+                    ((exec as u64 * 4).div_ceil(u64::from(self.grf)) * u64::from(self.grf)) as i64;
+                for c in 0..exec as usize {
+                    if chen & (1 << c) == 0 {
+                        continue;
+                    }
+                    let r = int(s(0, c))
+                        .wrapping_mul(int(s(1, c)))
+                        .wrapping_add(int(s(2, c)));
+                    self.store(offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
+                    self.store(offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
+                }
+                return Ok(Flow::Next);
+            }
+            _ => {}
+        }
+        let sel_bits = if is_sel {
+            self.pred_select(inst, exec)?
+        } else {
+            None
+        };
+        for c in 0..exec as usize {
+            out[c] = if float {
+                let (a, b, x) = (flt(s(0, c)), flt(s(1, c)), flt(s(2, c)));
+                Val::F(match op {
+                    Opcode::MOV | Opcode::MOVS => {
+                        if is_float(dst_ty) {
+                            a
+                        } else {
+                            out[c] = convert_to_int(s(0, c));
+                            continue;
+                        }
+                    }
+                    Opcode::SEL => {
+                        if sel_bits.is_none_or(|b| b & (1 << c) != 0) {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    Opcode::ADD => a + b,
+                    Opcode::MUL => a * b,
+                    Opcode::MAD => a.mul_add(b, x),
+                    Opcode::DIV => a / b,
+                    Opcode::INV => 1.0 / a,
+                    Opcode::SQRT => a.sqrt(),
+                    Opcode::RSQRT => 1.0 / a.sqrt(),
+                    Opcode::EXP => a.exp2(),
+                    Opcode::LOG => a.log2(),
+                    Opcode::SIN => a.sin(),
+                    Opcode::COS => a.cos(),
+                    Opcode::POW => a.powf(b),
+                    Opcode::RNDD => a.floor(),
+                    Opcode::RNDU => a.ceil(),
+                    Opcode::RNDZ => a.trunc(),
+                    Opcode::RNDE => a.round_ties_even(),
+                    Opcode::FRC => a - a.floor(),
+                    Opcode::FMINMAX => {
+                        let max = self.int_field(inst, "op")? != 0;
+                        if a.is_nan() {
+                            b
+                        } else if b.is_nan() {
+                            a
+                        } else if max {
+                            a.max(b)
+                        } else {
+                            a.min(b)
+                        }
+                    }
+                    Opcode::LRP => a * b + (1.0 - a) * x,
+                    _ => {
+                        return fault(format!(
+                            "{} on floating-point operands is not supported",
+                            inst.mnemonic()
+                        ))
+                    }
+                })
+            } else {
+                let (a, b, x) = (int(s(0, c)), int(s(1, c)), int(s(2, c)));
+                let bits_mask = if src0_bits >= 64 { 63 } else { 31 };
+                Val::I(match op {
+                    Opcode::MOV | Opcode::MOVS => a,
+                    Opcode::SEL => {
+                        if sel_bits.is_none_or(|bb| bb & (1 << c) != 0) {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    Opcode::ADD => a.wrapping_add(b),
+                    Opcode::ADD3 => a.wrapping_add(b).wrapping_add(x),
+                    Opcode::MUL => a.wrapping_mul(b),
+                    Opcode::MAD => a.wrapping_mul(b).wrapping_add(x),
+                    Opcode::MULH => (a.wrapping_mul(b)) >> 32,
+                    Opcode::AVG => (a + b + 1) >> 1,
+                    Opcode::DIV => {
+                        if b == 0 {
+                            return fault("integer division by zero");
+                        }
+                        a / b
+                    }
+                    Opcode::MOD => {
+                        if b == 0 {
+                            return fault("integer modulo by zero");
+                        }
+                        a % b
+                    }
+                    Opcode::AND => a & b,
+                    Opcode::OR => a | b,
+                    Opcode::XOR => a ^ b,
+                    Opcode::NOT => !a,
+                    Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
+                    Opcode::SHR => {
+                        let ua = if src0_bits >= 64 {
+                            a as u64 as i128
+                        } else {
+                            mask_bits(a, src0_bits)
+                        };
+                        ua >> ((b as u32) & bits_mask)
+                    }
+                    Opcode::ASR => a >> ((b as u32) & bits_mask),
+                    Opcode::ROL | Opcode::ROR => {
+                        let w = src0_bits.min(64);
+                        let v = mask_bits(a, w) as u64;
+                        let n = (b as u32) % w;
+                        let r = if op == Opcode::ROL {
+                            if n == 0 {
+                                v
+                            } else {
+                                ((v << n) | (v >> (w - n))) & mask64(w)
+                            }
+                        } else if n == 0 {
+                            v
+                        } else {
+                            ((v >> n) | (v << (w - n))) & mask64(w)
+                        };
+                        r as i128
+                    }
+                    Opcode::FMINMAX => {
+                        let max = self.int_field(inst, "op")? != 0;
+                        if max {
+                            a.max(b)
+                        } else {
+                            a.min(b)
+                        }
+                    }
+                    Opcode::CBIT => (mask_bits(a, src0_bits.min(32)) as u64).count_ones() as i128,
+                    Opcode::LZD => (a as u32).leading_zeros() as i128,
+                    Opcode::FBL => {
+                        let v = a as u32;
+                        if v == 0 {
+                            0xFFFF_FFFF
+                        } else {
+                            v.trailing_zeros() as i128
+                        }
+                    }
+                    Opcode::FBH => {
+                        let v = a as u32;
+                        let v = if !unsigned && (v as i32) < 0 { !v } else { v };
+                        if v == 0 {
+                            0xFFFF_FFFF
+                        } else {
+                            v.leading_zeros() as i128
+                        }
+                    }
+                    Opcode::BFREV => (a as u32).reverse_bits() as i128,
+                    Opcode::BFE => {
+                        // width src0, offset src1, value src2
+                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
+                        if w == 0 {
+                            0
+                        } else {
+                            let v = x as u32 as u64;
+                            let f = (v >> o) & ((1u64 << w) - 1);
+                            if !unsigned && (f >> (w - 1)) & 1 == 1 {
+                                f as i128 - (1i128 << w)
+                            } else {
+                                f as i128
+                            }
+                        }
+                    }
+                    Opcode::BFI => {
+                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
+                        let m = (((1u64 << w) - 1) << o) as u32;
+                        let ins = int(s(2, c)) as u32;
+                        let base = int(s(3, c)) as u32;
+                        (((ins << o) & m) | (base & !m)) as i128
+                    }
+                    _ => {
+                        return fault(format!(
+                            "{} is not supported by the interpreter yet",
+                            inst.mnemonic()
+                        ))
+                    }
+                })
+            };
+        }
+        self.write(&dst, exec, chen, &out)?;
+        Ok(Flow::Next)
+    }
+
+    /// `addr_add`: an address register gets a variable's register byte offset (or
+    /// another address) plus an offset in bytes.
+    fn addr_add(&mut self, inst: &Instruction, dst: &Vector) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, false)?;
+        let src0 = self.vector(inst, "src0")?;
+        let src1 = self.vector(inst, "src1")?;
+        let (off, _) = self.src(&src1, exec)?;
+        let mut out = vec![Val::I(0); exec as usize];
+        for c in 0..exec as usize {
+            let base = match src0.kind {
+                VectorKind::General { id, row, col, .. } => {
+                    let s = self.slot(id)?;
+                    let es = s.ty.size().unwrap_or(4) as u32;
+                    s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf)
+                }
+                VectorKind::Address { id, offset, width } => {
+                    let n = 1usize << width.min(5);
+                    self.addr_value(id, offset as usize + (c % n))? as i64
+                }
+                _ => return fault("addr_add source 0 is neither an address nor a variable"),
+            };
+            out[c] = Val::I((base as i128).wrapping_add(int(off[c])));
+        }
+        self.write(dst, exec, chen, &out)?;
+        Ok(Flow::Next)
+    }
+
+    // ---- memory ----
+
+    /// Bytes at a resolved place.
+    fn mem_read(&self, place: Place, len: usize) -> Vec<u8> {
+        match place {
+            Place::Buffer(b, o) => self.mem.buffers[b].data[o..o + len].to_vec(),
+            Place::Slm(o) => self.slm[o..o + len].to_vec(),
+            Place::Scratch(o) => self.th.scratch[o..o + len].to_vec(),
+        }
+    }
+    fn mem_write(&mut self, place: Place, bytes: &[u8]) {
+        match place {
+            Place::Buffer(b, o) => {
+                self.mem.buffers[b].data[o..o + bytes.len()].copy_from_slice(bytes)
+            }
+            Place::Slm(o) => self.slm[o..o + bytes.len()].copy_from_slice(bytes),
+            Place::Scratch(o) => self.th.scratch[o..o + bytes.len()].copy_from_slice(bytes),
+        }
+    }
+    /// A surface access: SLM for BTI 254, flat for 255, else the binding table.
+    fn resolve_surface(&mut self, surface: u32, offset: i128, len: usize) -> Res<Place> {
+        let bti = self.surface(surface)?;
+        Ok(match bti {
+            // IGC places __local variables from 0x10000000 (its local-memory window);
+            // the SLM message decodes only the low bits.
+            254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
+            // %scratch: the thread's own private space, addressed from 0.
+            255 => {
+                let end = usize::try_from(offset)
+                    .ok()
+                    .and_then(|o| o.checked_add(len))
+                    .filter(|e| *e <= SCRATCH_BYTES)
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({SCRATCH_BYTES} bytes)"
+                        ))
+                    })?;
+                if self.th.scratch.len() < end {
+                    self.th
+                        .scratch
+                        .resize(end.next_multiple_of(4096).min(SCRATCH_BYTES), 0);
+                }
+                Place::Scratch(offset as usize)
+            }
+            b => self.mem.resolve_bti(b, offset, len)?,
+        })
+    }
+    fn raw_bytes(&self, r: Raw, len: usize) -> Res<Vec<u8>> {
+        self.raw_bytes_at(r, 0, len)
+    }
+    /// `len` bytes at byte `extra` past a raw operand.
+    fn raw_bytes_at(&self, r: Raw, extra: usize, len: usize) -> Res<Vec<u8>> {
+        let s = self.slot(r.id)?;
+        let at = s.base as usize + r.offset as usize + extra;
+        self.th
+            .grf
+            .get(at..at + len)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "V{} + {len} bytes lies outside the register file",
+                    r.id
+                ))
+            })
+    }
+    fn raw_dword(&self, r: Raw, i: usize) -> Res<u32> {
+        let b = self.raw_bytes_at(r, 4 * i, 4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn raw_qword(&self, r: Raw, i: usize) -> Res<u64> {
+        let b = self.raw_bytes_at(r, 8 * i, 8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn raw_write(&mut self, r: Raw, at: usize, bytes: &[u8]) -> Res<()> {
+        if r.id == 0 {
+            return Ok(());
+        }
+        let s = self.slot(r.id)?;
+        let o = s.base as usize + r.offset as usize + at;
+        let dst = self.th.grf.get_mut(o..o + bytes.len()).ok_or_else(|| {
+            Fault(format!(
+                "V{} + {} bytes lies outside the register file",
+                r.id,
+                at + bytes.len()
+            ))
+        })?;
+        dst.copy_from_slice(bytes);
+        Ok(())
+    }
+    fn scalar(&self, inst: &Instruction, name: &str) -> Res<i128> {
+        let v = self.vector(inst, name)?;
+        Ok(int(self.src(&v, 1)?.0[0]))
+    }
+
+    fn gather4_scaled(&mut self, inst: &Instruction) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, true)?;
+        let chmask = self.int_field(inst, "chmask")? & 0xF;
+        let surface = self.int_field(inst, "surface")?;
+        let global = self.scalar(inst, "global_offset")?;
+        let offsets = self.raw(inst, "offsets")?;
+        let load = inst.opcode == Opcode::GATHER4_SCALED;
+        let data = self.raw(inst, if load { "dst" } else { "src" })?;
+        let block = (exec as usize * 4).max(self.grf as usize);
+        let mut k = 0;
+        for color in 0..4 {
+            if chmask & (1 << color) == 0 {
+                continue;
+            }
+            for c in 0..exec as usize {
+                if chen & (1 << c) == 0 {
+                    continue;
+                }
+                let off = global + self.raw_dword(offsets, c)? as i128 + 4 * color as i128;
+                let place = self.resolve_surface(surface, off, 4)?;
+                if load {
+                    let v = self.mem_read(place, 4);
+                    self.raw_write(data, k * block + 4 * c, &v)?;
+                } else {
+                    let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
+                    self.mem_write(place, &v);
+                }
+            }
+            k += 1;
+        }
+        Ok(Flow::Next)
+    }
+
+    fn gather_scaled(&mut self, inst: &Instruction) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, true)?;
+        let n = 1usize << (self.int_field(inst, "num_blocks")? & 3);
+        let surface = self.int_field(inst, "surface")?;
+        let global = self.scalar(inst, "global_offset")?;
+        let offsets = self.raw(inst, "offsets")?;
+        let load = inst.opcode == Opcode::GATHER_SCALED;
+        let data = self.raw(inst, if load { "dst" } else { "src" })?;
+        for c in 0..exec as usize {
+            if chen & (1 << c) == 0 {
+                continue;
+            }
+            let off = global + self.raw_dword(offsets, c)? as i128;
+            let place = self.resolve_surface(surface, off, n)?;
+            if load {
+                let mut v = self.mem_read(place, n);
+                v.resize(4, 0);
+                self.raw_write(data, 4 * c, &v)?;
+            } else {
+                let v = self.raw_bytes_at(data, 4 * c, n)?;
+                self.mem_write(place, &v);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn oword(&mut self, inst: &Instruction) -> Res<Flow> {
+        let len = 16usize << (self.int_field(inst, "size")? & 7);
+        let surface = self.int_field(inst, "surface")?;
+        let offset = self.scalar(inst, "offset")?;
+        // Aligned block messages count in owords, the unaligned load in bytes.
+        let bytes = if inst.opcode == Opcode::OWORD_LD_UNALIGNED {
+            offset
+        } else {
+            offset * 16
+        };
+        let place = self.resolve_surface(surface, bytes, len)?;
+        if inst.opcode == Opcode::OWORD_ST {
+            let src = self.raw(inst, "src")?;
+            let v = self.raw_bytes(src, len)?;
+            self.mem_write(place, &v);
+        } else {
+            let dst = self.raw(inst, "dst")?;
+            let v = self.mem_read(place, len);
+            self.raw_write(dst, 0, &v)?;
+        }
+        Ok(Flow::Next)
+    }
+
+    fn dword_atomic(&mut self, inst: &Instruction) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, true)?;
+        let op = self.int_field(inst, "op")?;
+        let surface = self.int_field(inst, "surface")?;
+        let offsets = self.raw(inst, "offsets")?;
+        let size = atomic_size(op);
+        for c in 0..exec as usize {
+            if chen & (1 << c) == 0 {
+                continue;
+            }
+            let off = self.raw_dword(offsets, c)? as i128;
+            let place = self.resolve_surface(surface, off, size)?;
+            self.atomic_one(inst, op, place, c, size)?;
+        }
+        Ok(Flow::Next)
+    }
+
+    /// One channel's atomic: reads src0/src1 element `c`, updates memory, returns the old value.
+    fn atomic_one(
+        &mut self,
+        inst: &Instruction,
+        op: u32,
+        place: Place,
+        c: usize,
+        size: usize,
+    ) -> Res<()> {
+        let elem = |ctx: &Self, name: &str| -> Res<u64> {
+            match inst.operand(name) {
+                Some(Operand::Raw(r)) if r.id != 0 => {
+                    if size == 8 {
+                        ctx.raw_qword(*r, c)
+                    } else {
+                        ctx.raw_dword(*r, c).map(u64::from)
+                    }
+                }
+                _ => Ok(0),
+            }
+        };
+        let a = elem(self, "src0")?;
+        let b = elem(self, "src1")?;
+        let old_bytes = self.mem_read(place, size);
+        let mut ob = [0u8; 8];
+        ob[..size].copy_from_slice(&old_bytes);
+        let old = u64::from_le_bytes(ob);
+        let m = if size == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (size * 8)) - 1
+        };
+        let sx = |v: u64| -> i64 {
+            if size == 8 {
+                v as i64
+            } else {
+                ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
+            }
+        };
+        let fl = |v: u64| f32::from_bits(v as u32);
+        let new = match op & 0x1F {
+            0 => old.wrapping_add(a),
+            1 => old.wrapping_sub(a),
+            2 => old.wrapping_add(1),
+            3 | 13 => old.wrapping_sub(1),
+            4 => old.min(a & m),
+            5 => old.max(a & m),
+            6 => a,
+            // IGC passes the new value in src0 and the expected one in src1.
+            7 => {
+                if old == b & m {
+                    a
+                } else {
+                    old
+                }
+            }
+            8 => old & a,
+            9 => old | a,
+            10 => old ^ a,
+            11 => sx(old).min(sx(a)) as u64,
+            12 => sx(old).max(sx(a)) as u64,
+            16 => fl(old).max(fl(a)).to_bits() as u64,
+            17 => fl(old).min(fl(a)).to_bits() as u64,
+            18 => {
+                if fl(old) == fl(b) {
+                    a
+                } else {
+                    old
+                }
+            }
+            19 => (fl(old) + fl(a)).to_bits() as u64,
+            20 => (fl(old) - fl(a)).to_bits() as u64,
+            o => return fault(format!("atomic operation {o} is not supported")),
+        } & m;
+        self.mem_write(place, &new.to_le_bytes()[..size]);
+        if let Some(Operand::Raw(d)) = inst.operand("dst") {
+            let d = *d;
+            let ret = if op & 0x1F == 13 { new } else { old };
+            self.raw_write(d, size.max(4) * c, &ret.to_le_bytes()[..size.max(4)])?;
+        }
+        Ok(())
+    }
+
+    fn svm(&mut self, inst: &Instruction) -> Res<Flow> {
+        match inst.subop {
+            Some(1) | Some(2) => {
+                let props = self.int_field(inst, "properties")?;
+                let len = 16usize << (props & 7);
+                let addr = self.scalar(inst, "address")? as u64;
+                let place = self.mem.resolve_a64(addr, len)?;
+                if inst.subop == Some(2) {
+                    let src = self.raw(inst, "src")?;
+                    let v = self.raw_bytes(src, len)?;
+                    self.mem_write(place, &v);
+                } else {
+                    let dst = self.raw(inst, "dst")?;
+                    let v = self.mem_read(place, len);
+                    self.raw_write(dst, 0, &v)?;
+                }
+                Ok(Flow::Next)
+            }
+            Some(3) | Some(4) => {
+                let (exec, chen) = self.chen(inst, true)?;
+                let size = [1usize, 4, 8]
+                    .get((self.int_field(inst, "block_type")? & 3) as usize)
+                    .copied()
+                    .unwrap_or(4);
+                let n = 1usize << (self.int_field(inst, "num_blocks")? & 3);
+                let addrs = self.raw(inst, "addresses")?;
+                let load = inst.subop == Some(3);
+                let data = self.raw(inst, if load { "dst" } else { "src" })?;
+                for c in 0..exec as usize {
+                    if chen & (1 << c) == 0 {
+                        continue;
+                    }
+                    let a = self.raw_qword(addrs, c)?;
+                    if size == 1 {
+                        let place = self.mem.resolve_a64(a, n)?;
+                        if load {
+                            let mut v = self.mem_read(place, n);
+                            v.resize(4, 0);
+                            self.raw_write(data, 4 * c, &v)?;
+                        } else {
+                            let v = self.raw_bytes_at(data, 4 * c, n)?;
+                            self.mem_write(place, &v);
+                        }
+                        continue;
+                    }
+                    for k in 0..n {
+                        let place = self.mem.resolve_a64(a + (k * size) as u64, size)?;
+                        let at = (k * exec as usize + c) * size;
+                        if load {
+                            let v = self.mem_read(place, size);
+                            self.raw_write(data, at, &v)?;
+                        } else {
+                            let v = self.raw_bytes_at(data, at, size)?;
+                            self.mem_write(place, &v);
+                        }
+                    }
+                }
+                Ok(Flow::Next)
+            }
+            Some(5) => {
+                let (exec, chen) = self.chen(inst, true)?;
+                let op = self.int_field(inst, "op")?;
+                let addrs = self.raw(inst, "addresses")?;
+                let size = atomic_size(op);
+                for c in 0..exec as usize {
+                    if chen & (1 << c) == 0 {
+                        continue;
+                    }
+                    let a = self.raw_qword(addrs, c)?;
+                    let place = self.mem.resolve_a64(a, size)?;
+                    self.atomic_one(inst, op, place, c, size)?;
+                }
+                Ok(Flow::Next)
+            }
+            Some(6) | Some(7) => {
+                let (exec, chen) = self.chen(inst, true)?;
+                let chmask = self.int_field(inst, "chmask")? & 0xF;
+                let base = self.scalar(inst, "address")? as u64;
+                let offsets = self.raw(inst, "offsets")?;
+                let load = inst.subop == Some(6);
+                let data = self.raw(inst, if load { "dst" } else { "src" })?;
+                let block = (exec as usize * 4).max(self.grf as usize);
+                let mut k = 0;
+                for color in 0..4u64 {
+                    if chmask & (1 << color) == 0 {
+                        continue;
+                    }
+                    for c in 0..exec as usize {
+                        if chen & (1 << c) == 0 {
+                            continue;
+                        }
+                        // SVM offsets are 64-bit, one per channel.
+                        let a = base
+                            .wrapping_add(self.raw_qword(offsets, c)?)
+                            .wrapping_add(4 * color);
+                        let place = self.mem.resolve_a64(a, 4)?;
+                        if load {
+                            let v = self.mem_read(place, 4);
+                            self.raw_write(data, k * block + 4 * c, &v)?;
+                        } else {
+                            let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
+                            self.mem_write(place, &v);
+                        }
+                    }
+                    k += 1;
+                }
+                Ok(Flow::Next)
+            }
+            _ => fault(format!(
+                "{} is not supported by the interpreter yet",
+                inst.mnemonic()
+            )),
+        }
+    }
+}
+
+fn atomic_size(op: u32) -> usize {
+    if op >> 6 == 1 {
+        8
+    } else if op >> 5 == 1 {
+        2
+    } else {
+        4
+    }
+}
+
+fn mask_bits(a: i128, bits: u32) -> i128 {
+    if bits >= 64 {
+        a as u64 as i128
+    } else {
+        a & ((1i128 << bits) - 1)
+    }
+}
+fn mask64(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+fn convert_to_int(v: Val) -> Val {
+    v
+}
+
+/// The 8-bit restricted float of `vf` immediates: sign, 3-bit exponent (bias 3), 4-bit mantissa.
+fn vf(b: u8) -> f64 {
+    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let e = ((b >> 4) & 7) as i32;
+    let m = (b & 0xF) as f64;
+    if e == 0 && m == 0.0 {
+        return 0.0 * sign;
+    }
+    sign * (1.0 + m / 16.0) * 2f64.powi(e - 3)
+}
+
+fn apply_modifier(m: Modifier, vals: Vec<Val>, _ty: Type) -> Vec<Val> {
+    match m {
+        Modifier::NONE | Modifier::SAT => vals,
+        _ => vals
+            .into_iter()
+            .map(|v| match (m, v) {
+                (Modifier::ABS, Val::I(i)) => Val::I(i.abs()),
+                (Modifier::ABS, Val::F(f)) => Val::F(f.abs()),
+                (Modifier::NEG, Val::I(i)) => Val::I(i.wrapping_neg()),
+                (Modifier::NEG, Val::F(f)) => Val::F(-f),
+                (Modifier::NEG_ABS, Val::I(i)) => Val::I(-i.abs()),
+                (Modifier::NEG_ABS, Val::F(f)) => Val::F(-f.abs()),
+                (Modifier::NOT, Val::I(i)) => Val::I(!i),
+                (_, v) => v,
+            })
+            .collect(),
+    }
+}

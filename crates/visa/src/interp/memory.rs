@@ -1,0 +1,112 @@
+//! Memory the kernel reaches: global buffers at distinct 64-bit base addresses
+//! (stateless/SVM access), the binding table (stateful access by surface index)
+//! and the work-group's shared local memory. Every access is bounds-checked and a
+//! miss names the buffer and offset.
+
+use std::fmt;
+
+/// Where buffers start: far apart, so an address names one buffer.
+const BASE: u64 = 0x0010_0000_0000;
+const STRIDE: u64 = 0x0001_0000_0000;
+
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub name: String,
+    pub base: u64,
+    pub data: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    pub buffers: Vec<Buffer>,
+    /// Binding-table index -> buffer.
+    pub binding_table: Vec<(u32, usize)>,
+}
+
+/// An access that misses every buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutOfBounds {
+    pub space: String,
+    pub offset: i128,
+    pub len: usize,
+    pub size: usize,
+}
+
+impl fmt::Display for OutOfBounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "out-of-bounds access of {} bytes at offset {} of {} ({} bytes)",
+            self.len, self.offset, self.space, self.size
+        )
+    }
+}
+
+/// A resolved location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Buffer(usize, usize),
+    Slm(usize),
+    /// The running thread's scratch (private) space.
+    Scratch(usize),
+}
+
+impl Memory {
+    /// Adds a buffer and returns its base address.
+    pub fn add(&mut self, name: impl Into<String>, data: Vec<u8>) -> u64 {
+        let base = BASE + STRIDE * self.buffers.len() as u64;
+        self.buffers.push(Buffer {
+            name: name.into(),
+            base,
+            data,
+        });
+        base
+    }
+    pub fn bind(&mut self, bti: u32, buffer: usize) {
+        self.binding_table.push((bti, buffer));
+    }
+    /// A stateless (A64) address.
+    pub fn resolve_a64(&self, addr: u64, len: usize) -> Result<Place, OutOfBounds> {
+        for (i, b) in self.buffers.iter().enumerate() {
+            if addr >= b.base && addr < b.base + STRIDE {
+                let off = (addr - b.base) as usize;
+                return check(&b.name, off as i128, len, b.data.len()).map(|o| Place::Buffer(i, o));
+            }
+        }
+        Err(OutOfBounds {
+            space: format!("address space (no buffer at {addr:#x})"),
+            offset: addr as i128,
+            len,
+            size: 0,
+        })
+    }
+    /// A byte offset into the surface bound at `bti`.
+    pub fn resolve_bti(&self, bti: u32, offset: i128, len: usize) -> Result<Place, OutOfBounds> {
+        let Some(&(_, i)) = self.binding_table.iter().find(|(b, _)| *b == bti) else {
+            return Err(OutOfBounds {
+                space: format!("binding table index {bti} (nothing bound)"),
+                offset,
+                len,
+                size: 0,
+            });
+        };
+        let b = &self.buffers[i];
+        check(&b.name, offset, len, b.data.len()).map(|o| Place::Buffer(i, o))
+    }
+}
+
+pub fn check_slm(offset: i128, len: usize, size: usize) -> Result<Place, OutOfBounds> {
+    check("shared local memory", offset, len, size).map(Place::Slm)
+}
+
+fn check(name: &str, offset: i128, len: usize, size: usize) -> Result<usize, OutOfBounds> {
+    if offset < 0 || offset + len as i128 > size as i128 {
+        return Err(OutOfBounds {
+            space: name.to_string(),
+            offset,
+            len,
+            size,
+        });
+    }
+    Ok(offset as usize)
+}

@@ -1,0 +1,457 @@
+//! Executes a kernel's vISA on the CPU, as `gpukit visa run` does: every hardware
+//! thread of every work-group, with the spec's regions and channel enables (the
+//! `semantics` module's evaluation), SIMD control flow by per-channel program
+//! counters (a channel waits at a join point until the channels before it arrive,
+//! which is what goto/join amount to for the structured code IGC emits), and the
+//! memory messages OpenCL kernels use.
+//!
+//! Threads of a work-group run as cooperative tasks: each runs until it reaches a
+//! barrier or ends; a barrier that some thread can never reach is reported as a
+//! deadlock. Operands are found through the layout's field names
+//! ([`crate::Instruction::operand`]), so the one opcode table drives this too.
+
+mod exec;
+pub mod memory;
+mod value;
+
+pub use memory::{Buffer, Memory, OutOfBounds};
+pub use value::{f16_to_f32, f32_to_f16};
+
+use crate::isa::{Opcode, Type};
+use crate::model::{Instruction, Interface, Routine};
+use std::fmt;
+
+/// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
+#[derive(Clone, Debug, Default)]
+pub struct Payload {
+    /// Local ID X, Y, Z present, each `simd` u16 values padded to whole GRFs, from GRF 1.
+    pub local_id: [bool; 3],
+    /// Where the cross-thread data starts (bytes from r0).
+    pub cross_thread_offset: u32,
+    /// The cross-thread data, identical for every thread.
+    pub cross_thread: Vec<u8>,
+}
+
+/// One dispatch of one kernel.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub simd: u32,
+    pub grf_bytes: u32,
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+    pub payload: Payload,
+    /// Shared local memory per work-group, bytes.
+    pub slm_bytes: u32,
+    /// Stop after this many executed instructions (all threads), reported as an error.
+    pub max_instructions: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    pub groups: u64,
+    pub threads: u64,
+    /// Instructions executed, counted once per hardware thread.
+    pub instructions: u64,
+    /// Channel-instructions (instructions times enabled channels).
+    pub channel_instructions: u64,
+    pub barriers: u64,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// Index of the instruction in the routine's stream, when one is to blame.
+    pub index: Option<usize>,
+    pub mnemonic: String,
+    pub group: [u32; 3],
+    pub thread: u32,
+    pub message: String,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(i) = self.index {
+            write!(f, "instruction #{i} ({}): ", self.mnemonic)?;
+        }
+        write!(
+            f,
+            "{} (work-group {},{},{}, thread {})",
+            self.message, self.group[0], self.group[1], self.group[2], self.thread
+        )
+    }
+}
+
+/// A failure inside one instruction, before the location is attached.
+#[derive(Debug)]
+pub(crate) struct Fault(pub String);
+
+impl From<OutOfBounds> for Fault {
+    fn from(e: OutOfBounds) -> Self {
+        Fault(e.to_string())
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Fault>;
+
+pub(crate) fn fault<T>(msg: impl Into<String>) -> Res<T> {
+    Err(Fault(msg.into()))
+}
+
+/// Where each variable id lives in a thread's register space.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    pub base: u32,
+    pub ty: Type,
+    pub bytes: u32,
+}
+
+/// A variable's type, element count and alias (target id, byte offset).
+type Decl = (Type, u32, Option<(u32, u32)>);
+
+/// A kernel prepared for execution: storage layout and label targets.
+pub(crate) struct Program<'a> {
+    pub insts: &'a [Instruction],
+    pub labels: Vec<Option<usize>>,
+    pub vars: Vec<Option<Slot>>,
+    pub grf_size: u32,
+    pub addr_base: Vec<u32>,
+    pub addr_total: usize,
+    pub pred_count: usize,
+    pub surface_count: usize,
+}
+
+const DONE: u32 = u32::MAX;
+/// The register space the interpreter gives one thread's variables at most.
+const MAX_REGISTER_BYTES: u32 = 64 << 20;
+/// Scratch (private) space each hardware thread may use through `%scratch`.
+pub(crate) const SCRATCH_BYTES: usize = 1 << 20;
+
+/// One hardware thread.
+pub(crate) struct Thread {
+    pub grf: Vec<u8>,
+    pub addr: Vec<u32>,
+    pub preds: Vec<u32>,
+    pub surfaces: Vec<u32>,
+    pub pc: [u32; 32],
+    /// Per channel: the return points of the open subroutine calls.
+    pub calls: Vec<Vec<u32>>,
+    pub index: u32,
+    pub scratch: Vec<u8>,
+}
+
+impl<'a> Program<'a> {
+    fn new(routine: &'a Routine, grf_size: u32) -> Result<Self, String> {
+        let insts = routine
+            .code
+            .instructions()
+            .ok_or("the instruction stream did not decode")?;
+        let mut labels = vec![None; routine.labels.len()];
+        for (i, inst) in insts.iter().enumerate() {
+            if matches!(inst.opcode, Opcode::LABEL | Opcode::FUNC) {
+                if let Some(crate::Operand::Label(l)) = inst.operands.first() {
+                    if let Some(slot) = labels.get_mut(*l as usize) {
+                        *slot = Some(i);
+                    }
+                }
+            }
+        }
+        let user_base = crate::limits::PREDEFINED_VARS;
+        let count = user_base as usize + routine.variables.len();
+        // Declared type, element count and alias of every id.
+        let decl = |id: usize| -> Option<Decl> {
+            if id < user_base as usize {
+                let p = crate::isa::PREDEFINED_VARS.get(id)?;
+                return Some((p.ty, p.num_elements as u32, None));
+            }
+            let v = routine.variables.get(id - user_base as usize)?;
+            let alias = (v.alias_index != 0).then_some((v.alias_index, v.alias_offset as u32));
+            Some((v.ty(), v.num_elements as u32, alias))
+        };
+        let mut vars: Vec<Option<Slot>> = vec![None; count];
+        let mut next = 0u32;
+        // Roots first, each GRF-aligned.
+        for (id, slot) in vars.iter_mut().enumerate() {
+            if let Some((ty, n, None)) = decl(id) {
+                let bytes = ty.size().unwrap_or(1) as u32 * n.max(1);
+                *slot = Some(Slot {
+                    base: next,
+                    ty,
+                    bytes,
+                });
+                next = next
+                    .checked_add(bytes.div_ceil(grf_size) * grf_size)
+                    .filter(|n| *n <= MAX_REGISTER_BYTES)
+                    .ok_or(
+                        "the declared variables exceed the interpreter's 64 MiB register space",
+                    )?;
+            }
+        }
+        // Aliases: follow the chain to a root (bounded), adding offsets.
+        for id in 0..count {
+            let Some((ty, n, Some(_))) = decl(id) else {
+                continue;
+            };
+            let mut cur = id;
+            let mut offset = 0u32;
+            let mut hops = 0;
+            let root = loop {
+                match decl(cur) {
+                    Some((_, _, Some((target, off)))) => {
+                        offset = offset.saturating_add(off);
+                        cur = target as usize;
+                        hops += 1;
+                        if hops > 64 {
+                            return Err(format!("alias chain of V{id} does not end"));
+                        }
+                    }
+                    Some((_, _, None)) => break cur,
+                    None => return Err(format!("V{id} aliases an undeclared variable V{cur}")),
+                }
+            };
+            let base = vars[root]
+                .map(|s| s.base)
+                .unwrap_or(0)
+                .saturating_add(offset);
+            vars[id] = Some(Slot {
+                base,
+                ty,
+                bytes: ty.size().unwrap_or(1) as u32 * n.max(1),
+            });
+        }
+        let mut addr_base = Vec::with_capacity(routine.addresses.len());
+        let mut addr_total = 0usize;
+        for a in &routine.addresses {
+            addr_base.push(addr_total as u32);
+            addr_total += a.num_elements.max(1) as usize;
+        }
+        Ok(Program {
+            insts,
+            labels,
+            vars,
+            grf_size,
+            addr_base,
+            addr_total,
+            pred_count: routine.predicates.len(),
+            surface_count: crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len(),
+        })
+    }
+    fn grf_bytes_needed(&self) -> usize {
+        self.vars
+            .iter()
+            .flatten()
+            .map(|s| (s.base as usize).saturating_add(s.bytes as usize))
+            .map(|end| end.min(MAX_REGISTER_BYTES as usize))
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(self.grf_size as usize)
+    }
+}
+
+/// What a thread did when it stopped running.
+pub(crate) enum Stop {
+    Barrier,
+    Done,
+}
+
+/// Runs the kernel body of `routine` over the whole NDRange. `trace`, when given,
+/// receives one line per executed instruction.
+pub fn run(
+    routine: &Routine,
+    launch: &Launch,
+    mem: &mut Memory,
+    mut trace: Option<&mut dyn FnMut(String)>,
+) -> Result<Stats, RunError> {
+    let top = |message: String| RunError {
+        index: None,
+        mnemonic: String::new(),
+        group: [0; 3],
+        thread: 0,
+        message,
+    };
+    let Interface::Kernel { inputs } = &routine.interface else {
+        return Err(top("not a kernel".into()));
+    };
+    if !matches!(launch.simd, 1 | 8 | 16 | 32) {
+        return Err(top(format!("SIMD size {} is not 8, 16 or 32", launch.simd)));
+    }
+    for d in 0..3 {
+        if launch.local[d] == 0 || launch.global[d] == 0 || launch.global[d] % launch.local[d] != 0
+        {
+            return Err(top(format!(
+                "global size {} is not a non-zero multiple of local size {} in dimension {d}",
+                launch.global[d], launch.local[d]
+            )));
+        }
+    }
+    let program = Program::new(routine, launch.grf_bytes).map_err(top)?;
+    let grf_len = program.grf_bytes_needed();
+    let groups = [
+        launch.global[0] / launch.local[0],
+        launch.global[1] / launch.local[1],
+        launch.global[2] / launch.local[2],
+    ];
+    let group_items = launch.local[0] as u64 * launch.local[1] as u64 * launch.local[2] as u64;
+    if group_items > 1024 {
+        return Err(top(format!(
+            "work-group of {group_items} items exceeds 1024"
+        )));
+    }
+    let threads_per_group = group_items.div_ceil(launch.simd as u64) as u32;
+    let mut stats = Stats::default();
+    let grf = launch.grf_bytes as usize;
+    let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let group = [gx, gy, gz];
+                let mut slm = vec![0u8; launch.slm_bytes as usize];
+                let mut threads = Vec::with_capacity(threads_per_group as usize);
+                for t in 0..threads_per_group {
+                    // The payload as the runtime writes it.
+                    // GRFs the ABI leaves unwritten read as zero; the payload covers every input.
+                    let inputs_end = inputs
+                        .iter()
+                        .map(|i| i.offset.max(0) as usize + i.size as usize)
+                        .max()
+                        .unwrap_or(0);
+                    let cto = launch.payload.cross_thread_offset as usize;
+                    let mut payload =
+                        vec![0u8; (cto + launch.payload.cross_thread.len()).max(inputs_end)];
+                    let mut put = |at: usize, v: u32| {
+                        if let Some(s) = payload.get_mut(at..at + 4) {
+                            s.copy_from_slice(&v.to_le_bytes());
+                        }
+                    };
+                    put(4, gx);
+                    put(24, gy);
+                    put(28, gz);
+                    put(8, t);
+                    let mut dim_at = grf;
+                    for d in 0..3 {
+                        if !launch.payload.local_id[d] {
+                            continue;
+                        }
+                        for c in 0..launch.simd as usize {
+                            let l = t as u64 * launch.simd as u64 + c as u64;
+                            let id = if l < group_items {
+                                let (lx, ly) = (launch.local[0] as u64, launch.local[1] as u64);
+                                [l % lx, (l / lx) % ly, l / (lx * ly)][d]
+                            } else {
+                                0
+                            };
+                            if let Some(s) = payload.get_mut(dim_at + 2 * c..dim_at + 2 * c + 2) {
+                                s.copy_from_slice(&(id as u16).to_le_bytes());
+                            }
+                        }
+                        dim_at += per_dim;
+                    }
+                    payload[cto..cto + launch.payload.cross_thread.len()]
+                        .copy_from_slice(&launch.payload.cross_thread);
+                    let mut th = Thread {
+                        grf: vec![0u8; grf_len],
+                        addr: vec![0; program.addr_total],
+                        preds: vec![0; program.pred_count],
+                        surfaces: vec![0; program.surface_count],
+                        pc: [DONE; 32],
+                        calls: vec![Vec::new(); 32],
+                        index: t,
+                        scratch: Vec::new(),
+                    };
+                    for (s, (_, bti)) in th
+                        .surfaces
+                        .iter_mut()
+                        .zip(crate::isa::PREDEFINED_SURFACES.iter())
+                    {
+                        *s = *bti as u32;
+                    }
+                    // Predefined r0 and group ids.
+                    let r0 = payload.get(..32).map(<[u8]>::to_vec).unwrap_or_default();
+                    program.write_var(&mut th, 7, &r0);
+                    for (id, v) in [(3u32, gx), (4, gy), (5, gz)] {
+                        program.write_var(&mut th, id, &v.to_le_bytes());
+                    }
+                    for input in inputs {
+                        let at = input.offset.max(0) as usize;
+                        let Some(bytes) = payload.get(at..at + input.size as usize) else {
+                            return Err(RunError {
+                                group,
+                                thread: t,
+                                ..top(format!(
+                                    "input V{} at payload offset {} size {} lies beyond the {}-byte payload the binary's ABI describes",
+                                    input.index,
+                                    input.offset,
+                                    input.size,
+                                    payload.len()
+                                ))
+                            });
+                        };
+                        match input.class() {
+                            crate::InputClass::General => {
+                                program.write_var(&mut th, input.index, bytes)
+                            }
+                            crate::InputClass::Surface => {
+                                if let (Some(s), Some(b)) =
+                                    (th.surfaces.get_mut(input.index as usize), bytes.get(..4))
+                                {
+                                    *s = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    for c in 0..launch.simd as usize {
+                        if (t as u64 * launch.simd as u64 + c as u64) < group_items {
+                            th.pc[c] = 0;
+                        }
+                    }
+                    threads.push(th);
+                }
+                stats.groups += 1;
+                stats.threads += threads.len() as u64;
+                // Cooperative scheduling: run each thread to its next barrier or its end.
+                let mut done = vec![false; threads.len()];
+                loop {
+                    let mut at_barrier = 0;
+                    for (i, th) in threads.iter_mut().enumerate() {
+                        if done[i] {
+                            continue;
+                        }
+                        let stop = exec::run_thread(
+                            &program, th, launch, mem, &mut slm, &mut stats, &mut trace, group,
+                        )?;
+                        match stop {
+                            Stop::Done => done[i] = true,
+                            Stop::Barrier => at_barrier += 1,
+                        }
+                    }
+                    if at_barrier == 0 {
+                        break;
+                    }
+                    let finished = done.iter().filter(|d| **d).count();
+                    if finished > 0 {
+                        return Err(RunError {
+                            group,
+                            ..top(format!(
+                                "barrier deadlock: {at_barrier} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
+                            ))
+                        });
+                    }
+                    stats.barriers += 1;
+                }
+            }
+        }
+    }
+    Ok(stats)
+}
+
+impl Program<'_> {
+    fn write_var(&self, th: &mut Thread, id: u32, bytes: &[u8]) {
+        if let Some(Some(s)) = self.vars.get(id as usize) {
+            let n = bytes.len().min(s.bytes as usize);
+            let at = s.base as usize;
+            if let Some(dst) = th.grf.get_mut(at..at + n) {
+                dst.copy_from_slice(&bytes[..n]);
+            }
+        }
+    }
+}

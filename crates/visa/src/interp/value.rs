@@ -1,0 +1,172 @@
+//! Element values and conversions between vISA types (`2_datatypes.md`): integers
+//! are held exactly in `i128` (every vISA integer type fits), floats in `f64`.
+
+use crate::isa::Type;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Val {
+    I(i128),
+    F(f64),
+}
+
+pub fn is_float(t: Type) -> bool {
+    matches!(t, Type::F | Type::DF | Type::HF | Type::VF | Type::BF)
+}
+
+pub fn is_unsigned(t: Type) -> bool {
+    matches!(
+        t,
+        Type::UD | Type::UW | Type::UB | Type::UQ | Type::UV | Type::BOOL
+    )
+}
+
+/// Decodes `size` little-endian bytes of type `t`.
+pub fn decode(t: Type, bits: u64) -> Val {
+    match t {
+        Type::UD | Type::UV => Val::I((bits as u32) as i128),
+        Type::D | Type::V => Val::I((bits as u32 as i32) as i128),
+        Type::UW => Val::I((bits as u16) as i128),
+        Type::W => Val::I((bits as u16 as i16) as i128),
+        Type::UB | Type::BOOL => Val::I((bits as u8) as i128),
+        Type::B => Val::I((bits as u8 as i8) as i128),
+        Type::UQ => Val::I(bits as i128),
+        Type::Q => Val::I((bits as i64) as i128),
+        Type::F => Val::F(f32::from_bits(bits as u32) as f64),
+        Type::DF => Val::F(f64::from_bits(bits)),
+        Type::HF => Val::F(f16_to_f32(bits as u16) as f64),
+        Type::BF => Val::F(f32::from_bits((bits as u32 & 0xFFFF) << 16) as f64),
+        _ => Val::I(bits as i128),
+    }
+}
+
+fn int_range(t: Type) -> (i128, i128) {
+    match t {
+        Type::UD => (0, u32::MAX as i128),
+        Type::D => (i32::MIN as i128, i32::MAX as i128),
+        Type::UW => (0, u16::MAX as i128),
+        Type::W => (i16::MIN as i128, i16::MAX as i128),
+        Type::UB | Type::BOOL => (0, u8::MAX as i128),
+        Type::B => (i8::MIN as i128, i8::MAX as i128),
+        Type::UQ => (0, u64::MAX as i128),
+        _ => (i64::MIN as i128, i64::MAX as i128),
+    }
+}
+
+/// Encodes a value as type `t`: floats round to nearest even; float to integer
+/// truncates toward zero and saturates (NaN gives 0), as the hardware converts;
+/// integers wrap unless `sat`, which clamps to the type's range (floats to [0, 1]).
+pub fn encode(t: Type, v: Val, sat: bool) -> u64 {
+    if is_float(t) {
+        let mut f = match v {
+            Val::F(f) => f,
+            Val::I(i) => i as f64,
+        };
+        if sat {
+            f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+        }
+        return match t {
+            Type::DF => f.to_bits(),
+            Type::HF => f32_to_f16(f as f32) as u64,
+            Type::BF => {
+                let b = (f as f32).to_bits();
+                let round = ((b >> 16) & 1) + 0x7FFF;
+                (b.wrapping_add(round) >> 16) as u64
+            }
+            _ => (f as f32).to_bits() as u64,
+        };
+    }
+    let (lo, hi) = int_range(t);
+    let i = match v {
+        Val::I(i) => {
+            if sat {
+                i.clamp(lo, hi)
+            } else {
+                i
+            }
+        }
+        Val::F(f) => {
+            if f.is_nan() {
+                0
+            } else {
+                (f.trunc().clamp(lo as f64, hi as f64)) as i128
+            }
+        }
+    };
+    i as u64
+}
+
+/// IEEE half to single.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1F) as u32;
+    let man = (h & 0x3FF) as u32;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, m) => {
+            // subnormal: normalise
+            let mut e = 127 - 15 + 1;
+            let mut m = m;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((m & 0x3FF) << 13)
+        }
+        (0x1F, 0) => sign | 0x7F80_0000,
+        (0x1F, m) => sign | 0x7FC0_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// Single to IEEE half, round to nearest even.
+pub fn f32_to_f16(f: f32) -> u16 {
+    let b = f.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xFF) as i32;
+    let man = b & 0x7F_FFFF;
+    if exp == 0xFF {
+        return sign | 0x7C00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1F {
+        return sign | 0x7C00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let round = rem > mid || (rem == mid && half & 1 == 1);
+        return sign | (half + round as u32) as u16;
+    }
+    let half = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1FFF;
+    let round = rem > 0x1000 || (rem == 0x1000 && half & 1 == 1);
+    sign | (half + round as u32) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn half_round_trip() {
+        for h in [0u16, 0x3C00, 0xC000, 0x7BFF, 0x0001, 0x03FF, 0x7C00] {
+            assert_eq!(f32_to_f16(f16_to_f32(h)), h, "{h:#x}");
+        }
+        assert_eq!(f32_to_f16(1.0 + 1.0 / 4096.0), 0x3C00);
+    }
+    #[test]
+    fn float_to_int_saturates() {
+        assert_eq!(
+            encode(Type::D, Val::F(3e10), false),
+            i32::MAX as u32 as i64 as u64
+        );
+        assert_eq!(encode(Type::UB, Val::I(300), true), 255);
+        assert_eq!(encode(Type::UB, Val::I(300), false) as u8, 44);
+    }
+}

@@ -1,0 +1,112 @@
+//! The interpreter on hand-written kernels whose results follow from the source:
+//! ALU, SIMD divergence through goto, SVM stores, out-of-bounds reporting and
+//! barrier deadlock.
+
+use gpukit_visa::interp::{self, Launch, Memory, Payload};
+
+const HEADER: &str = ".version 3.6\n.kernel \"k\"\n";
+
+fn kernel(decls: &str, body: &str) -> gpukit_visa::Object {
+    let text = format!(
+        "{HEADER}{decls}\n.kernel_attr Target=\"3d\"\n.function \"main_0\"\n\nmain_0:\n{body}\n"
+    );
+    gpukit_visa::text::parse_text(&text).unwrap_or_else(|d| panic!("{}", d.render("k", &text)))
+}
+
+/// SIMD8, local IDs X at GRF 1, a buffer pointer at byte 64 of the payload.
+fn launch(global: u32, local: u32, ptr: u64) -> Launch {
+    let mut cross = vec![0u8; 8];
+    cross.copy_from_slice(&ptr.to_le_bytes());
+    Launch {
+        simd: 8,
+        grf_bytes: 32,
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+        payload: Payload {
+            local_id: [true, false, false],
+            cross_thread_offset: 64,
+            cross_thread: cross,
+        },
+        slm_bytes: 0,
+        max_instructions: 1_000_000,
+    }
+}
+
+const DECLS: &str = "\
+.decl V0033 v_type=G type=uq num_elts=1 align=qword
+.decl V0034 v_type=G type=uw num_elts=8 align=GRF
+.decl V0035 v_type=G type=ud num_elts=8 align=GRF
+.decl V0036 v_type=G type=uq num_elts=8 align=GRF
+.decl P1 v_type=P num_elts=8
+.input V0034 offset=32 size=16
+.input V0033 offset=64 size=8";
+
+/// buf[lid] = lid < 3 ? lid * 3 : lid + 100, the two sides split by a goto.
+const DIVERGENT: &str = "\
+    mov (M1, 8) V0036(0,0)<1> V0034(0,0)<1;1,0>
+    shl (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq
+    add (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> V0033(0,0)<0;1,0>
+    cmp.lt (M1, 8) P1 V0034(0,0)<1;1,0> 0x3:uw
+    (!P1) goto (M1, 8) big_0
+    mul (M1, 8) V0035(0,0)<1> V0034(0,0)<1;1,0> 0x3:ud
+    goto (M1, 8) join_0
+big_0:
+    add (M1, 8) V0035(0,0)<1> V0034(0,0)<1;1,0> 0x64:ud
+join_0:
+    svm_scatter.4.1 (M1, 8) V0036.0 V0035.0
+    ret (M1, 1)";
+
+#[test]
+fn divergent_goto_and_svm_scatter() {
+    let object = kernel(DECLS, DIVERGENT);
+    let mut mem = Memory::default();
+    let base = mem.add("buf", vec![0; 32]);
+    let stats = interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
+    let got: Vec<u32> = mem.buffers[0]
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, [0, 3, 6, 103, 104, 105, 106, 107]);
+    assert_eq!(stats.threads, 1);
+}
+
+#[test]
+fn out_of_bounds_names_the_buffer_and_offset() {
+    let object = kernel(DECLS, DIVERGENT);
+    let mut mem = Memory::default();
+    let base = mem.add("buf", vec![0; 16]);
+    let e = interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap_err();
+    assert_eq!(e.mnemonic, "svm_scatter");
+    assert!(e.message.contains("offset 16 of buf (16 bytes)"), "{e}");
+}
+
+#[test]
+fn a_barrier_one_thread_never_reaches_is_a_deadlock() {
+    // Thread 0 (r0.2 = 0) jumps past the barrier and ends; thread 1 waits forever.
+    let decls = ".decl V0032 v_type=G type=ud num_elts=8 align=GRF alias=<%r0, 0>\n.decl P1 v_type=P num_elts=1";
+    let body = "\
+    cmp.eq (M1_NM, 1) P1 V0032(0,2)<0;1,0> 0x0:ud
+    (P1) jmp (M1, 1) skip_0
+    barrier
+skip_0:
+    ret (M1, 1)";
+    let object = kernel(decls, body);
+    let mut mem = Memory::default();
+    let mut l = launch(16, 16, 0);
+    l.payload.local_id = [false; 3];
+    l.payload.cross_thread_offset = 32;
+    l.payload.cross_thread.clear();
+    let e = interp::run(&object.kernels[0].body, &l, &mut mem, None).unwrap_err();
+    assert!(e.message.contains("barrier deadlock"), "{e}");
+}
+
+#[test]
+fn unsupported_instruction_names_itself() {
+    let body =
+        "    sad2 (M1, 8) V0035(0,0)<1> V0034(0,0)<1;1,0> V0034(0,0)<1;1,0>\n    ret (M1, 1)";
+    let object = kernel(DECLS, body);
+    let mut mem = Memory::default();
+    let e = interp::run(&object.kernels[0].body, &launch(8, 8, 0), &mut mem, None).unwrap_err();
+    assert_eq!((e.index, e.mnemonic.as_str()), (Some(1), "sad2"));
+}
