@@ -37,6 +37,8 @@ enum Command {
     Amd(cmd::amd::AmdCommand),
     /// Say what each file is (by content) and print its summary
     Info(cmd::info::Args),
+    /// Every kernel under files and directories, one row each (NDJSON, CSV, Parquet)
+    Scan(cmd::scan::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Iga(c) => c.run(),
         Command::Amd(c) => c.run(),
         Command::Info(a) => cmd::info::run(a),
+        Command::Scan(a) => cmd::scan::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

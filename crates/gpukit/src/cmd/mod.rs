@@ -2,4 +2,5 @@
 pub mod amd;
 pub mod iga;
 pub mod info;
+pub mod scan;
 pub mod visa;
