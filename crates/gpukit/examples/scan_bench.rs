@@ -4,8 +4,9 @@
 //!     cargo run --release -p gpukit --example scan_bench -- [CORPUS] [WORKDIR]
 //!
 //! Copies CORPUS (default `../shared/corpus`) into WORKDIR (default
-//! `target/scan-bench`) until there are 2,000 and 20,000 files (real copies, 500 a
-//! directory; made once, kept for later runs), then for each size runs
+//! `target/scan-bench`) as 2,000 and 20,000 files (real copies, 500 a directory,
+//! spread evenly over the corpus so both have its mix of formats; made once, kept
+//! for later runs), then for each size runs
 //! `gpukit scan DIR -o /dev/null` (NDJSON and Parquet) under `/usr/bin/time` for
 //! wall time, CPU time and peak RSS, and, on the 2,000-file copy, `gpukit info FILE`
 //! once per file (`xargs -n1`) for the per-process cost. Prints one line per run.
@@ -38,7 +39,12 @@ fn make_copy(corpus: &[PathBuf], work: &Path, n: usize) -> (PathBuf, u64) {
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
         for i in 0..n {
-            let src = &corpus[i % corpus.len()];
+            // Spread evenly over the corpus, so that both sizes have its mix of formats.
+            let src = if n <= corpus.len() {
+                &corpus[i * corpus.len() / n]
+            } else {
+                &corpus[i % corpus.len()]
+            };
             let sub = dir.join(format!("d{:04}", i / PER_DIR));
             if i % PER_DIR == 0 {
                 std::fs::create_dir_all(&sub).unwrap();

@@ -140,7 +140,8 @@ pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError>
             StreamSink::Through(std::io::BufWriter::with_capacity(1 << 16, f), path)
         }
         Target::Replace { real, existing } => {
-            let io = |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
+            let io =
+                |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
             let dir = match real.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -153,7 +154,9 @@ pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError>
             let (tmp, file) = create_temp(&dir, &name).map_err(io)?;
             if let Some(m) = &existing {
                 let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
-                if let Err(e) = file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777)) {
+                if let Err(e) =
+                    file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777))
+                {
                     discard_temp(&tmp);
                     return Err(io(e));
                 }

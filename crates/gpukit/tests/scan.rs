@@ -357,8 +357,18 @@ fn corpus_rows_agree_with_the_single_file_commands() {
         *checked.entry(*format).or_insert(0) += rows.len();
     }
     eprintln!("rows checked against the single-file commands: {checked:?}");
-    for f in ["visa-binary", "visa-text", "iga-json-1", "iga-json-2", "amd-cl1", "amd-cl2"] {
-        assert!(checked.get(f).copied().unwrap_or(0) > 0, "no {f} row checked");
+    for f in [
+        "visa-binary",
+        "visa-text",
+        "iga-json-1",
+        "iga-json-2",
+        "amd-cl1",
+        "amd-cl2",
+    ] {
+        assert!(
+            checked.get(f).copied().unwrap_or(0) > 0,
+            "no {f} row checked"
+        );
     }
 }
 
@@ -422,7 +432,7 @@ fn unreadable_files_give_error_rows() {
     std::os::unix::fs::symlink(dir.join("gone"), dir.join("b-dangling")).unwrap();
     std::fs::write(dir.join("c-locked"), b".version 3.6\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(dir.join("c-locked"), std::fs::Permissions::from_mode(0)).unwrap();
+    std::fs::set_permissions(dir.join("c-locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
     // root reads a file of mode 000 anyway; then only the dangling link is unreadable.
     let locked = std::fs::read(dir.join("c-locked")).is_err();
     let missing = dir.join("d-missing");
@@ -531,7 +541,11 @@ groups = con.execute(
     "count(error) FROM read_parquet(?) GROUP BY ALL ORDER BY 1", [p]).fetchall()
 print(json.dumps({"rows": n, "groups": [list(g) for g in groups]}))
 "#;
-    let out = Command::new("python3").arg("-c").arg(script).arg(parquet).output();
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(parquet)
+        .output();
     let ok = out.as_ref().is_ok_and(|o| o.status.success());
     if !ok {
         let why = out.map_or_else(
@@ -577,7 +591,10 @@ fn shards_partition_the_scan() {
         for r in &part {
             let p = r["path"].as_str().unwrap().to_owned();
             let prev = owner.insert(p.clone(), k);
-            assert!(prev.is_none_or(|o| o == k), "{p} in shards {prev:?} and {k}");
+            assert!(
+                prev.is_none_or(|o| o == k),
+                "{p} in shards {prev:?} and {k}"
+            );
         }
         union.extend(part);
     }
@@ -637,4 +654,36 @@ fn schema_file_is_current() {
         let keys: BTreeSet<&String> = r.as_object().unwrap().keys().collect();
         assert_eq!(keys, props);
     }
+}
+
+#[test]
+fn paths_from_stdin() {
+    use std::io::Write;
+    let data = root().join("tests/data/visa");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+        .args(["scan", "-", "--format", "csv"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let list = format!(
+        "{}\n\n{}\n",
+        data.join("trivial__empty_kernel.visaasm").display(),
+        data.join("trivial__empty_kernel.isa").display()
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(list.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("path,format,kernel,"));
+    assert!(lines[1].contains("trivial__empty_kernel.visaasm,visa-text,empty_kernel,kernel,"));
+    assert!(lines[2].contains("trivial__empty_kernel.isa,visa-binary,empty_kernel,kernel,"));
 }

@@ -80,8 +80,7 @@ pub fn cl2_rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
 }
 
 pub fn metadata_rows(text: &str) -> Result<Vec<Row>, String> {
-    let blocks =
-        gpukit_amd::metadata::find_blocks(text.as_bytes()).map_err(|e| e.to_string())?;
+    let blocks = gpukit_amd::metadata::find_blocks(text.as_bytes()).map_err(|e| e.to_string())?;
     Ok(blocks
         .into_iter()
         .map(|(_, md)| {

@@ -81,9 +81,11 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
             "this is {}; gpukit has no reader for it",
             format.describe()
         )),
-        Format::Unknown => Err("not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
+        Format::Unknown => Err(
+            "not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
                                 CL1/CL2 binary, AMD IL or metadata text, OpenCL C)"
-            .into()),
+                .into(),
+        ),
     };
     let rows = match result {
         Ok(rows) if !rows.is_empty() => rows

@@ -6,8 +6,7 @@ use super::row::Row;
 
 pub fn rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let parsed =
-        gpukit_iga::parse(json, gpukit_iga::Mode::Lenient).map_err(|e| e.to_string())?;
+    let parsed = gpukit_iga::parse(json, gpukit_iga::Mode::Lenient).map_err(|e| e.to_string())?;
     let stats = gpukit_iga::analysis::stats(&parsed.listing);
     let to_i = |n: usize| n as i64;
     Ok(vec![Row {

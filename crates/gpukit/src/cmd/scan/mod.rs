@@ -63,7 +63,7 @@ pub fn run(a: Args) -> CmdResult {
         return emit(a.output.as_deref(), &json(&row::json_schema()));
     }
     let output = a.output.as_deref().filter(|o| o.as_os_str() != "-");
-    let target = output.and_then(|o| file_id(o));
+    let target = output.and_then(file_id);
     if let Some(id) = target {
         for p in &a.paths {
             if file_id(p) == Some(id) {
@@ -140,7 +140,9 @@ fn scan_guarded(path: &Path, options: extract::Options) -> extract::FileRows {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         extract::scan_file(path, options)
     }))
-    .unwrap_or_else(|_| extract::skipped(path, "internal error: the reader panicked (a gpukit bug)"))
+    .unwrap_or_else(|_| {
+        extract::skipped(path, "internal error: the reader panicked (a gpukit bug)")
+    })
 }
 
 fn file_id(p: &Path) -> Option<(u64, u64)> {

@@ -91,14 +91,20 @@ mod tests {
     #[test]
     fn a_failing_sink_stops_the_run() {
         let mut seen = 0;
-        let r = super::ordered(2, 4, 0..1000u32, |i| i, |v| {
-            seen += 1;
-            if v == 10 {
-                Err("stop")
-            } else {
-                Ok(())
-            }
-        });
+        let r = super::ordered(
+            2,
+            4,
+            0..1000u32,
+            |i| i,
+            |v| {
+                seen += 1;
+                if v == 10 {
+                    Err("stop")
+                } else {
+                    Ok(())
+                }
+            },
+        );
         assert_eq!(r, Err("stop"));
         assert_eq!(seen, 11);
     }
