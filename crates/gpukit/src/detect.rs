@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// How much of a text file detection reads: enough for IGC's comment header before
 /// `.version`, and for the preamble of AMD IL before its first `;ARGSTART`.
-const SNIFF_BYTES: usize = 64 * 1024;
+pub(crate) const SNIFF_BYTES: usize = 64 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -42,6 +42,8 @@ enum Command {
     Info(cmd::info::Args),
     /// Self-contained HTML pages: summary, CFG, register pressure, mix, findings, listing
     Report(cmd::report::Args),
+    /// Every kernel under files and directories, one row each (NDJSON, CSV, Parquet)
+    Scan(cmd::scan::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Intel(c) => c.run(),
         Command::Info(a) => cmd::info::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Scan(a) => cmd::scan::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -97,6 +97,181 @@ fn ndjson_line<T: serde::Serialize>(value: &T) -> Vec<u8> {
     v
 }
 
+/// Output written while it is produced (`gpukit scan`), for outputs too large to hold:
+/// the same contract as `emit`, streamed. A regular file is written to a temporary
+/// sibling that `finish` renames over the target; on an error, a drop without
+/// `finish`, or a signal, the temporary is removed and the target is unchanged.
+pub struct Stream {
+    sink: StreamSink,
+    kind: Kind,
+}
+
+enum StreamSink {
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    Through(std::io::BufWriter<File>, PathBuf),
+    Temp {
+        file: Option<std::io::BufWriter<File>>,
+        tmp: PathBuf,
+        real: PathBuf,
+    },
+}
+
+/// Opens `out` (stdout when `None` or `-`) for streamed text, or for binary output
+/// when `binary` (refused on a terminal unless `-o -` asks for it).
+pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError> {
+    let kind = if binary { Kind::Binary } else { Kind::Text };
+    let sink = match resolve(out)? {
+        Target::Stdout { explicit } => {
+            let stdout = std::io::stdout();
+            if binary && !explicit && stdout.is_terminal() {
+                return Err(CmdError::Usage(
+                    "refusing to write binary output to a terminal; give -o FILE, or -o - to \
+                     force it"
+                        .into(),
+                ));
+            }
+            StreamSink::Stdout(std::io::BufWriter::with_capacity(1 << 16, stdout))
+        }
+        Target::Through(path) => {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display())))?;
+            StreamSink::Through(std::io::BufWriter::with_capacity(1 << 16, f), path)
+        }
+        Target::Replace { real, existing } => {
+            let io =
+                |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
+            let dir = match real.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let name = real
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            watch_signals();
+            let (tmp, file) = create_temp(&dir, &name).map_err(io)?;
+            if let Some(m) = &existing {
+                let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
+                if let Err(e) =
+                    file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777))
+                {
+                    discard_temp(&tmp);
+                    return Err(io(e));
+                }
+            }
+            StreamSink::Temp {
+                file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
+                tmp,
+                real,
+            }
+        }
+    };
+    Ok(Stream { sink, kind })
+}
+
+/// Removes a temporary output and forgets it.
+fn discard_temp(tmp: &Path) {
+    let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = std::fs::remove_file(tmp);
+    *pending = None;
+}
+
+impl Stream {
+    /// The temporary file being written, if the output is a regular file (so that a
+    /// directory walk can leave it out).
+    pub fn temp_path(&self) -> Option<&Path> {
+        match &self.sink {
+            StreamSink::Temp { tmp, .. } => Some(tmp),
+            _ => None,
+        }
+    }
+
+    /// Flushes, and for a regular file syncs and renames the temporary into place.
+    pub fn finish(mut self) -> CmdResult {
+        match &mut self.sink {
+            StreamSink::Stdout(w) => w
+                .flush()
+                .or_else(ignore_broken_pipe)
+                .map_err(|e| CmdError::Io(format!("stdout: {e}"))),
+            StreamSink::Through(w, path) => w
+                .flush()
+                .or_else(ignore_broken_pipe)
+                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display()))),
+            StreamSink::Temp { file, tmp, real } => {
+                let result = (|| -> std::io::Result<()> {
+                    let f = file
+                        .take()
+                        .expect("a stream is finished once")
+                        .into_inner()
+                        .map_err(|e| e.into_error())?;
+                    f.sync_all()?;
+                    drop(f);
+                    let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+                    std::fs::rename(&*tmp, &*real)?;
+                    *pending = None;
+                    Ok(())
+                })();
+                match result {
+                    Ok(()) => {
+                        if let Some(d) = real.parent().and_then(|d| File::open(d).ok()) {
+                            let _ = d.sync_all();
+                        }
+                        // Renamed: nothing left for `drop` to remove.
+                        *tmp = PathBuf::new();
+                        Ok(())
+                    }
+                    Err(e) => Err(CmdError::Io(format!(
+                        "{}: cannot write: {e}",
+                        real.display()
+                    ))),
+                }
+            }
+        }
+    }
+
+    fn inner(&mut self) -> &mut dyn Write {
+        match &mut self.sink {
+            StreamSink::Stdout(w) => w,
+            StreamSink::Through(w, _) => w,
+            StreamSink::Temp { file, .. } => match file {
+                Some(w) => w,
+                None => unreachable!("written after finish"),
+            },
+        }
+    }
+}
+
+impl Write for Stream {
+    /// Text has its control characters escaped; callers write whole records, so an
+    /// escape never straddles two calls.
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.kind {
+            Kind::Text => match escape_controls(buf) {
+                Some(escaped) => self.inner().write_all(&escaped)?,
+                None => self.inner().write_all(buf)?,
+            },
+            Kind::Binary => self.inner().write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner().flush()
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let StreamSink::Temp { file, tmp, .. } = &mut self.sink {
+            if !tmp.as_os_str().is_empty() {
+                drop(file.take());
+                discard_temp(tmp);
+            }
+        }
+    }
+}
+
 /// Where the bytes go, once links are followed.
 enum Target {
     Stdout {

@@ -4,4 +4,5 @@ pub mod iga;
 pub mod info;
 pub mod intel;
 pub mod report;
+pub mod scan;
 pub mod visa;

@@ -1,0 +1,123 @@
+//! One file to rows: read a bounded prefix, detect the format by content, read the
+//! rest only for formats gpukit reads, and hand the bytes to the format's rows
+//! (`visa.rs`, `iga.rs`, `amd.rs`). Never fails: every problem becomes an error row.
+
+use super::row::Row;
+use crate::detect::{self, Format, SNIFF_BYTES};
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// What the scan asks of each file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Run the vISA verifier (`--verify`).
+    pub verify: bool,
+}
+
+/// The rows of one file and how many bytes were read for them.
+pub struct FileRows {
+    pub rows: Vec<Row>,
+    pub bytes_read: u64,
+}
+
+/// The single error row of a path the walk listed but did not read.
+pub fn skipped(path: &Path, why: &str) -> FileRows {
+    FileRows {
+        rows: vec![Row::file_error(&display(path), None, 0, why)],
+        bytes_read: 0,
+    }
+}
+
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+pub fn scan_file(path: &Path, options: Options) -> FileRows {
+    let shown = display(path);
+    let fail = |format, size, e: String| FileRows {
+        rows: vec![Row::file_error(&shown, format, size, e)],
+        bytes_read: 0,
+    };
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return fail(None, 0, format!("cannot read: {e}")),
+    };
+    let size = match file.metadata() {
+        Ok(m) if m.is_file() => m.size(),
+        Ok(_) => return fail(None, 0, "not a regular file; not read".into()),
+        Err(e) => return fail(None, 0, format!("cannot read: {e}")),
+    };
+    let size_i = i64::try_from(size).unwrap_or(i64::MAX);
+    // The prefix decides; a large file of no format gpukit reads is not read whole.
+    let mut bytes = Vec::with_capacity((size as usize).min(SNIFF_BYTES));
+    if let Err(e) = (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut bytes) {
+        return fail(None, size_i, format!("cannot read: {e}"));
+    }
+    let format = detect::detect(&bytes);
+    let readable = !matches!(
+        format,
+        Format::Unknown | Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf
+    );
+    if readable && bytes.len() == SNIFF_BYTES {
+        // The file may have grown or shrunk since `metadata`; read what is there.
+        if let Err(e) = file.read_to_end(&mut bytes) {
+            return fail(Some(format.id()), size_i, format!("cannot read: {e}"));
+        }
+    }
+    drop(file);
+    let bytes_read = bytes.len() as u64;
+    let result = match format {
+        Format::VisaBinary => super::visa::binary_rows(&bytes, options),
+        Format::VisaText => text(path, bytes).and_then(|t| super::visa::text_rows(&t, options)),
+        Format::IgaJson1 | Format::IgaJson2 => super::iga::rows(&bytes),
+        Format::AmdCl1 | Format::AmdCl1Cpu => super::amd::cl1_rows(&bytes),
+        Format::AmdCl2 => super::amd::cl2_rows(&bytes),
+        Format::AmdIl | Format::AmdMetadata => {
+            text(path, bytes).and_then(|t| super::amd::metadata_rows(&t))
+        }
+        Format::OpenClC => text(path, bytes).and_then(|t| super::amd::opencl_c_rows(&t)),
+        Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf => Err(format!(
+            "this is {}; gpukit has no reader for it",
+            format.describe()
+        )),
+        Format::Unknown => Err(
+            "not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
+                                CL1/CL2 binary, AMD IL or metadata text, OpenCL C)"
+                .into(),
+        ),
+    };
+    let rows = match result {
+        Ok(rows) if !rows.is_empty() => rows
+            .into_iter()
+            .map(|mut r| {
+                r.path.clone_from(&shown);
+                r.format = Some(format.id());
+                r.size_bytes = size_i;
+                r
+            })
+            .collect(),
+        Ok(_) => vec![Row::file_error(
+            &shown,
+            Some(format.id()),
+            size_i,
+            "no kernel in the file",
+        )],
+        Err(e) => vec![Row::file_error(&shown, Some(format.id()), size_i, e)],
+    };
+    FileRows { rows, bytes_read }
+}
+
+/// Text of a text format: BOM skipped, invalid UTF-8 located (as every command does).
+fn text(path: &Path, bytes: Vec<u8>) -> Result<String, String> {
+    crate::input::text(path, bytes).map_err(|e| strip_path(path, e.to_string()))
+}
+
+/// Messages name the file; a row already does.
+pub fn strip_path(path: &Path, message: String) -> String {
+    let prefix = format!("{}:", path.display());
+    match message.strip_prefix(&prefix) {
+        Some(rest) => rest.trim_start().to_owned(),
+        None => message,
+    }
+}
