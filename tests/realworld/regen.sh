@@ -31,9 +31,10 @@
 #             $BULLSEYE_IGC (default /work/peers/bullseye); devices skl icllp tgllp.
 #   sid       IGC 2.x (vISA 4.2 text, no .isa) unpacked by ../shared/peers/sid-igc.sh into $SID_IGC
 #             (default /work/peers/sid); devices tgllp acm-g10 pvc.
-# Logs in OUT/logs: <release>.ocloc.tsv (every compile), failed.tsv (compiles that failed, first error),
-# skipped-variants.tsv, <release>.build.log (full ocloc output), summary.tsv (per release, package and
-# device: sources, compiled, failed, kernels). Machine directories are scrubbed from the logs.
+# Logs in OUT/logs: ocloc.tsv (every compile), failed.tsv (compiles that failed, first error),
+# skipped-variants.tsv, <release>.<package>.build.log (full ocloc output), summary.tsv (per release,
+# package and device: sources, compiled, failed, kernels). A run with -r/-p replaces only the rows of the
+# releases and packages it rebuilt. Machine directories are scrubbed from the logs.
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -139,13 +140,15 @@ unstringify() {  # clpeak keeps kernels as MSTRINGIFY( ... ) with "\n#define" li
 
 prepare() {
   local pkg ver suite root pat rel flat opts sim f
-  rm -rf "$OUT/cl"; mkdir -p "$OUT/cl"
-  printf '#package\tpath\treason\n' > "$LOG/skipped-sources.tsv"
+  mkdir -p "$OUT/cl"
+  { printf '#package\tpath\treason\n'
+    grep -v '^#' "$LOG/skipped-sources.tsv" 2>/dev/null | awk -F'\t' -v pkgs=" $PKGS " 'index(pkgs, " " $1 " ") == 0'
+  } > "$LOG/skipped-sources.tsv.new"; mv "$LOG/skipped-sources.tsv.new" "$LOG/skipped-sources.tsv"
   while IFS=$'\t' read -r pkg ver suite root pat; do
     case " $PKGS " in *" $pkg "*) ;; *) continue ;; esac
     local base=$OUT/src/$pkg/$root
     [ -d "$base" ] || { echo "prepare: $base missing (run fetch)" >&2; exit 2; }
-    mkdir -p "$OUT/cl/$pkg"
+    rm -rf "$OUT/cl/$pkg"; mkdir -p "$OUT/cl/$pkg"
     local finds=() p
     IFS='|' read -r -a pats <<< "$pat"
     for p in "${pats[@]}"; do finds+=(-o -path "./$p"); done
@@ -256,33 +259,38 @@ compile_all() {
     esac
     for pkg in $PKGS; do rm -rf "$OUT/$rel/$pkg"; done
   done
-  rm -rf "$LOG/parts"; mkdir -p "$LOG/parts"
+  rm -rf "$LOG/parts"; mkdir -p "$LOG/parts"   # a killed run's parts are not merged
   for rel in $RELEASES; do for dev in $(devices_of "$rel"); do for pkg in $PKGS; do
     for cl in "$OUT/cl/$pkg"/*.cl; do [ -e "$cl" ] && printf '%s\0%s\0%s\0%s\0' "$rel" "$dev" "$pkg" "$cl"; done
   done; done; done | xargs -0 -n 4 -P "$JOBS" bash -c 'compile_one "$@"' compile_one
 }
 
+# Rows of an old log that this run did not redo: another release, or a package not selected.
+# $1 = log file, $2 = column of the package (a "package/file" value counts by its prefix).
+kept_rows() {
+  [ -f "$1" ] || return 0
+  grep -v '^#' "$1" | awk -F'\t' -v col="$2" -v rels=" $RELEASES " -v pkgs=" $PKGS " '
+    { p = $col; sub(/\/.*/, "", p)
+      if (index(rels, " " $1 " ") == 0 || index(pkgs, " " p " ") == 0) print }'
+}
+
 merge_logs() {
-  local rel
+  local rel pkg
   local scrub=(-e "s#$SCRATCH#<scratch>#g" -e "s#$OUT#<out>#g" -e "s#$BULLSEYE_IGC#<bullseye-igc>#g" -e "s#$SID_IGC#<sid-igc>#g")
-  for rel in bookworm bullseye sid; do
-    ls "$LOG/parts/$rel".* >/dev/null 2>&1 || continue
-    { printf '#release\tdevice\tpackage\tfile\tstatus\tkernels\n'; cat "$LOG/parts/$rel".*.ocloc | sort; } > "$LOG/$rel.ocloc.tsv"
-    cat $(ls "$LOG/parts/$rel".*.log | sort) | sed "${scrub[@]}" > "$LOG/$rel.build.log"
-  done
+  for rel in $RELEASES; do for pkg in $PKGS; do
+    ls "$LOG/parts/$rel".*".$pkg".*.log >/dev/null 2>&1 || continue
+    cat $(ls "$LOG/parts/$rel".*".$pkg".*.log | sort) | sed "${scrub[@]}" > "$LOG/$rel.$pkg.build.log"
+  done; done
+  { printf '#release\tdevice\tpackage\tfile\tstatus\tkernels\n'
+    { kept_rows "$LOG/ocloc.tsv" 3; cat "$LOG"/parts/*.ocloc 2>/dev/null; } | sort; } > "$LOG/ocloc.tsv.new"
   { printf '#release\tdevice\tpackage\tfile\trc\tfirst error\n'
-    for rel in bookworm bullseye sid; do
-      if ls "$LOG/parts/$rel".* >/dev/null 2>&1; then cat "$LOG/parts/$rel".*.fail 2>/dev/null
-      else grep -P "^$rel\t" "$LOG/failed.tsv" 2>/dev/null; fi
-    done | sort; } | sed "${scrub[@]}" > "$LOG/failed.tsv.new" && mv "$LOG/failed.tsv.new" "$LOG/failed.tsv"
+    { kept_rows "$LOG/failed.tsv" 3; cat "$LOG"/parts/*.fail 2>/dev/null | sed "${scrub[@]}"; } | sort; } > "$LOG/failed.tsv.new"
   { printf '#release\tdevice\tfile\tkernel\tIGC dump not kept\treason\n'
-    for rel in bookworm bullseye sid; do
-      if ls "$LOG/parts/$rel".* >/dev/null 2>&1; then cat "$LOG/parts/$rel".*.skip 2>/dev/null
-      else grep -P "^$rel\t" "$LOG/skipped-variants.tsv" 2>/dev/null; fi
-    done | sort; } > "$LOG/skipped-variants.tsv.new" && mv "$LOG/skipped-variants.tsv.new" "$LOG/skipped-variants.tsv"
+    { kept_rows "$LOG/skipped-variants.tsv" 3; cat "$LOG"/parts/*.skip 2>/dev/null; } | sort; } > "$LOG/skipped-variants.tsv.new"
+  for f in ocloc failed skipped-variants; do mv "$LOG/$f.tsv.new" "$LOG/$f.tsv"; done
   rm -rf "$LOG/parts"
   { printf '#release\tpackage\tdevice\tsources\tcompiled\tfailed\tkernels\n'
-    cat "$LOG"/*.ocloc.tsv | grep -v '^#' | awk -F'\t' '
+    grep -v '^#' "$LOG/ocloc.tsv" | awk -F'\t' '
       { k = $1 "\t" $3 "\t" $2; src[k]++; if ($5 == "ok") { ok[k]++; kern[k] += $6 } else fail[k]++ }
       END { for (k in src) printf "%s\t%d\t%d\t%d\t%d\n", k, src[k], ok[k], fail[k], kern[k] }' | sort; } > "$LOG/summary.tsv"
 }
