@@ -32,9 +32,9 @@
 #   sid       IGC 2.x (vISA 4.2 text, no .isa) unpacked by ../shared/peers/sid-igc.sh into $SID_IGC
 #             (default /work/peers/sid); devices tgllp acm-g10 pvc.
 # Logs in OUT/logs: ocloc.tsv (every compile), failed.tsv (compiles that failed, first error),
-# skipped-variants.tsv, <release>.<package>.build.log (full ocloc output), summary.tsv (per release,
-# package and device: sources, compiled, failed, kernels). A run with -r/-p replaces only the rows of the
-# releases and packages it rebuilt. Machine directories are scrubbed from the logs.
+# skipped-variants.tsv, <release>.<device>.<package>.build.log (full ocloc output), summary.tsv (per
+# release, package and device: sources, compiled, failed, kernels). A run with -r/-p/DEVICES_* replaces
+# only the outputs and log rows of the releases, devices and packages it rebuilt. Machine directories are scrubbed from the logs.
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,24 +42,35 @@ ROOT=$(cd "$HERE/../.." && pwd)
 
 # ---------------------------------------------------------------- sample mode
 if [ "${1:-}" = sample ]; then
-  # sample OUT DEST: a handful of kernels per release and package (the smallest .visaasm of each
-  # device, up to SAMPLE_PER=3 per release/package/device), copied with their .isa/.asm siblings.
+  # sample OUT DEST: for every release, package and device, the largest dumps below SAMPLE_MAX bytes
+  # (default 8000; else the smallest) of up to SAMPLE_PER (default 2) different source files, with
+  # their .isa.
   OUT=${2:?usage: $0 sample OUT DEST}; DEST=${3:?usage: $0 sample OUT DEST}
-  PER=${SAMPLE_PER:-3}
+  PER=${SAMPLE_PER:-2}; MAX=${SAMPLE_MAX:-8000}
   rm -rf "$DEST/bookworm" "$DEST/bullseye" "$DEST/sid"
   for rel in bookworm bullseye sid; do
     for pd in "$OUT/$rel"/*/*/; do
       [ -d "$pd" ] || continue
       dev=$(basename "$pd"); pkg=$(basename "$(dirname "$pd")")
-      # smallest files first, but at most one kernel per source file
-      ls -S -r "$pd"*.visaasm 2>/dev/null | awk -F/ '{n=$NF; sub(/__.*/, "", n); if (!(n in seen)) {seen[n]=1; print}}' |
-        head -"$PER" | while read -r f; do
+      # below the limit, largest first, one per source file; if none is below, the smallest
+      find "$pd" -maxdepth 1 -name '*.visaasm' -printf '%s\t%p\n' | sort -k1,1n -k2 |
+        awk -F'\t' -v per="$PER" -v max="$MAX" '
+          { size[NR] = $1; path[NR] = $2 }
+          END {
+            for (i = NR; i >= 1 && picked < per; i--) {
+              if (size[i] + 0 >= max + 0) continue
+              src = path[i]; sub(/.*\//, "", src); sub(/__.*/, "", src)
+              if (!(src in seen)) { seen[src] = 1; picked++; print path[i] }
+            }
+            if (!picked && NR) print path[1]
+          }' |
+        while read -r f; do
           d=$DEST/$rel/$pkg/$dev; mkdir -p "$d"
           for ext in visaasm isa; do [ -f "${f%.visaasm}.$ext" ] && cp "${f%.visaasm}.$ext" "$d/"; done
         done
     done
   done
-  du -sh "$DEST"; exit 0
+  du -sh --apparent-size "$DEST"; exit 0
 fi
 
 OUT=""; JOBS=2; RELEASES="bookworm bullseye sid"; PKGS=""
@@ -257,7 +268,7 @@ compile_all() {
       sid) ls "$SID_IGC"/root/usr/bin/ocloc-* >/dev/null 2>&1 || { echo "sid: run ../shared/peers/sid-igc.sh $SID_IGC" >&2; exit 2; } ;;
       *) echo "unknown release $rel" >&2; exit 2 ;;
     esac
-    for pkg in $PKGS; do rm -rf "$OUT/$rel/$pkg"; done
+    for pkg in $PKGS; do for dev in $(devices_of "$rel"); do rm -rf "$OUT/$rel/$pkg/$dev"; done; done
   done
   rm -rf "$LOG/parts"; mkdir -p "$LOG/parts"   # a killed run's parts are not merged
   for rel in $RELEASES; do for dev in $(devices_of "$rel"); do for pkg in $PKGS; do
@@ -265,22 +276,26 @@ compile_all() {
   done; done; done | xargs -0 -n 4 -P "$JOBS" bash -c 'compile_one "$@"' compile_one
 }
 
-# Rows of an old log that this run did not redo: another release, or a package not selected.
-# $1 = log file, $2 = column of the package (a "package/file" value counts by its prefix).
+# Rows of an old log (columns: release, device, ...) that this run did not redo: another release or
+# device, or a package not selected. $1 = log file, $2 = column of the package (a "package/file" value
+# counts by its prefix).
 kept_rows() {
   [ -f "$1" ] || return 0
-  grep -v '^#' "$1" | awk -F'\t' -v col="$2" -v rels=" $RELEASES " -v pkgs=" $PKGS " '
+  local rel dev redone=" "
+  for rel in $RELEASES; do for dev in $(devices_of "$rel"); do redone+="$rel/$dev "; done; done
+  grep -v '^#' "$1" | awk -F'\t' -v col="$2" -v redone="$redone" -v pkgs=" $PKGS " '
     { p = $col; sub(/\/.*/, "", p)
-      if (index(rels, " " $1 " ") == 0 || index(pkgs, " " p " ") == 0) print }'
+      if (index(redone, " " $1 "/" $2 " ") == 0 || index(pkgs, " " p " ") == 0) print }'
 }
 
 merge_logs() {
   local rel pkg
   local scrub=(-e "s#$SCRATCH#<scratch>#g" -e "s#$OUT#<out>#g" -e "s#$BULLSEYE_IGC#<bullseye-igc>#g" -e "s#$SID_IGC#<sid-igc>#g")
-  for rel in $RELEASES; do for pkg in $PKGS; do
-    ls "$LOG/parts/$rel".*".$pkg".*.log >/dev/null 2>&1 || continue
-    cat $(ls "$LOG/parts/$rel".*".$pkg".*.log | sort) | sed "${scrub[@]}" > "$LOG/$rel.$pkg.build.log"
-  done; done
+  local dev
+  for rel in $RELEASES; do for dev in $(devices_of "$rel"); do for pkg in $PKGS; do
+    ls "$LOG/parts/$rel.$dev.$pkg".*.log >/dev/null 2>&1 || continue
+    cat $(ls "$LOG/parts/$rel.$dev.$pkg".*.log | sort) | sed "${scrub[@]}" > "$LOG/$rel.$dev.$pkg.build.log"
+  done; done; done
   { printf '#release\tdevice\tpackage\tfile\tstatus\tkernels\n'
     { kept_rows "$LOG/ocloc.tsv" 3; cat "$LOG"/parts/*.ocloc 2>/dev/null; } | sort; } > "$LOG/ocloc.tsv.new"
   { printf '#release\tdevice\tpackage\tfile\trc\tfirst error\n'
