@@ -43,18 +43,21 @@ ROOT=$(cd "$HERE/../.." && pwd)
 # ---------------------------------------------------------------- sample mode
 if [ "${1:-}" = sample ]; then
   # sample OUT DEST: for every release, package and device, the largest dumps below SAMPLE_MAX bytes
-  # (default 8000; else the smallest) of up to SAMPLE_PER (default 2) different source files, with
-  # their .isa.
+  # (default 8000) of up to SAMPLE_PER (default 1) different source files, with their .isa; a package
+  # with no dump that small gets its smallest one, on one device per release.
   OUT=${2:?usage: $0 sample OUT DEST}; DEST=${3:?usage: $0 sample OUT DEST}
-  PER=${SAMPLE_PER:-2}; MAX=${SAMPLE_MAX:-8000}
+  PER=${SAMPLE_PER:-1}; MAX=${SAMPLE_MAX:-8000}
   rm -rf "$DEST/bookworm" "$DEST/bullseye" "$DEST/sid"
+  declare -A fell=()
   for rel in bookworm bullseye sid; do
     for pd in "$OUT/$rel"/*/*/; do
       [ -d "$pd" ] || continue
       dev=$(basename "$pd"); pkg=$(basename "$(dirname "$pd")")
-      # below the limit, largest first, one per source file; if none is below, the smallest
+      # below the limit, largest first, one per source file; if none is below, the smallest, on the
+      # first device of the release and package only
+      local_fallback=1; [ -n "${fell[$rel/$pkg]:-}" ] && local_fallback=0; fell[$rel/$pkg]=1
       find "$pd" -maxdepth 1 -name '*.visaasm' -printf '%s\t%p\n' | sort -k1,1n -k2 |
-        awk -F'\t' -v per="$PER" -v max="$MAX" '
+        awk -F'\t' -v per="$PER" -v max="$MAX" -v fallback="$local_fallback" '
           { size[NR] = $1; path[NR] = $2 }
           END {
             for (i = NR; i >= 1 && picked < per; i--) {
@@ -62,7 +65,7 @@ if [ "${1:-}" = sample ]; then
               src = path[i]; sub(/.*\//, "", src); sub(/__.*/, "", src)
               if (!(src in seen)) { seen[src] = 1; picked++; print path[i] }
             }
-            if (!picked && NR) print path[1]
+            if (!picked && NR && fallback) print path[1]
           }' |
         while read -r f; do
           d=$DEST/$rel/$pkg/$dev; mkdir -p "$d"
