@@ -7,7 +7,7 @@
 #   OUT defaults to $GPUKIT_REALWORLD, else target/realworld of the workspace. -r selects releases,
 #   -p packages; DEVICES_BOOKWORM / DEVICES_BULLSEYE / DEVICES_SID override the device lists.
 #
-# Steps (each one can be re-run; outputs of the selected releases are deleted and rebuilt):
+# Steps (each one can be re-run; outputs of the selected releases, devices and packages are rebuilt):
 #  1. fetch:   apt-get source --tar-only <package>=<version> for every row of packages.tsv, with a private
 #              apt configuration (deb-src for the machine's mirror, bookworm and sid) under OUT/apt;
 #              tarballs are cached in OUT/debs and unpacked into OUT/src/<package>/.
