@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::canonical;
+use common::{canonical, first_difference};
 use gpukit_visa::text::{parse_text, parse_text_with, print_text, print_text_with};
 use gpukit_visa::text::{ParseOptions, PrintOptions};
 use gpukit_visa::*;
@@ -101,30 +101,6 @@ fn igc_printed_texts_round_trip() {
         "now passing, remove from text_known_gaps.txt:\n{}",
         fixed.join("\n")
     );
-}
-
-/// Names the first part where two objects differ, for the failure message.
-fn first_difference(a: &Object, b: &Object) -> String {
-    let (ra, rb) = (&a.kernels[0].body, &b.kernels[0].body);
-    macro_rules! cmp {
-        ($($f:ident),*) => {$(
-            if ra.$f != rb.$f {
-                let i = ra.$f.iter().zip(&rb.$f).position(|(x, y)| x != y);
-                return format!("{} differ at {:?}: {:?} vs {:?}", stringify!($f), i, i.map(|i| &ra.$f[i]), i.map(|i| &rb.$f[i]));
-            }
-        )*};
-    }
-    cmp!(strings, variables, addresses, predicates, labels, samplers, surfaces, vmes, attributes);
-    if ra.interface != rb.interface {
-        return format!("inputs: {:?} vs {:?}", ra.interface, rb.interface);
-    }
-    if let (Some(x), Some(y)) = (ra.code.instructions(), rb.code.instructions()) {
-        if let Some(i) = x.iter().zip(y).position(|(p, q)| p != q) {
-            return format!("instruction {i}: {:?} vs {:?}", x[i], y[i]);
-        }
-        return format!("instruction counts {} vs {}", x.len(), y.len());
-    }
-    "elsewhere".into()
 }
 
 #[test]

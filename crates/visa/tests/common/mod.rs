@@ -107,6 +107,13 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
                         }
                     }
                 }
+                // IGC 1.0.5353 sets bit 7 of the SVM block load's properties byte, which
+                // its text does not show (corpus README: 0x81 reassembles to 0x01).
+                if inst.opcode == gpukit_visa::isa::Opcode::SVM && inst.subop == Some(1) {
+                    if let Some(gpukit_visa::Operand::Int(p)) = inst.operands.first_mut() {
+                        *p &= 0x7f;
+                    }
+                }
                 let fields = inst.fields().unwrap_or(&[]);
                 for (f, op) in fields.iter().zip(inst.operands.iter_mut()) {
                     let is_string = matches!(
@@ -137,6 +144,30 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
         r.strings = pool;
     }
     o
+}
+
+/// Names the first part where two objects differ, for the failure message.
+pub fn first_difference(a: &gpukit_visa::Object, b: &gpukit_visa::Object) -> String {
+    let (ra, rb) = (&a.kernels[0].body, &b.kernels[0].body);
+    macro_rules! cmp {
+        ($($f:ident),*) => {$(
+            if ra.$f != rb.$f {
+                let i = ra.$f.iter().zip(&rb.$f).position(|(x, y)| x != y);
+                return format!("{} differ at {:?}: {:?} vs {:?}", stringify!($f), i, i.map(|i| &ra.$f[i]), i.map(|i| &rb.$f[i]));
+            }
+        )*};
+    }
+    cmp!(strings, variables, addresses, predicates, labels, samplers, surfaces, vmes, attributes);
+    if ra.interface != rb.interface {
+        return format!("inputs: {:?} vs {:?}", ra.interface, rb.interface);
+    }
+    if let (Some(x), Some(y)) = (ra.code.instructions(), rb.code.instructions()) {
+        if let Some(i) = x.iter().zip(y).position(|(p, q)| p != q) {
+            return format!("instruction {i}: {:?} vs {:?}", x[i], y[i]);
+        }
+        return format!("instruction counts {} vs {}", x.len(), y.len());
+    }
+    "elsewhere".into()
 }
 
 /// Deterministic xorshift for sweeps and generated objects, so a failure names a
