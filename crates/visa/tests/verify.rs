@@ -417,6 +417,9 @@ fn fixtures() -> Vec<(&'static str, Opts, Object)> {
     });
     add("VISA-DECL-013", PLAIN, &|o| body(o).labels[1].kind = 9);
     add("VISA-DECL-014", PLAIN, &|o| {
+        variable(o, ALIAS).alias_index = 13
+    });
+    add("VISA-DECL-015", (None, true), &|o| {
         variable(o, ALIAS).alias_index = 12
     });
     add("VISA-INPUT-001", PLAIN, &|o| inputs(o)[3].kind = 3);

@@ -2151,6 +2151,11 @@ pub static PREDEFINED_READ_ONLY: &[u32] = &[1, 2, 3, 4, 5, 7, 12, 15, 17];
 /// %retval and the two buffer pointers of vISA 4.0.
 pub static PREDEFINED_ALIASABLE: &[u32] = &[7, 8, 9, 18, 19];
 
+/// Predefined variables IGC aliases although the spec says they cannot be: %hw_id,
+/// which IGC reads through a UD alias for the hardware thread id (`GetHWTID`; seen in
+/// 1.0.5353 and 2.x output). Checked only under `--strict` (VISA-DECL-015).
+pub static IGC_ALIASED_PREDEFINED: &[u32] = &[12];
+
 /// Operand classes IGC admits beyond an opcode's "Operand class" list: its text grammar
 /// takes `mov` to and from an address register (`mov (M1_NM,1) A0(0)<1> &V`), and
 /// `movs` from a state operand, as `5_operands.md` itself allows ("Its usage is

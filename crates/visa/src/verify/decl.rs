@@ -2,7 +2,7 @@
 //! label_info).
 
 use super::{resolve_alias, Cx, Findings};
-use crate::isa::rules::PREDEFINED_ALIASABLE;
+use crate::isa::rules::{IGC_ALIASED_PREDEFINED, PREDEFINED_ALIASABLE};
 use crate::isa::Type;
 
 /// The types a general variable may have: the spec's list, plus BF, which IGC
@@ -101,14 +101,23 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
         if v.alias_index < crate::limits::PREDEFINED_VARS
             && !PREDEFINED_ALIASABLE.contains(&v.alias_index)
         {
-            out.push(
-                "VISA-DECL-014",
-                here(),
-                format!(
-                    "V{id} aliases predefined V{}, which cannot be aliased",
-                    v.alias_index
-                ),
-            );
+            // Strict only (see `STRICT_RULES`): IGC aliases %hw_id.
+            let igc_aliases = IGC_ALIASED_PREDEFINED.contains(&v.alias_index);
+            let rule = if igc_aliases {
+                "VISA-DECL-015"
+            } else {
+                "VISA-DECL-014"
+            };
+            if cx.strict || !igc_aliases {
+                out.push(
+                    rule,
+                    here(),
+                    format!(
+                        "V{id} aliases predefined V{}, which cannot be aliased",
+                        v.alias_index
+                    ),
+                );
+            }
         }
         if let Some(size) = ty.size() {
             if usize::from(v.alias_offset) % size != 0 {

@@ -174,6 +174,9 @@ pub struct Options {
 /// - VISA-DECL-003: the spec says a variable is smaller than 4 KiB, but IGC's verifier
 ///   checks only the element count (1 to 4096, VISA-DECL-002), and IGC declares
 ///   4096-byte variables for PVC's 64-byte GRFs (64 GRFs of one variable).
+/// - VISA-DECL-015: the spec's "Can be aliased" column excludes %hw_id, but IGC
+///   declares a UD alias of it to read the hardware thread id (oclgrind's
+///   `casted_static_array` through IGC 1.0.5353 and 2.x).
 /// - VISA-INST-021: the spec lists UD for the sources of `addc` and `subb`; IGC's
 ///   verifier checks only their destination, and IGC's 64-bit add emulation passes a
 ///   packed-vector immediate (`0x8840:uv`) on Gen11/Gen12, vISA 3.x and 4.x.
@@ -183,6 +186,7 @@ pub static STRICT_RULES: &[&str] = &[
     "VISA-INST-014",
     "VISA-DECL-003",
     "VISA-INST-021",
+    "VISA-DECL-015",
 ];
 
 /// Every rule: id and one-line summary.
@@ -210,6 +214,7 @@ pub static RULES: &[(&str, &str)] = &[
     ("VISA-DECL-012", "a predicate variable has 1, 2, 4, 8, 16 or 32 elements"),
     ("VISA-DECL-013", "a label kind is block, subroutine, fc, function or divergent_resource_loop"),
     ("VISA-DECL-014", "only %r0, %arg, %retval and the 4.0 buffer pointers are aliased among predefined variables"),
+    ("VISA-DECL-015", "%hw_id is not aliased (strict only: IGC aliases it)"),
     ("VISA-INPUT-001", "an input's class is general, sampler or surface and reserved bit 2 is clear"),
     ("VISA-INPUT-002", "an input names a declared, non-predefined variable, sampler or surface"),
     ("VISA-INPUT-003", "inputs do not overlap"),
