@@ -134,12 +134,8 @@ impl<'a> Cl2Binary<'a> {
         let bits64 = elf.class == ElfClass::Elf64;
         // Name lookups go through maps so a file with many kernels and
         // symbols costs time proportional to its size, not their product.
-        let by_name: HashMap<&str, &crate::elf::Symbol> = elf
-            .symbols
-            .iter()
-            .rev()
-            .map(|s| (s.name.as_str(), s))
-            .collect();
+        let by_name: HashMap<&str, &crate::elf::Symbol> =
+            elf.symbols.iter().rev().map(|s| (s.name, s)).collect();
         let find = |name: &str| by_name.get(name).copied();
         let text_of = |name: &str| -> Result<Option<String>, Cl2Error> {
             match find(name) {
