@@ -123,6 +123,36 @@ impl<'a> ElfView<'a> {
         self.sections.iter().find(|s| s.name == name)
     }
 
+    /// File byte range a symbol covers (its section's offset plus its value).
+    pub fn symbol_range(&self, sym: &Symbol<'_>) -> std::ops::Range<u64> {
+        let base = self.section(sym.section).map_or(0, |s| s.offset);
+        let start = base.saturating_add(sym.value);
+        start..start.saturating_add(sym.size)
+    }
+
+    /// The first two of `syms` (indexes into it) whose bytes overlap, found by
+    /// sorting (n log n). Readers refuse such files: each region is parsed once,
+    /// so shared bytes would multiply the work.
+    pub fn overlapping_symbols(&self, syms: &[&Symbol<'_>]) -> Option<(usize, usize)> {
+        let mut ranges: Vec<(std::ops::Range<u64>, usize)> = syms
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (self.symbol_range(s), i))
+            .filter(|(r, _)| r.end > r.start)
+            .collect();
+        ranges.sort_by_key(|(r, _)| (r.start, r.end));
+        let mut widest: Option<&(std::ops::Range<u64>, usize)> = None;
+        for entry in &ranges {
+            if let Some(w) = widest.filter(|w| entry.0.start < w.0.end) {
+                return Some((w.1, entry.1));
+            }
+            if widest.is_none_or(|w| entry.0.end > w.0.end) {
+                widest = Some(entry);
+            }
+        }
+        None
+    }
+
     /// The bytes a symbol covers, read from its section (symbol values are
     /// section-relative in these relocatable-style containers).
     pub fn symbol_data(&self, sym: &Symbol<'_>, what: &str) -> Result<&'a [u8], ElfError> {

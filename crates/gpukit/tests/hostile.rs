@@ -397,6 +397,25 @@ fn cl1_kernels_sharing_bytes_or_names() {
     );
 }
 
+/// CL2 kernels whose metadata shares one range, or one name.
+#[test]
+fn cl2_kernels_sharing_bytes_or_names() {
+    two_sizes(
+        "cl2-overlapping-kernels",
+        |n| cl2_shared_kernels(n, n * 4, false),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("overlaps"),
+    );
+    two_sizes(
+        "cl2-duplicate-kernels",
+        |n| cl2_shared_kernels(n, n * 4, true),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("duplicate kernel"),
+    );
+}
+
 /// Lenient IGA repairs, many of them, under a long key.
 #[test]
 fn iga_many_lenient_repairs() {

@@ -203,19 +203,24 @@ impl<'a> Cl1Binary<'a> {
         let mut kernels = Vec::with_capacity(metadata_syms.len());
         // Each kernel's metadata and code must have bytes of their own, so each is
         // parsed once: overlapping regions would multiply the work.
-        let mut regions = Vec::with_capacity(2 * metadata_syms.len());
+        let mut regions: Vec<(&str, &Symbol<'a>)> = Vec::with_capacity(2 * metadata_syms.len());
         for &(name, meta_sym) in &metadata_syms {
-            let find = |suffix: &str| {
-                by_name
-                    .get(format!("{PREFIX}{name}{suffix}").as_str())
-                    .map(|&(_, s)| s)
-            };
-            regions.push(Region::of(meta_sym, name, &elf));
-            if let Some(code) = find("_kernel") {
-                regions.push(Region::of(code, name, &elf));
+            regions.push((name, meta_sym));
+            if let Some(&(_, code)) = by_name.get(format!("{PREFIX}{name}_kernel").as_str()) {
+                regions.push((name, code));
             }
         }
-        check_disjoint(&mut regions)?;
+        let syms: Vec<&Symbol> = regions.iter().map(|&(_, s)| s).collect();
+        if let Some((a, b)) = elf.overlapping_symbols(&syms) {
+            let (ra, rb) = (elf.symbol_range(syms[a]), elf.symbol_range(syms[b]));
+            return Err(Cl1Error::Kernel {
+                kernel: regions[b].0.to_owned(),
+                message: format!(
+                    "symbol `{}` (file bytes {:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}); each kernel's metadata and code must have bytes of their own",
+                    syms[b].name, rb.start, rb.end, syms[a].name, ra.start, ra.end
+                ),
+            });
+        }
         for &(name, meta_sym) in &metadata_syms {
             let find = |suffix: &str| {
                 by_name
@@ -257,48 +262,6 @@ fn kernel_name<'s>(symbol: &'s str, suffix: &str) -> Option<&'s str> {
         .strip_prefix(PREFIX)?
         .strip_suffix(suffix)
         .filter(|n| !n.is_empty())
-}
-
-/// A symbol's bytes as a file range, for the overlap check.
-struct Region<'s> {
-    start: u64,
-    end: u64,
-    kernel: &'s str,
-    symbol: &'s str,
-}
-
-impl<'s> Region<'s> {
-    fn of(sym: &Symbol<'s>, kernel: &'s str, elf: &ElfView<'_>) -> Region<'s> {
-        let base = elf.section(sym.section).map_or(0, |s| s.offset);
-        let start = base.saturating_add(sym.value);
-        Region {
-            start,
-            end: start.saturating_add(sym.size),
-            kernel,
-            symbol: sym.name,
-        }
-    }
-}
-
-/// Rejects kernels whose metadata or code symbols share bytes (n log n).
-fn check_disjoint(regions: &mut [Region<'_>]) -> Result<(), Cl1Error> {
-    regions.sort_by_key(|r| (r.start, r.end));
-    let mut widest: Option<&Region> = None;
-    for r in regions.iter().filter(|r| r.end > r.start) {
-        if let Some(w) = widest.filter(|w| r.start < w.end) {
-            return Err(Cl1Error::Kernel {
-                kernel: r.kernel.to_owned(),
-                message: format!(
-                    "symbol `{}` (file bytes {:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}); each kernel's metadata and code must have bytes of their own",
-                    r.symbol, r.start, r.end, w.symbol, w.start, w.end
-                ),
-            });
-        }
-        if widest.is_none_or(|w| r.end > w.end) {
-            widest = Some(r);
-        }
-    }
-    Ok(())
 }
 
 fn read_kernel<'a, 's>(

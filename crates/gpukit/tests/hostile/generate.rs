@@ -210,6 +210,23 @@ pub fn elf_shared_names(name_len: usize, count: usize) -> Vec<u8> {
 /// cover the same `body`-byte range of `.text`; `same_name` gives every kernel
 /// one name (duplicates), otherwise names differ (overlapping regions).
 pub fn cl1_shared_kernels(count: usize, body: usize, same_name: bool) -> Vec<u8> {
+    let patterns = ["__OpenCL_{}_metadata", "__OpenCL_{}_kernel"];
+    shared_kernels(GPU_MACHINE, &patterns, count, body, same_name)
+}
+
+/// The same for CL2 (32-bit): kernel metadata symbols sharing bytes or names.
+pub fn cl2_shared_kernels(count: usize, body: usize, same_name: bool) -> Vec<u8> {
+    let patterns = ["__OpenCL_&__OpenCL_{}_kernel_metadata"];
+    shared_kernels(0xaf5a, &patterns, count, body, same_name)
+}
+
+fn shared_kernels(
+    machine: u16,
+    patterns: &[&str],
+    count: usize,
+    body: usize,
+    same_name: bool,
+) -> Vec<u8> {
     let mut strtab = vec![0u8];
     let mut symtab = vec![0u8; 16];
     for i in 0..count {
@@ -218,14 +235,14 @@ pub fn cl1_shared_kernels(count: usize, body: usize, same_name: bool) -> Vec<u8>
         } else {
             format!("k{i}")
         };
-        for suffix in ["_metadata", "_kernel"] {
+        for pattern in patterns {
             let at = strtab.len() as u32;
-            strtab.extend_from_slice(format!("__OpenCL_{k}{suffix}").as_bytes());
+            strtab.extend_from_slice(pattern.replace("{}", &k).as_bytes());
             strtab.push(0);
             symtab.extend_from_slice(&sym32(at, 0, body as u32, 4));
         }
     }
-    let shstr = b"\0.shstrtab\0.strtab\0.symtab\0.text\0".to_vec();
+    let shstr = b"\0.shstrtab\0.strtab\0.symtab\0.rodata\0".to_vec();
     let secs = vec![
         Sec {
             name: 1,
@@ -256,7 +273,7 @@ pub fn cl1_shared_kernels(count: usize, body: usize, same_name: bool) -> Vec<u8>
             entsize: 0,
         },
     ];
-    elf32(GPU_MACHINE, &secs, 1)
+    elf32(machine, &secs, 1)
 }
 
 /// An IGA 2.0 listing whose one label symbol holds `repairs` raw control
