@@ -365,6 +365,28 @@ fn visa_many_valid_kernels() {
     );
 }
 
+/// One kernel with a long stream of small instructions: the ordinary path scales.
+#[test]
+fn visa_dense_instruction_stream() {
+    let data =
+        std::fs::read(workspace_root().join("tests/data/visa/trivial__empty_kernel.isa")).unwrap();
+    let make = |n: usize| visa_dense_stream(&data, n);
+    two_sizes(
+        "visa-dense-dis",
+        make,
+        [2000, 8000],
+        &["visa", "dis", "{}"],
+        OK,
+    );
+    two_sizes(
+        "visa-dense-info",
+        make,
+        [2000, 8000],
+        &["visa", "info", "{}"],
+        OK,
+    );
+}
+
 /// Symbols and sections that all name one long string (amplification by copying names).
 #[test]
 fn elf_names_sharing_one_string() {

@@ -319,3 +319,52 @@ pub fn opencl_kernels(kernels: usize) -> Vec<u8> {
     }
     s.into_bytes()
 }
+
+/// A one-kernel vISA file whose instruction stream is the fixture's repeated
+/// `copies` times (the ordinary path: many small instructions). The fixture's
+/// Gen binaries move after the grown object.
+pub fn visa_dense_stream(fixture: &[u8], copies: usize) -> Vec<u8> {
+    let (_, layout) =
+        gpukit_visa::binary::read_with_layout(fixture, Default::default()).expect("fixture reads");
+    let k = &layout.kernels[0];
+    let (start, entry, code) = (k.offset as usize, k.entry as usize, k.code_size as usize);
+    let object = &fixture[start..start + k.size as usize];
+    // `size` and `entry` sit side by side before the attribute table.
+    let mut pair = (code as u32).to_le_bytes().to_vec();
+    pair.extend_from_slice(&(entry as u32).to_le_bytes());
+    let size_at = object
+        .windows(8)
+        .position(|w| w == pair)
+        .expect("size/entry fields");
+    let mut body = object[..entry].to_vec();
+    body[size_at..size_at + 4].copy_from_slice(&((code * copies) as u32).to_le_bytes());
+    for _ in 0..copies {
+        body.extend_from_slice(&object[entry..]);
+    }
+    let mut header = fixture[..start].to_vec();
+    let patch = |header: &mut Vec<u8>, old: [u32; 2], new: [u32; 2]| {
+        let old: Vec<u8> = old.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let at = header
+            .windows(8)
+            .position(|w| w == old)
+            .expect("field pair");
+        let new: Vec<u8> = new.iter().flat_map(|v| v.to_le_bytes()).collect();
+        header[at..at + 8].copy_from_slice(&new);
+    };
+    patch(
+        &mut header,
+        [k.offset, k.size],
+        [k.offset, body.len() as u32],
+    );
+    let mut out_gens = Vec::new();
+    let mut next = start + body.len();
+    for &(off, size) in &k.gen_binaries {
+        patch(&mut header, [off, size], [next as u32, size]);
+        out_gens.extend_from_slice(&fixture[off as usize..(off + size) as usize]);
+        next += size as usize;
+    }
+    let mut out = header;
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&out_gens);
+    out
+}
