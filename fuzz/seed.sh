@@ -76,7 +76,8 @@ for t in "${targets[@]}"; do
     for a in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/oom-* "$artifacts"/timeout-* "$artifacts"/slow-unit-*; do
         [ -f "$a" ] || continue
         mkdir -p "$regressions"
-        cp "$a" "$regressions/$t-$(basename "$a")"
+        # Moved, so the next run reports only what it finds itself.
+        mv "$a" "$regressions/$t-$(basename "$a")"
         found=$((found + 1))
     done
     last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
