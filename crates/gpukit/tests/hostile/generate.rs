@@ -276,15 +276,25 @@ fn shared_kernels(
     elf32(machine, &secs, 1)
 }
 
-/// An IGA 2.0 listing whose one label symbol holds `repairs` raw control
-/// characters (each one a lenient repair), under a key of `key_len` bytes.
+/// An IGA 2.0 listing needing about `repairs` lenient repairs (raw control
+/// characters, operands without braces), under a key of `key_len` bytes.
 pub fn iga_repairs(repairs: usize, key_len: usize) -> Vec<u8> {
     let mut s = String::from("{\"version\":\"2.0\",\"platform\":\"xe\",\"");
     s.push_str(&"x".repeat(key_len));
     s.push_str("\":[\"");
-    s.push_str(&"\u{b}".repeat(repairs / 2));
-    s.push_str("\"],\"elems\":[{\"kind\":\"L\", \"id\":0, \"symbol\":\"");
-    s.push_str(&"\u{b}".repeat(repairs - repairs / 2));
+    s.push_str(&"\u{b}".repeat(repairs / 4));
+    s.push_str("\"],\"y\":[");
+    // Operands without braces, each with a repair inside: the brace repair at
+    // the element's start is recorded after the one inside it.
+    for i in 0..repairs / 4 {
+        if i > 0 {
+            // A number between keeps the next operand from joining this one.
+            s.push_str(",0,");
+        }
+        s.push_str("\"a\":\"\u{b}\"");
+    }
+    s.push_str("],\"elems\":[{\"kind\":\"L\", \"id\":0, \"symbol\":\"");
+    s.push_str(&"\u{b}".repeat(repairs / 4));
     s.push_str("\"}]}");
     s.into_bytes()
 }

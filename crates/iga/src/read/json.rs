@@ -95,9 +95,10 @@ pub fn render_path(segs: &[Seg<'_>]) -> String {
 }
 
 /// Line and column of successive offsets, each found by scanning on from the
-/// previous one: repairs come in increasing offset order, so the cost of all of
-/// them together is one pass over the input (recomputing each from byte 0 would
-/// be quadratic).
+/// previous one: repairs come in increasing offset order, except that an
+/// element's brace repair follows the repairs inside it, so the cost of all of
+/// them together stays linear in the input (recomputing each from byte 0 would be
+/// quadratic).
 #[derive(Default)]
 struct LineColCursor {
     offset: usize,
@@ -110,11 +111,27 @@ impl LineColCursor {
     /// 1-based line and column (in characters) of `offset`.
     fn locate(&mut self, src: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(src.len());
+        let bytes = src.as_bytes();
         if offset < self.offset {
-            // Out of order (never for repairs): start again.
-            *self = LineColCursor::default();
+            // Back to the start of an element whose braces were repaired after its
+            // insides: rewind over that element only (never from byte 0, which
+            // would make many such elements quadratic).
+            let span = &bytes[offset..self.offset];
+            let newlines = span.iter().filter(|&&b| b == b'\n').count();
+            let chars = |s: &[u8]| s.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            if newlines == 0 {
+                self.column -= chars(span);
+            } else {
+                self.line -= newlines;
+                let line_start = bytes[..offset]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+                self.column = chars(&bytes[line_start..offset]);
+            }
+            self.offset = offset;
         }
-        for &b in &src.as_bytes()[self.offset..offset] {
+        for &b in &bytes[self.offset..offset] {
             if b == b'\n' {
                 self.line += 1;
                 self.column = 0;
@@ -657,7 +674,13 @@ mod line_col_tests {
                 "offset {offset}"
             );
         }
-        assert_eq!(cursor.locate(src, 1), (1, 2), "going back restarts");
+        for offset in (0..=src.len()).rev().filter(|&o| src.is_char_boundary(o)) {
+            assert_eq!(
+                cursor.locate(src, offset),
+                line_col(src, offset),
+                "back to {offset}"
+            );
+        }
     }
 
     #[test]
