@@ -18,7 +18,10 @@ fuzz_target!(|data: &[u8]| {
             let _ = inner.isa_version();
             let _ = decode_sampler_init(inner.sampler_init);
         }
-        let options = LayoutOptions { bits64: bin.bits64(), new_layout: bin.driver.new_layout() };
+        let options = LayoutOptions {
+            bits64: bin.bits64(),
+            new_layout: bin.driver.new_layout(),
+        };
         for k in &bin.kernels {
             if let Ok(args) = args_from_metadata(&k.metadata) {
                 let _ = kernarg_layout(args.get(6..).unwrap_or(&[]), options);
@@ -35,7 +38,13 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(args) = parse_signature(text, true) {
-            let _ = kernarg_layout(&args, LayoutOptions { bits64: true, new_layout: true });
+            let _ = kernarg_layout(
+                &args,
+                LayoutOptions {
+                    bits64: true,
+                    new_layout: true,
+                },
+            );
         }
     }
 });

@@ -20,7 +20,10 @@ fuzz_target!(|data: &[u8]| {
         use gpukit_amd::abi::args::{argument_entries, ArgBuffer, EntryOptions};
         use gpukit_amd::clc::{kernel_signatures, PointerWidth};
         if let Ok(sigs) = kernel_signatures(text, &["__GPU__"], PointerWidth::Bits64) {
-            let options = EntryOptions { buffer: ArgBuffer::GCN, constant: gpukit_amd::metadata::MemType::Constant };
+            let options = EntryOptions {
+                buffer: ArgBuffer::GCN,
+                constant: gpukit_amd::metadata::MemType::Constant,
+            };
             for s in &sigs {
                 let _ = argument_entries(&s.params, options);
             }

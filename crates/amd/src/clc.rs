@@ -464,16 +464,24 @@ impl<'a> Parser<'a> {
                     pointer = true;
                     self.pos += 1;
                 }
-                let _name = self
+                let field = self
                     .next()
                     .ok_or_else(|| self.err("expected a field name".into()))?;
+                let field_at = self.pos - 1;
+                // Sizes are checked, never saturated: a wrapped size would place
+                // the argument as if it were small.
+                let too_big = |p: &Self| SourceError {
+                    line: p.toks[field_at].line,
+                    column: p.toks[field_at].column,
+                    message: format!("struct field `{field}`: size overflows 64 bits"),
+                };
                 let mut count = 1u64;
                 while self.peek() == Some("[") {
                     self.pos += 1;
                     let n = self.next().and_then(|t| t.parse::<u64>().ok());
-                    count = count.saturating_mul(
-                        n.ok_or_else(|| self.err("expected an array size".into()))?,
-                    );
+                    count = count
+                        .checked_mul(n.ok_or_else(|| self.err("expected an array size".into()))?)
+                        .ok_or_else(|| too_big(self))?;
                     self.expect("]")?;
                 }
                 let l = if pointer {
@@ -486,12 +494,15 @@ impl<'a> Parser<'a> {
                 if fields > limits::MAX_STRUCT_FIELDS {
                     return Err(self.err("too many struct fields".into()));
                 }
-                let fsize = l.size.saturating_mul(count);
+                let fsize = l.size.checked_mul(count).ok_or_else(|| too_big(self))?;
                 align = align.max(l.align);
                 if is_union {
                     size = size.max(fsize);
                 } else {
-                    size = size.next_multiple_of(l.align.max(1)).saturating_add(fsize);
+                    size = size
+                        .checked_next_multiple_of(l.align.max(1))
+                        .and_then(|s| s.checked_add(fsize))
+                        .ok_or_else(|| too_big(self))?;
                 }
                 match self.next() {
                     Some(",") => continue,
@@ -508,10 +519,12 @@ impl<'a> Parser<'a> {
         }
         self.expect("}")?;
         self.depth -= 1;
-        Ok(Layout {
-            size: size.next_multiple_of(align),
-            align,
-        })
+        let size = size.checked_next_multiple_of(align).ok_or_else(|| {
+            self.err(format!(
+                "struct of {size} bytes: its padded size overflows 64 bits"
+            ))
+        })?;
+        Ok(Layout { size, align })
     }
 
     fn kernel(&mut self) -> Result<KernelSignature, SourceError> {

@@ -7,6 +7,7 @@ use crate::limits;
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, SectionHeader, Sym};
 use object::{Endianness, FileKind};
+use std::collections::HashMap;
 
 /// Which ELF of a container an error is about (outer file, or one kernel's inner ELF).
 pub type ElfWhat = String;
@@ -30,7 +31,8 @@ pub enum ElfClass {
 #[derive(Debug, Clone)]
 pub struct Section<'a> {
     pub index: usize,
-    pub name: String,
+    /// Borrowed from the string table, never copied: many entries may name one string.
+    pub name: &'a str,
     pub kind: u32,
     /// File offset of the section's bytes.
     pub offset: u64,
@@ -42,8 +44,9 @@ pub struct Section<'a> {
 }
 
 #[derive(Debug, Clone)]
-pub struct Symbol {
-    pub name: String,
+pub struct Symbol<'a> {
+    /// Borrowed from the string table, never copied: many entries may name one string.
+    pub name: &'a str,
     /// Section index (`st_shndx`); 0 for undefined.
     pub section: usize,
     pub value: u64,
@@ -68,7 +71,7 @@ pub struct ElfView<'a> {
     pub machine: u16,
     pub flags: u32,
     pub sections: Vec<Section<'a>>,
-    pub symbols: Vec<Symbol>,
+    pub symbols: Vec<Symbol<'a>>,
     pub segments: Vec<Segment<'a>>,
 }
 
@@ -112,16 +115,47 @@ impl<'a> ElfView<'a> {
     }
 
     pub fn section(&self, index: usize) -> Option<&Section<'a>> {
-        self.sections.iter().find(|s| s.index == index)
+        // Sections are stored in index order.
+        self.sections.get(index)
     }
 
     pub fn section_by_name(&self, name: &str) -> Option<&Section<'a>> {
         self.sections.iter().find(|s| s.name == name)
     }
 
+    /// File byte range a symbol covers (its section's offset plus its value).
+    pub fn symbol_range(&self, sym: &Symbol<'_>) -> std::ops::Range<u64> {
+        let base = self.section(sym.section).map_or(0, |s| s.offset);
+        let start = base.saturating_add(sym.value);
+        start..start.saturating_add(sym.size)
+    }
+
+    /// The first two of `syms` (indexes into it) whose bytes overlap, found by
+    /// sorting (n log n). Readers refuse such files: each region is parsed once,
+    /// so shared bytes would multiply the work.
+    pub fn overlapping_symbols(&self, syms: &[&Symbol<'_>]) -> Option<(usize, usize)> {
+        let mut ranges: Vec<(std::ops::Range<u64>, usize)> = syms
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (self.symbol_range(s), i))
+            .filter(|(r, _)| r.end > r.start)
+            .collect();
+        ranges.sort_by_key(|(r, _)| (r.start, r.end));
+        let mut widest: Option<&(std::ops::Range<u64>, usize)> = None;
+        for entry in &ranges {
+            if let Some(w) = widest.filter(|w| entry.0.start < w.0.end) {
+                return Some((w.1, entry.1));
+            }
+            if widest.is_none_or(|w| entry.0.end > w.0.end) {
+                widest = Some(entry);
+            }
+        }
+        None
+    }
+
     /// The bytes a symbol covers, read from its section (symbol values are
     /// section-relative in these relocatable-style containers).
-    pub fn symbol_data(&self, sym: &Symbol, what: &str) -> Result<&'a [u8], ElfError> {
+    pub fn symbol_data(&self, sym: &Symbol<'_>, what: &str) -> Result<&'a [u8], ElfError> {
         let section = self.section(sym.section).ok_or_else(|| ElfError {
             what: what.to_owned(),
             structure: "symbol table",
@@ -147,6 +181,87 @@ impl<'a> ElfView<'a> {
                     section.data.len()
                 ),
             }),
+        }
+    }
+}
+
+/// The names of one string table, each found and checked once per NUL-terminated
+/// string however many entries share it (suffixes included): looking each name up
+/// afresh would cost entries x string length. Names are slices of the input; AMD's
+/// tools write ASCII, and a name that is not UTF-8 is refused rather than copied.
+struct Names<'a> {
+    table: &'a [u8],
+    /// File offset of the table, for messages.
+    file_offset: u64,
+    /// Positions of the table's NUL bytes, ascending (built once).
+    nuls: Vec<u32>,
+    /// Per string (index into `nuls`): where its valid UTF-8 tail starts, and that tail.
+    checked: HashMap<usize, (usize, &'a str)>,
+}
+
+impl<'a> Names<'a> {
+    fn new(table: &'a [u8], file_offset: u64) -> Names<'a> {
+        Names {
+            table,
+            file_offset,
+            nuls: memchr::memchr_iter(0, table).map(|p| p as u32).collect(),
+            checked: HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, at: u32) -> Result<&'a str, String> {
+        let at = at as usize;
+        if at == 0 && self.table.is_empty() {
+            // No string table at all: every entry is unnamed.
+            return Ok("");
+        }
+        if at >= self.table.len() {
+            return Err(format!(
+                "name offset {at:#x} lies outside its string table ({:#x} bytes at file offset {:#x})",
+                self.table.len(),
+                self.file_offset
+            ));
+        }
+        let string = self.nuls.partition_point(|&nul| (nul as usize) < at);
+        let Some(&end) = self.nuls.get(string) else {
+            return Err(format!(
+                "name at file offset {:#x} has no NUL terminator",
+                self.file_offset + at as u64
+            ));
+        };
+        let end = end as usize;
+        let table = self.table;
+        let (tail_start, tail) = *self.checked.entry(string).or_insert_with(|| {
+            let start = if string == 0 {
+                0
+            } else {
+                self.nuls[string - 1] as usize + 1
+            };
+            valid_tail(&table[start..end], start)
+        });
+        let not_utf8 = || {
+            format!(
+                "name at file offset {:#x} is not UTF-8",
+                self.file_offset + at as u64
+            )
+        };
+        let rel = at.checked_sub(tail_start).ok_or_else(not_utf8)?;
+        tail.get(rel..).ok_or_else(not_utf8)
+    }
+}
+
+/// The longest suffix of `bytes` that is valid UTF-8, and where it starts
+/// (`base` is the offset of `bytes`). One pass over the string.
+fn valid_tail(bytes: &[u8], base: usize) -> (usize, &str) {
+    let mut from = 0;
+    loop {
+        match std::str::from_utf8(&bytes[from..]) {
+            Ok(s) => return (base + from, s),
+            Err(e) => {
+                from += e.valid_up_to()
+                    + e.error_len()
+                        .unwrap_or(bytes.len() - from - e.valid_up_to())
+            }
         }
     }
 }
@@ -223,12 +338,11 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
             ),
         ));
     }
+    // Sections first (their bytes are slices of `orig`), names after, from the
+    // string tables among them.
     let mut sections = Vec::with_capacity(table.len());
+    let mut name_offsets = Vec::with_capacity(table.len());
     for (index, sh) in table.iter().enumerate() {
-        let name = table
-            .section_name(endian, sh)
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .map_err(|e| err("section name", format!("section {index}: {e}")))?;
         let kind = sh.sh_type(endian);
         let offset: u64 = sh.sh_offset(endian).into();
         let data = if kind == elf::SHT_NOBITS {
@@ -239,7 +353,7 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
                 err(
                     "section headers",
                     format!(
-                        "section {index} `{name}` claims bytes {offset:#x}..{:#x}, beyond the end of the file ({:#x})",
+                        "section {index} claims bytes {offset:#x}..{:#x}, beyond the end of the file ({:#x})",
                         offset.saturating_add(size),
                         data.len()
                     ),
@@ -247,15 +361,37 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
             })?;
             &orig[offset as usize..offset as usize + d.len()]
         };
+        name_offsets.push(sh.sh_name(endian));
         sections.push(Section {
             index,
-            name,
+            name: "",
             kind,
             offset,
             size: sh.sh_size(endian).into(),
             align: sh.sh_addralign(endian).into(),
             data,
         });
+    }
+    if !sections.is_empty() {
+        let shstrndx = header
+            .shstrndx(endian, data)
+            .map_err(|e| err("section name", e.to_string()))? as usize;
+        let table = sections.get(shstrndx).ok_or_else(|| {
+            err(
+                "section name",
+                format!(
+                    "e_shstrndx {shstrndx} names no section ({} sections)",
+                    sections.len()
+                ),
+            )
+        })?;
+        let mut names = Names::new(table.data, table.offset);
+        for (index, &at) in name_offsets.iter().enumerate() {
+            let name = names
+                .get(at)
+                .map_err(|e| err("section name", format!("section {index}: {e}")))?;
+            sections[index].name = name;
+        }
     }
     let mut symbols = Vec::new();
     if let Ok(symtab) = table.symbols(endian, data, elf::SHT_SYMTAB) {
@@ -269,11 +405,15 @@ fn parse_as<'a, H: FileHeader<Endian = Endianness>>(
                 ),
             ));
         }
+        let strings = sections
+            .get(symtab.string_section().0)
+            .map_or((&[][..], 0), |s| (s.data, s.offset));
+        let mut names = Names::new(strings.0, strings.1);
+        symbols.reserve(symtab.len());
         for sym in symtab.iter() {
-            let name = sym
-                .name(endian, symtab.strings())
-                .map(|n| String::from_utf8_lossy(n).into_owned())
-                .map_err(|e| err("symbol table", e.to_string()))?;
+            let name = names
+                .get(sym.st_name(endian))
+                .map_err(|e| err("symbol table", format!("symbol {}: {e}", symbols.len())))?;
             symbols.push(Symbol {
                 name,
                 section: sym.st_shndx(endian) as usize,

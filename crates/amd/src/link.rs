@@ -19,7 +19,7 @@
 
 use crate::limits;
 use crate::metadata::{parse_metadata_at, Metadata, ParseError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 pub const MARKER: &str = ";$$$$$$$$$$";
@@ -98,6 +98,8 @@ pub struct IlProgram {
     pub functions: Vec<IlFunction>,
     /// Macros defined in the program itself (`mdef(N)`..`mend`).
     pub macros: HashMap<u32, Range<usize>>,
+    /// Index into `functions` by id, built once by `parse`.
+    by_id: HashMap<u32, usize>,
 }
 
 struct LineInfo<'a> {
@@ -244,6 +246,7 @@ impl IlProgram {
             marker,
             functions,
             macros,
+            by_id,
         })
     }
 
@@ -257,7 +260,14 @@ impl IlProgram {
     }
 
     fn function(&self, id: u32) -> Option<&IlFunction> {
-        self.functions.iter().find(|f| f.id == id)
+        self.by_id.get(&id).map(|&i| &self.functions[i])
+    }
+
+    fn callees(&self, id: u32) -> Vec<u32> {
+        self.function(id)
+            .and_then(|f| f.metadata.as_ref())
+            .map(|(_, m)| m.called_functions())
+            .unwrap_or_default()
     }
 
     /// Ids of the functions `root` reaches, `root` first, in depth-first order.
@@ -270,22 +280,19 @@ impl IlProgram {
         }
         let mut mark: HashMap<u32, Mark> = HashMap::new();
         let mut order = Vec::new();
-        // Explicit stack of (function, next callee index) instead of recursion.
-        let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
+        // Explicit stack of (function, its callees, next callee index) instead of
+        // recursion; each function's callee list is built once, when it is entered,
+        // so the walk is linear in the call graph.
+        let mut stack: Vec<(u32, Vec<u32>, usize)> = vec![(root, self.callees(root), 0)];
         mark.insert(root, Mark::Active);
         order.push(root);
-        while let Some(&mut (id, ref mut next)) = stack.last_mut() {
-            let callees = self
-                .function(id)
-                .and_then(|f| f.metadata.as_ref())
-                .map(|(_, m)| m.called_functions())
-                .unwrap_or_default();
-            if *next >= callees.len() {
+        while let Some((id, callees, next)) = stack.last_mut() {
+            let id = *id;
+            let Some(&callee) = callees.get(*next) else {
                 mark.insert(id, Mark::Done);
                 stack.pop();
                 continue;
-            }
-            let callee = callees[*next];
+            };
             *next += 1;
             if self.function(callee).is_none() {
                 return Err(LinkError::MissingFunction { caller: id, callee });
@@ -293,8 +300,8 @@ impl IlProgram {
             match mark.get(&callee) {
                 Some(Mark::Done) => {}
                 Some(Mark::Active) => {
-                    let from = stack.iter().position(|(f, _)| *f == callee).unwrap_or(0);
-                    let mut cycle: Vec<u32> = stack[from..].iter().map(|(f, _)| *f).collect();
+                    let from = stack.iter().position(|(f, _, _)| *f == callee).unwrap_or(0);
+                    let mut cycle: Vec<u32> = stack[from..].iter().map(|(f, _, _)| *f).collect();
                     cycle.push(callee);
                     return Err(LinkError::Cycle { cycle });
                 }
@@ -304,7 +311,7 @@ impl IlProgram {
                     }
                     mark.insert(callee, Mark::Active);
                     order.push(callee);
-                    stack.push((callee, 0));
+                    stack.push((callee, self.callees(callee), 0));
                 }
             }
         }
@@ -327,12 +334,13 @@ impl IlProgram {
                     .join(", "),
             })?;
         let used = self.reachable(kernel)?;
+        let used_set: HashSet<u32> = used.iter().copied().collect();
         let lib_macros = match library {
             Some(l) => find_macros(l)?,
             None => HashMap::new(),
         };
         let mut prelude = String::new();
-        let mut placed: Vec<u32> = Vec::new();
+        let mut placed: HashSet<u32> = HashSet::new();
         for &f in &used {
             let Some((_, md)) = self.function(f).and_then(|f| f.metadata.as_ref()) else {
                 continue;
@@ -349,13 +357,13 @@ impl IlProgram {
                 if !prelude.ends_with('\n') {
                     prelude.push('\n');
                 }
-                placed.push(id);
+                placed.insert(id);
             }
         }
         // Cut out unused functions with their metadata, in text order.
         let mut cuts: Vec<Range<usize>> = Vec::new();
         for f in &self.functions {
-            if used.contains(&f.id) {
+            if used_set.contains(&f.id) {
                 continue;
             }
             cuts.push(f.code.clone());

@@ -7,7 +7,9 @@
 
 /// Kernels per object (spec: "The maximum number of kernels allowed ... is 512").
 pub const MAX_KERNELS: usize = 512;
-/// Gen binaries per kernel (spec: valid values 0-4).
+/// Gen binaries per kernel. The spec (section 4.5, `num_gen_binaries`) says "valid values
+/// are 0-4"; IGC writes 0, or 1 in "both" mode, and its reader does not check the byte.
+/// Each one's bytes must also be its own (no overlap with another Gen binary or object).
 pub const MAX_GEN_BINARIES: usize = 4;
 /// Strings in a routine's pool (spec: valid range [1, 131072]).
 pub const MAX_STRINGS: usize = 131_072;

@@ -39,6 +39,10 @@ impl Version {
     pub fn old_emask_numbering(self) -> bool {
         self == Version::new(3, 0)
     }
+    /// True if this version has element type `ty` (the 4.2 types exist in no binary).
+    pub fn has_type(self, ty: crate::isa::Type) -> bool {
+        ty.since().is_some_and(|since| since <= self)
+    }
     /// True if this version has a binary encoding.
     pub fn has_binary_form(self) -> bool {
         self >= Version::OLDEST && self <= Version::LATEST_BINARY

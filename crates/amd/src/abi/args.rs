@@ -129,7 +129,8 @@ impl ArgType {
 
 /// Bytes an argument of this type takes in the constant buffer.
 pub fn slot_size(ty: &ArgType) -> u64 {
-    let slots = |n: u64| n.max(1) * u64::from(SLOT);
+    // Saturates: anything this large fails the per-argument limit, by name.
+    let slots = |n: u64| n.max(1).saturating_mul(u64::from(SLOT));
     match ty {
         ArgType::Scalar(_)
         | ArgType::Pointer(_)

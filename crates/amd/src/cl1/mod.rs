@@ -8,9 +8,10 @@
 
 pub mod inner;
 
-use crate::elf::{ElfClass, ElfError, ElfView};
+use crate::elf::{ElfClass, ElfError, ElfView, Symbol};
 use crate::limits;
 pub use inner::{CalEncoding, CalNote, CalNoteKind, InnerBinary, ProgInfoEntry, ProgInfoSummary};
+use std::collections::HashMap;
 
 /// e_machine of AMD CPU (x86) program binaries.
 pub const MACHINE_CPU: u16 = 0x7d4;
@@ -135,7 +136,7 @@ impl<'a> Cl1Binary<'a> {
         let has_metadata = elf
             .symbols
             .iter()
-            .any(|s| kernel_name(&s.name, "_metadata").is_some());
+            .any(|s| kernel_name(s.name, "_metadata").is_some());
         if !has_metadata {
             return Err(Cl1Error::NotCl1(format!(
                 "no `__OpenCL_<kernel>_metadata` symbol in the symbol table (e_machine {:#x})",
@@ -166,18 +167,30 @@ impl<'a> Cl1Binary<'a> {
                 driver_info = Some(String::from_utf8_lossy(trimmed).into_owned());
             }
         }
-        let mut kernels = Vec::new();
+        // One pass builds the name index: finding each kernel's symbols by scanning
+        // the table would cost kernels x symbols. The first symbol of a name wins.
+        let mut by_name: HashMap<&str, (usize, &Symbol<'a>)> = HashMap::new();
+        let mut metadata_syms = Vec::new();
         let mut global_data = Vec::new();
-        for sym in &elf.symbols {
-            if let Some(name) = kernel_name(&sym.name, "_metadata") {
-                if kernels.len() >= limits::MAX_KERNELS {
+        for (index, sym) in elf.symbols.iter().enumerate() {
+            if let Some(name) = kernel_name(sym.name, "_metadata") {
+                if let Some(&(first, _)) = by_name.get(sym.name) {
+                    return Err(Cl1Error::Kernel {
+                        kernel: name.to_owned(),
+                        message: format!(
+                            "duplicate kernel: symbol {index} `{}` repeats symbol {first}",
+                            sym.name
+                        ),
+                    });
+                }
+                if metadata_syms.len() >= limits::MAX_KERNELS {
                     return Err(Cl1Error::Limit(format!(
                         "more than {} kernels",
                         limits::MAX_KERNELS
                     )));
                 }
-                kernels.push(read_kernel(&elf, name, sym, what)?);
-            } else if let Some(cb) = kernel_name(&sym.name, "_global") {
+                metadata_syms.push((name, sym));
+            } else if let Some(cb) = kernel_name(sym.name, "_global") {
                 if let Ok(cb) = cb.parse::<u32>() {
                     global_data.push(GlobalData {
                         constant_buffer: cb,
@@ -185,6 +198,36 @@ impl<'a> Cl1Binary<'a> {
                     });
                 }
             }
+            by_name.entry(sym.name).or_insert((index, sym));
+        }
+        let mut kernels = Vec::with_capacity(metadata_syms.len());
+        // Each kernel's metadata and code must have bytes of their own, so each is
+        // parsed once: overlapping regions would multiply the work.
+        let mut regions: Vec<(&str, &Symbol<'a>)> = Vec::with_capacity(2 * metadata_syms.len());
+        for &(name, meta_sym) in &metadata_syms {
+            regions.push((name, meta_sym));
+            if let Some(&(_, code)) = by_name.get(format!("{PREFIX}{name}_kernel").as_str()) {
+                regions.push((name, code));
+            }
+        }
+        let syms: Vec<&Symbol> = regions.iter().map(|&(_, s)| s).collect();
+        if let Some((a, b)) = elf.overlapping_symbols(&syms) {
+            let (ra, rb) = (elf.symbol_range(syms[a]), elf.symbol_range(syms[b]));
+            return Err(Cl1Error::Kernel {
+                kernel: regions[b].0.to_owned(),
+                message: format!(
+                    "symbol `{}` (file bytes {:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}); each kernel's metadata and code must have bytes of their own",
+                    syms[b].name, rb.start, rb.end, syms[a].name, ra.start, ra.end
+                ),
+            });
+        }
+        for &(name, meta_sym) in &metadata_syms {
+            let find = |suffix: &str| {
+                by_name
+                    .get(format!("{PREFIX}{name}{suffix}").as_str())
+                    .map(|&(_, s)| s)
+            };
+            kernels.push(read_kernel(&elf, name, meta_sym, &find, what)?);
         }
         Ok(Cl1Binary {
             class: elf.class,
@@ -221,21 +264,21 @@ fn kernel_name<'s>(symbol: &'s str, suffix: &str) -> Option<&'s str> {
         .filter(|n| !n.is_empty())
 }
 
-fn read_kernel<'a>(
+fn read_kernel<'a, 's>(
     elf: &ElfView<'a>,
     name: &str,
-    meta_sym: &crate::elf::Symbol,
+    meta_sym: &Symbol<'a>,
+    find: &dyn Fn(&str) -> Option<&'s Symbol<'a>>,
     what: &str,
-) -> Result<Cl1Kernel<'a>, Cl1Error> {
+) -> Result<Cl1Kernel<'a>, Cl1Error>
+where
+    'a: 's,
+{
     let kerr = |message: String| Cl1Error::Kernel {
         kernel: name.to_owned(),
         message,
     };
     let metadata = elf.symbol_data(meta_sym, what)?;
-    let find = |suffix: &str| {
-        let full = format!("{PREFIX}{name}{suffix}");
-        elf.symbols.iter().find(move |s| s.name == full)
-    };
     let header = match find("_header") {
         Some(sym) => {
             let bytes = elf.symbol_data(sym, what)?;

@@ -30,14 +30,15 @@ pub struct KernelCode<'a> {
 
 /// One `Elf64_Rela` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Relocation {
+pub struct Relocation<'a> {
     pub offset: u64,
     pub symbol: u32,
     /// 1 = low 32 bits of the address, 2 = high 32 bits, 4 = sampler.
     pub kind: u32,
     pub addend: i64,
-    /// The symbol's name when the inner symbol table has it.
-    pub symbol_name: Option<String>,
+    /// The symbol's name when the inner symbol table has it (borrowed from the
+    /// string table: many relocations may name one long symbol).
+    pub symbol_name: Option<&'a str>,
 }
 
 /// One note of the inner `.note` section (AMD's packing: name and
@@ -67,8 +68,8 @@ pub struct InnerBinary<'a> {
     /// Size and alignment of `.hsabss_global_agent`.
     pub bss: Option<(u64, u64)>,
     pub sampler_init: &'a [u8],
-    pub text_relocations: Vec<Relocation>,
-    pub data_relocations: Vec<Relocation>,
+    pub text_relocations: Vec<Relocation<'a>>,
+    pub data_relocations: Vec<Relocation<'a>>,
     pub notes: Vec<Note>,
 }
 
@@ -117,8 +118,8 @@ impl<'a> InnerBinary<'a> {
         let bss = elf
             .section_by_name(".hsabss_global_agent")
             .map(|s| (s.size, s.align));
-        let symbol_name = |i: u32| elf.symbols.get(i as usize).map(|s| s.name.clone());
-        let relocations = |name: &str| -> Result<Vec<Relocation>, Cl2Error> {
+        let symbol_name = |i: u32| elf.symbols.get(i as usize).map(|s| s.name);
+        let relocations = |name: &str| -> Result<Vec<Relocation<'a>>, Cl2Error> {
             let data = data_of(name);
             if data.len() % 24 != 0 {
                 return Err(Cl2Error::Structure {

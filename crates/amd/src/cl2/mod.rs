@@ -134,12 +134,8 @@ impl<'a> Cl2Binary<'a> {
         let bits64 = elf.class == ElfClass::Elf64;
         // Name lookups go through maps so a file with many kernels and
         // symbols costs time proportional to its size, not their product.
-        let by_name: HashMap<&str, &crate::elf::Symbol> = elf
-            .symbols
-            .iter()
-            .rev()
-            .map(|s| (s.name.as_str(), s))
-            .collect();
+        let by_name: HashMap<&str, &crate::elf::Symbol> =
+            elf.symbols.iter().rev().map(|s| (s.name, s)).collect();
         let find = |name: &str| by_name.get(name).copied();
         let text_of = |name: &str| -> Result<Option<String>, Cl2Error> {
             match find(name) {
@@ -202,8 +198,11 @@ impl<'a> Cl2Binary<'a> {
             .flat_map(|i| i.kernels.iter().rev())
             .map(|k| (k.name.as_str(), k))
             .collect();
-        let mut kernels = Vec::new();
-        for sym in &elf.symbols {
+        // Kernel names must be unique and their metadata bytes their own: each
+        // block is parsed once, so shared bytes would multiply the work.
+        let mut metadata_syms: Vec<(&str, &crate::elf::Symbol)> = Vec::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (index, sym) in elf.symbols.iter().enumerate() {
             let Some(name) = sym
                 .name
                 .strip_prefix(METADATA_PREFIX)
@@ -212,12 +211,36 @@ impl<'a> Cl2Binary<'a> {
             else {
                 continue;
             };
-            if kernels.len() >= limits::MAX_KERNELS {
+            if let Some(first) = seen.insert(sym.name, index) {
+                return Err(Cl2Error::Kernel {
+                    kernel: name.to_owned(),
+                    message: format!(
+                        "duplicate kernel: symbol {index} `{}` repeats symbol {first}",
+                        sym.name
+                    ),
+                });
+            }
+            if metadata_syms.len() >= limits::MAX_KERNELS {
                 return Err(Cl2Error::Limit(format!(
                     "more than {} kernels",
                     limits::MAX_KERNELS
                 )));
             }
+            metadata_syms.push((name, sym));
+        }
+        let syms: Vec<&crate::elf::Symbol> = metadata_syms.iter().map(|&(_, s)| s).collect();
+        if let Some((a, b)) = elf.overlapping_symbols(&syms) {
+            let (ra, rb) = (elf.symbol_range(syms[a]), elf.symbol_range(syms[b]));
+            return Err(Cl2Error::Kernel {
+                kernel: metadata_syms[b].0.to_owned(),
+                message: format!(
+                    "symbol `{}` (file bytes {:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}); each kernel's metadata must have bytes of its own",
+                    syms[b].name, rb.start, rb.end, syms[a].name, ra.start, ra.end
+                ),
+            });
+        }
+        let mut kernels = Vec::with_capacity(metadata_syms.len());
+        for &(name, sym) in &metadata_syms {
             let metadata_bytes = elf.symbol_data(sym, what)?;
             let metadata =
                 parse_metadata(metadata_bytes, bits64).map_err(|source| Cl2Error::Metadata {

@@ -54,6 +54,23 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
+/// Longest key a rendered path spells out whole: every repair and error carries its
+/// path, so a long key repeated in each would multiply the input.
+const MAX_PATH_KEY: usize = 64;
+
+fn push_key(s: &mut String, key: &str) {
+    if key.len() <= MAX_PATH_KEY {
+        s.push_str(key);
+        return;
+    }
+    let cut = (0..=MAX_PATH_KEY)
+        .rev()
+        .find(|&i| key.is_char_boundary(i))
+        .unwrap_or(0);
+    s.push_str(&key[..cut]);
+    s.push_str(&format!("...({} bytes)", key.len()));
+}
+
 pub fn render_path(segs: &[Seg<'_>]) -> String {
     let mut s = String::new();
     for seg in segs {
@@ -62,7 +79,7 @@ pub fn render_path(segs: &[Seg<'_>]) -> String {
                 if !s.is_empty() {
                     s.push('.');
                 }
-                s.push_str(k);
+                push_key(&mut s, k);
             }
             Seg::Index(i) => {
                 s.push('[');
@@ -75,6 +92,57 @@ pub fn render_path(segs: &[Seg<'_>]) -> String {
         s.push('$');
     }
     s
+}
+
+/// Line and column of successive offsets, each found by scanning on from the
+/// previous one: repairs come in increasing offset order, except that an
+/// element's brace repair follows the repairs inside it, so the cost of all of
+/// them together stays linear in the input (recomputing each from byte 0 would be
+/// quadratic).
+#[derive(Default)]
+struct LineColCursor {
+    offset: usize,
+    /// 0-based line and column (in characters) of `offset`.
+    line: usize,
+    column: usize,
+}
+
+impl LineColCursor {
+    /// 1-based line and column (in characters) of `offset`.
+    fn locate(&mut self, src: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(src.len());
+        let bytes = src.as_bytes();
+        if offset < self.offset {
+            // Back to the start of an element whose braces were repaired after its
+            // insides: rewind over that element only (never from byte 0, which
+            // would make many such elements quadratic).
+            let span = &bytes[offset..self.offset];
+            let newlines = span.iter().filter(|&&b| b == b'\n').count();
+            let chars = |s: &[u8]| s.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            if newlines == 0 {
+                self.column -= chars(span);
+            } else {
+                self.line -= newlines;
+                let line_start = bytes[..offset]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+                self.column = chars(&bytes[line_start..offset]);
+            }
+            self.offset = offset;
+        }
+        for &b in &bytes[self.offset..offset] {
+            if b == b'\n' {
+                self.line += 1;
+                self.column = 0;
+            } else if b & 0xC0 != 0x80 {
+                // Count characters: UTF-8 continuation bytes do not start one.
+                self.column += 1;
+            }
+        }
+        self.offset = offset;
+        (self.line + 1, self.column + 1)
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -106,6 +174,7 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
         lenient,
         repairs: Vec::new(),
         path: Vec::new(),
+        repair_position: LineColCursor::default(),
     };
     p.ws();
     let root = p.value(0)?;
@@ -132,6 +201,7 @@ struct Parser<'a> {
     lenient: bool,
     repairs: Vec<Repair>,
     path: Vec<Seg<'a>>,
+    repair_position: LineColCursor,
 }
 
 impl<'a> Parser<'a> {
@@ -152,7 +222,7 @@ impl<'a> Parser<'a> {
                 "too many repairs; this is not an iga64 listing".into(),
             ));
         }
-        let (line, column) = line_col(self.src, offset);
+        let (line, column) = self.repair_position.locate(self.src, offset);
         self.repairs.push(Repair {
             offset,
             line,
@@ -587,4 +657,36 @@ fn raw_string_len(b: &[u8]) -> usize {
         }
     }
     b.len()
+}
+
+#[cfg(test)]
+mod line_col_tests {
+    use super::*;
+
+    #[test]
+    fn incremental_position_matches_the_direct_one() {
+        let src = "ab\n\u{e9}x\u{1f600}y\n\nz";
+        let mut cursor = LineColCursor::default();
+        for offset in (0..=src.len()).filter(|&o| src.is_char_boundary(o)) {
+            assert_eq!(
+                cursor.locate(src, offset),
+                line_col(src, offset),
+                "offset {offset}"
+            );
+        }
+        for offset in (0..=src.len()).rev().filter(|&o| src.is_char_boundary(o)) {
+            assert_eq!(
+                cursor.locate(src, offset),
+                line_col(src, offset),
+                "back to {offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_keys_are_shortened_in_paths() {
+        let key = "k".repeat(1000);
+        let path = render_path(&[Seg::Key(&key), Seg::Index(3)]);
+        assert_eq!(path, format!("{}...(1000 bytes)[3]", "k".repeat(64)));
+    }
 }

@@ -158,11 +158,11 @@ fn decode_vector(
             addr: cur.u16(name)?,
             addr_offset: cur.u8(name)?,
             offset: cur.i16(name)?,
-            ty: cur.u8(name)?,
+            ty: operand_type(cur, version, name)?,
             region: Region(cur.u16(name)?),
         },
         5 => {
-            let ty = cur.u8(name)?;
+            let ty = operand_type(cur, version, name)?;
             let bits = if Type(ty & 0xF).is_wide_immediate() { cur.u64(name)? } else { cur.u32(name)?.into() };
             VectorKind::Immediate { ty, bits }
         }
@@ -176,6 +176,25 @@ fn decode_vector(
         }
     };
     Ok(Vector { modifier, kind })
+}
+
+/// An operand's type byte, refused when it names a type the file's version does not
+/// have (what reads must write back).
+fn operand_type(cur: &mut Cursor, version: Version, name: &'static str) -> Result<u8, ReadError> {
+    let at = cur.pos();
+    let byte = cur.u8(name)?;
+    let ty = Type::of_operand_byte(byte);
+    if !version.has_type(ty) {
+        return Err(cur.invalid(
+            name,
+            at,
+            format!(
+                "type code {byte:#04x} ({}) does not exist in vISA {version}",
+                ty.name().unwrap_or("?")
+            ),
+        ));
+    }
+    Ok(byte)
 }
 
 // ---------------------------------------------------------------- encoding

@@ -84,27 +84,52 @@ pub fn read_with_layout(
     let n = cur.u16("num_kernels")? as usize;
     cur.check_count(n, 18, limits::MAX_KERNELS, "num_kernels", at)?;
     let mut kernel_heads = Vec::with_capacity(n);
+    // Every part of the file a header entry points at; they must not overlap, so
+    // each byte is decoded or copied at most once (memory and time stay linear).
+    let mut regions: Vec<Region> = Vec::new();
     for i in 0..n {
         cur.enter("kernel_info", Some(i));
         let name = read_name(&mut cur, version)?;
+        let offset_at = cur.pos();
         let placement = Placement {
             offset: cur.u32("offset")?,
             size: cur.u32("size")?,
             input_offset: Some(cur.u32("input_offset")?),
         };
         check_placement(&cur, &placement, data.len())?;
+        regions.push(Region::of(
+            &placement,
+            format!("kernel_info[{i}]"),
+            offset_at,
+        ));
         let relocations = read_relocations(&mut cur)?;
         let at = cur.pos();
         let ng = cur.u8("num_gen_binaries")? as usize;
-        cur.check_count(ng, 9, usize::MAX, "num_gen_binaries", at)?;
+        if ng > limits::MAX_GEN_BINARIES {
+            return Err(cur.invalid(
+                "num_gen_binaries",
+                at,
+                format!(
+                    "{ng} Gen binaries; the format allows at most {}",
+                    limits::MAX_GEN_BINARIES
+                ),
+            ));
+        }
+        cur.check_count(ng, 9, limits::MAX_GEN_BINARIES, "num_gen_binaries", at)?;
         let mut gens = Vec::with_capacity(ng);
         for g in 0..ng {
             cur.enter("gen_binary_info", Some(g));
             let platform = cur.u8("gen_platform")?;
             let at = cur.pos();
+            regions.push(Region {
+                start: 0,
+                end: 0,
+                entry: format!("kernel_info[{i}].gen_binary_info[{g}]"),
+                field_at: at,
+            });
             let offset = cur.u32("binary_offset")? as usize;
             let size = cur.u32("binary_size")? as usize;
-            let code = offset
+            offset
                 .checked_add(size)
                 .and_then(|end| data.get(offset..end))
                 .ok_or_else(|| {
@@ -114,14 +139,12 @@ pub fn read_with_layout(
                         format!("Gen binary [{offset:#x}, +{size:#x}) lies outside the file ({:#x} bytes)", data.len()),
                     )
                 })?;
-            let placed = (offset as u32, size as u32);
-            gens.push((
-                GenBinary {
-                    platform,
-                    code: code.to_vec(),
-                },
-                placed,
-            ));
+            if let Some(r) = regions.last_mut() {
+                r.start = offset;
+                r.end = offset + size;
+            }
+            // Copied only after the overlap check: each byte once at most.
+            gens.push((platform, offset, size));
             cur.leave();
         }
         kernel_heads.push((name, placement, relocations, gens));
@@ -176,25 +199,47 @@ pub fn read_with_layout(
         cur.enter("function_info", Some(i));
         let linkage = cur.u8("linkage")?;
         let name = read_name(&mut cur, version)?;
+        let offset_at = cur.pos();
         let placement = Placement {
             offset: cur.u32("offset")?,
             size: cur.u32("size")?,
             input_offset: None,
         };
         check_placement(&cur, &placement, data.len())?;
+        regions.push(Region::of(
+            &placement,
+            format!("function_info[{i}]"),
+            offset_at,
+        ));
         let relocations = read_relocations(&mut cur)?;
         function_heads.push((linkage, name, placement, relocations));
         cur.leave();
     }
+    regions.push(Region {
+        start: 0,
+        end: cur.pos(),
+        entry: "header".into(),
+        field_at: 0,
+    });
     cur.leave();
+    check_disjoint(&mut regions)?;
 
     let mut layout = FileLayout::default();
     let mut kernels = Vec::with_capacity(kernel_heads.len());
     for (i, (name, placement, relocations, gens)) in kernel_heads.into_iter().enumerate() {
         cur.enter("kernel", Some(i));
         let (body, mut rl) = read_routine(&mut cur, version, &placement, options)?;
-        let (gen_binaries, places): (Vec<_>, Vec<_>) = gens.into_iter().unzip();
-        rl.gen_binaries = places;
+        rl.gen_binaries = gens
+            .iter()
+            .map(|&(_, offset, size)| (offset as u32, size as u32))
+            .collect();
+        let gen_binaries = gens
+            .into_iter()
+            .map(|(platform, offset, size)| GenBinary {
+                platform,
+                code: data[offset..offset + size].to_vec(),
+            })
+            .collect();
         layout.kernels.push(rl);
         kernels.push(Kernel {
             name,
@@ -224,6 +269,56 @@ pub fn read_with_layout(
         functions,
     };
     Ok((object, layout))
+}
+
+/// A byte range of the file that one header entry claims.
+struct Region {
+    start: usize,
+    end: usize,
+    /// The header entry, e.g. "kernel_info[2].gen_binary_info[0]".
+    entry: String,
+    /// Absolute offset of the entry's offset field.
+    field_at: usize,
+}
+
+impl Region {
+    fn of(p: &Placement, entry: String, field_at: usize) -> Region {
+        Region {
+            start: p.offset as usize,
+            end: p.offset as usize + p.size as usize,
+            entry,
+            field_at,
+        }
+    }
+}
+
+/// Rejects overlapping routine objects and Gen binaries (sorting: n log n). IGC
+/// writes each once, one after another; a file whose entries share bytes would
+/// otherwise be decoded or copied once per entry.
+fn check_disjoint(regions: &mut [Region]) -> Result<(), ReadError> {
+    regions.sort_by_key(|r| (r.start, r.end));
+    let mut widest: Option<&Region> = None;
+    for r in regions.iter().filter(|r| r.end > r.start) {
+        if let Some(w) = widest {
+            if r.start < w.end {
+                // Blame an entry, never the header itself.
+                let (blamed, other) = if r.entry == "header" { (w, r) } else { (r, w) };
+                return Err(ReadError {
+                    structure: format!("header.{}", blamed.entry),
+                    field: "offset",
+                    offset: blamed.field_at,
+                    reason: ReadErrorKind::Invalid(format!(
+                        "bytes [{:#x}, {:#x}) overlap {} [{:#x}, {:#x}); every routine object and Gen binary must have bytes of its own",
+                        blamed.start, blamed.end, other.entry, other.start, other.end
+                    )),
+                });
+            }
+        }
+        if widest.is_none_or(|w| r.end > w.end) {
+            widest = Some(r);
+        }
+    }
+    Ok(())
 }
 
 /// Rejects a routine the file cannot hold before any of it is read.

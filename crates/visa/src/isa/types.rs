@@ -1,30 +1,33 @@
 //! Element types and alignments (spec `2_datatypes.md`, `4_visa_header.md`).
 
+use crate::version::Version;
+
 /// A `VISA_Type` code. Codes 0x10 and above exist only in vISA 4.2 text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Type(pub u8);
 
-const TYPES: [(&str, Option<usize>); 20] = [
-    ("ud", Some(4)),
-    ("d", Some(4)),
-    ("uw", Some(2)),
-    ("w", Some(2)),
-    ("ub", Some(1)),
-    ("b", Some(1)),
-    ("df", Some(8)),
-    ("f", Some(4)),
-    ("v", Some(4)),
-    ("vf", Some(4)),
-    ("bool", Some(1)),
-    ("uq", Some(8)),
-    ("uv", Some(4)),
-    ("q", Some(8)),
-    ("hf", Some(2)),
-    ("bf", Some(2)),
-    ("tf32", Some(4)),
-    ("hf8", Some(1)),
-    ("bf8", Some(1)),
-    ("e2m1", Some(1)),
+/// Name, element size and the first vISA version that has the type.
+const TYPES: [(&str, Option<usize>, Version); 20] = [
+    ("ud", Some(4), Version::OLDEST),
+    ("d", Some(4), Version::OLDEST),
+    ("uw", Some(2), Version::OLDEST),
+    ("w", Some(2), Version::OLDEST),
+    ("ub", Some(1), Version::OLDEST),
+    ("b", Some(1), Version::OLDEST),
+    ("df", Some(8), Version::OLDEST),
+    ("f", Some(4), Version::OLDEST),
+    ("v", Some(4), Version::OLDEST),
+    ("vf", Some(4), Version::OLDEST),
+    ("bool", Some(1), Version::OLDEST),
+    ("uq", Some(8), Version::OLDEST),
+    ("uv", Some(4), Version::OLDEST),
+    ("q", Some(8), Version::OLDEST),
+    ("hf", Some(2), Version::OLDEST),
+    ("bf", Some(2), Version::OLDEST),
+    ("tf32", Some(4), Version::new(4, 2)),
+    ("hf8", Some(1), Version::new(4, 2)),
+    ("bf8", Some(1), Version::new(4, 2)),
+    ("e2m1", Some(1), Version::new(4, 2)),
 ];
 
 impl Type {
@@ -51,6 +54,10 @@ impl Type {
 
     pub fn name(self) -> Option<&'static str> {
         TYPES.get(self.0 as usize).map(|t| t.0)
+    }
+    /// The first version that has this type (`None` for codes no version has).
+    pub fn since(self) -> Option<Version> {
+        TYPES.get(self.0 as usize).map(|t| t.2)
     }
     /// Element size in bytes.
     pub fn size(self) -> Option<usize> {

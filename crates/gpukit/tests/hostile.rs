@@ -1,0 +1,545 @@
+//! Hostile inputs (issue 11): the budget every reader and command keeps, checked
+//! by measuring the `gpukit` process. Peak RSS must stay within 64 MiB + 20x the
+//! input; CPU time may grow at most about linearly between two sizes of the same
+//! class (a ratio with slack, never a wall-clock bound).
+//!
+//! Each run is measured in a process of its own: this test binary re-runs itself
+//! (`measure_child` below) to start `gpukit`, wait for it and read
+//! `getrusage(RUSAGE_CHILDREN)`, so the numbers belong to that one child.
+
+#[path = "hostile/generate.rs"]
+mod generate;
+
+use generate::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BASE_BUDGET: u64 = 64 << 20;
+const BYTES_PER_INPUT_BYTE: u64 = 20;
+/// Runs shorter than this count as this long in the growth ratio: CPU time is
+/// sampled coarsely and process start-up dominates tiny runs.
+const CPU_FLOOR_S: f64 = 0.05;
+/// Allowed CPU growth, as a multiple of the input growth.
+const GROWTH_SLACK: f64 = 3.0;
+
+const RUN_ENV: &str = "GPUKIT_HOSTILE_RUN";
+const RESULT_ENV: &str = "GPUKIT_HOSTILE_RESULT";
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+struct Measured {
+    code: i32,
+    stderr: String,
+    peak_rss: u64,
+    cpu_s: f64,
+}
+
+/// The measuring child: does nothing unless started by [`measure`].
+#[test]
+fn measure_child() {
+    let Some(args) = std::env::var_os(RUN_ENV) else {
+        return;
+    };
+    let args: Vec<String> = args
+        .to_str()
+        .unwrap()
+        .split('\u{1f}')
+        .map(str::to_owned)
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    use nix::sys::resource::{getrusage, UsageWho};
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).unwrap();
+    let cpu = usage.user_time() + usage.system_time();
+    let cpu_us = cpu.tv_sec() as i64 * 1_000_000 + cpu.tv_usec() as i64;
+    // `ru_maxrss` is in KiB on Linux.
+    let report = format!(
+        "{}\n{}\n{}\n{}",
+        out.status.code().unwrap_or(-1),
+        usage.max_rss() as u64 * 1024,
+        cpu_us,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(std::env::var_os(RESULT_ENV).unwrap(), report).unwrap();
+}
+
+/// Runs `gpukit ARGS` in a measuring child of its own and returns its numbers.
+fn measure(args: &[&str]) -> Measured {
+    let result = std::env::temp_dir().join(format!(
+        "gpukit-hostile-{}-{:?}.txt",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "measure_child", "--test-threads=1", "--quiet"])
+        .env(RUN_ENV, args.join("\u{1f}"))
+        .env(RESULT_ENV, &result)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "measuring child failed for {args:?}");
+    let text = std::fs::read_to_string(&result).unwrap();
+    let _ = std::fs::remove_file(&result);
+    let mut parts = text.splitn(4, '\n');
+    let mut next = || parts.next().unwrap_or_default().to_owned();
+    Measured {
+        code: next().parse().unwrap(),
+        peak_rss: next().parse().unwrap(),
+        cpu_s: next().parse::<f64>().unwrap() / 1e6,
+        stderr: next(),
+    }
+}
+
+/// A scratch directory for generated inputs, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("gpukit-hostile-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run must end with: exit code and a piece of its error message.
+struct Expect {
+    code: i32,
+    stderr: &'static str,
+}
+
+const OK: Expect = Expect {
+    code: 0,
+    stderr: "",
+};
+const fn rejected(stderr: &'static str) -> Expect {
+    Expect { code: 1, stderr }
+}
+
+/// Checks the budget and the expected outcome of one run; returns its numbers.
+fn check_run(what: &str, input_len: usize, args: &[&str], expect: &Expect) -> Measured {
+    let m = measure(args);
+    let budget = BASE_BUDGET + BYTES_PER_INPUT_BYTE * input_len as u64;
+    eprintln!(
+        "{what}: {} bytes in, exit {}, peak RSS {} KiB (budget {} KiB), CPU {:.3} s",
+        input_len,
+        m.code,
+        m.peak_rss / 1024,
+        budget / 1024,
+        m.cpu_s
+    );
+    assert!(
+        m.peak_rss <= budget,
+        "{what}: peak RSS {} bytes exceeds the budget of {budget} bytes for {input_len} input bytes",
+        m.peak_rss
+    );
+    assert_eq!(
+        m.code, expect.code,
+        "{what}: exit code; stderr: {}",
+        m.stderr
+    );
+    assert!(
+        m.stderr.contains(expect.stderr),
+        "{what}: stderr lacks {:?}:\n{}",
+        expect.stderr,
+        m.stderr
+    );
+    m
+}
+
+/// Runs one class at two sizes: both within budget, and CPU growing at most
+/// about as fast as the input.
+fn two_sizes(
+    class: &str,
+    make: impl Fn(usize) -> Vec<u8>,
+    sizes: [usize; 2],
+    args: &[&str],
+    expect: Expect,
+) {
+    let scratch = Scratch::new(class);
+    let mut runs = Vec::new();
+    for size in sizes {
+        let bytes = make(size);
+        let path = scratch.file(&format!("{class}-{size}"), &bytes);
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "{}" { path.as_str() } else { a })
+            .collect();
+        let m = check_run(&format!("{class} (n={size})"), bytes.len(), &args, &expect);
+        runs.push((bytes.len() as f64, m.cpu_s));
+    }
+    let input_ratio = runs[1].0 / runs[0].0;
+    let cpu_ratio = runs[1].1 / runs[0].1.max(CPU_FLOOR_S);
+    assert!(
+        cpu_ratio <= GROWTH_SLACK * input_ratio,
+        "{class}: CPU grew {cpu_ratio:.1}x for {input_ratio:.1}x the input (more than linear)"
+    );
+}
+
+// ------------------------------------------------------------- reproducers
+
+/// Every cost/acceptance reproducer of `../shared/reliability`: the small ones
+/// are fixtures in `tests/data/hostile/`, the large ones are read from the shared
+/// folder when it is there (their classes are generated below at two sizes).
+#[test]
+fn reproducers_are_within_budget_or_rejected() {
+    let root = workspace_root();
+    let fixtures = root.join("tests/data/hostile");
+    let shared = root.join("../shared/reliability");
+    let cases: &[(&str, &[&str], Expect)] = &[
+        (
+            "visa_255_gen_binaries_4KB.isa",
+            &["visa", "info"],
+            rejected("the format allows at most 4"),
+        ),
+        (
+            "visa_gen_amp_64k_255g_150KB.isa",
+            &["visa", "info"],
+            rejected("the format allows at most 4"),
+        ),
+        (
+            "visa_512_overlapping_kernels_38KB.isa",
+            &["visa", "dis"],
+            rejected("overlap"),
+        ),
+        (
+            "min_hf8_immediate_in_v36.isa",
+            &["visa", "dis"],
+            rejected("type code 0x11 (hf8) does not exist in vISA 3.6"),
+        ),
+        (
+            "fuzz_visa_roundtrip_hf8.isa",
+            &["visa", "dis"],
+            rejected("type code 0x11 (hf8) does not exist in vISA 3.6"),
+        ),
+        (
+            "amd_symname_amp_4096x64K_128KB.clo",
+            &["amd", "info"],
+            rejected("not a CL1 GPU binary"),
+        ),
+        (
+            "amd_cl1_4096_duplicate_kernels.clo",
+            &["amd", "info"],
+            rejected("duplicate kernel"),
+        ),
+        (
+            "amd_args_size_overflow_u64max.cl",
+            &["amd", "args"],
+            rejected("struct field `a`: size overflows 64 bits"),
+        ),
+        (
+            "amd_args_size_overflow_2d.cl",
+            &["amd", "args"],
+            rejected("struct field `a`: size overflows 64 bits"),
+        ),
+        (
+            "amd_link_fanout_16000.il",
+            &["amd", "link", "--kernel", "k"],
+            OK,
+        ),
+        (
+            "iga_lenient_repairs_quadratic.json",
+            &["iga", "print", "--lenient"],
+            OK,
+        ),
+    ];
+    let strict = std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var_os("REQUIRE_PEERS").is_some();
+    for (name, args, expect) in cases {
+        let path = [fixtures.join(name), shared.join(name)]
+            .into_iter()
+            .find(|p| p.exists());
+        let Some(path) = path else {
+            assert!(
+                !strict,
+                "{name}: neither in tests/data/hostile nor in ../shared/reliability"
+            );
+            eprintln!("{name}: skipped (not in tests/data/hostile, ../shared/reliability absent)");
+            continue;
+        };
+        let len = std::fs::metadata(&path).unwrap().len() as usize;
+        let mut all: Vec<&str> = args.to_vec();
+        all.push(path.to_str().unwrap());
+        check_run(name, len, &all, expect);
+    }
+}
+
+// ------------------------------------------------------------- generated classes
+
+fn visa_object(fixture: &str) -> KernelObject {
+    let data = std::fs::read(workspace_root().join("tests/data/visa").join(fixture)).unwrap();
+    KernelObject::from_file(&data)
+}
+
+/// Every kernel's Gen binaries cover the whole file (amplification by copying).
+#[test]
+fn visa_gen_binaries_covering_the_file() {
+    let obj = visa_object("trivial__empty_kernel.isa");
+    let make = |pad: usize| {
+        let entries: Vec<KernelEntry> = (0..64)
+            .map(|i| KernelEntry {
+                object: i,
+                gen_binaries: vec![(0, 0); 4],
+            })
+            .collect();
+        visa_file(&obj, 64, &entries, pad)
+    };
+    two_sizes(
+        "visa-gen-amp",
+        make,
+        [64 << 10, 256 << 10],
+        &["visa", "info", "{}"],
+        rejected("overlap"),
+    );
+}
+
+/// Many kernel entries share one kernel object (amplification by decoding).
+#[test]
+fn visa_kernels_sharing_one_object() {
+    let obj = visa_object("image_ops__image_resample.isa");
+    let make = |n: usize| {
+        let entries: Vec<KernelEntry> = (0..n)
+            .map(|_| KernelEntry {
+                object: 0,
+                gen_binaries: Vec::new(),
+            })
+            .collect();
+        visa_file(&obj, 1, &entries, n * 256)
+    };
+    two_sizes(
+        "visa-shared-object",
+        make,
+        [128, 512],
+        &["visa", "dis", "{}"],
+        rejected("overlap"),
+    );
+}
+
+/// A valid file of many kernels, each its own copy: the ordinary path scales.
+#[test]
+fn visa_many_valid_kernels() {
+    let obj = visa_object("image_ops__image_resample.isa");
+    let make = |n: usize| {
+        let entries: Vec<KernelEntry> = (0..n)
+            .map(|i| KernelEntry {
+                object: i,
+                gen_binaries: Vec::new(),
+            })
+            .collect();
+        visa_file(&obj, n, &entries, 0)
+    };
+    two_sizes(
+        "visa-many-kernels-dis",
+        make,
+        [16, 64],
+        &["visa", "dis", "{}"],
+        OK,
+    );
+    two_sizes(
+        "visa-many-kernels-info",
+        make,
+        [16, 64],
+        &["visa", "info", "{}"],
+        OK,
+    );
+}
+
+/// One kernel with a long stream of small instructions: the ordinary path scales.
+#[test]
+fn visa_dense_instruction_stream() {
+    let data =
+        std::fs::read(workspace_root().join("tests/data/visa/trivial__empty_kernel.isa")).unwrap();
+    let make = |n: usize| visa_dense_stream(&data, n);
+    two_sizes(
+        "visa-dense-dis",
+        make,
+        [2000, 8000],
+        &["visa", "dis", "{}"],
+        OK,
+    );
+    two_sizes(
+        "visa-dense-info",
+        make,
+        [2000, 8000],
+        &["visa", "info", "{}"],
+        OK,
+    );
+}
+
+/// Symbols and sections that all name one long string (amplification by copying names).
+#[test]
+fn elf_names_sharing_one_string() {
+    let make = |n: usize| elf_shared_names(n * 16, n);
+    two_sizes(
+        "elf-shared-names",
+        make,
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("not a CL1 GPU binary"),
+    );
+}
+
+/// CL1 kernels whose metadata and code share one range, or share one name.
+#[test]
+fn cl1_kernels_sharing_bytes_or_names() {
+    two_sizes(
+        "cl1-overlapping-kernels",
+        |n| cl1_shared_kernels(n, n * 4, false),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("overlaps"),
+    );
+    two_sizes(
+        "cl1-duplicate-kernels",
+        |n| cl1_shared_kernels(n, n * 4, true),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("duplicate kernel"),
+    );
+}
+
+/// CL2 kernels whose metadata shares one range, or one name.
+#[test]
+fn cl2_kernels_sharing_bytes_or_names() {
+    two_sizes(
+        "cl2-overlapping-kernels",
+        |n| cl2_shared_kernels(n, n * 4, false),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("overlaps"),
+    );
+    two_sizes(
+        "cl2-duplicate-kernels",
+        |n| cl2_shared_kernels(n, n * 4, true),
+        [1024, 4096],
+        &["amd", "info", "{}"],
+        rejected("duplicate kernel"),
+    );
+}
+
+/// Lenient IGA repairs, many of them, under a long key.
+#[test]
+fn iga_many_lenient_repairs() {
+    let make = |n: usize| iga_repairs(n, n);
+    two_sizes(
+        "iga-repairs",
+        make,
+        [15_000, 60_000],
+        &["iga", "print", "--lenient", "{}"],
+        OK,
+    );
+}
+
+/// `amd link` of a kernel calling many functions.
+#[test]
+fn amd_link_wide_call_graph() {
+    two_sizes(
+        "amd-link-fanout",
+        il_fanout,
+        [4000, 16000],
+        &["amd", "link", "--kernel", "k", "{}"],
+        OK,
+    );
+}
+
+/// `amd args` over many kernel signatures.
+#[test]
+fn amd_args_many_kernels() {
+    two_sizes(
+        "amd-args",
+        opencl_kernels,
+        [256, 1024],
+        &["amd", "args", "{}"],
+        OK,
+    );
+}
+
+// ------------------------------------------------------------- fuzz regressions
+
+/// Every input a fuzz target kept (`fuzz/seed.sh` copies crashes to
+/// `tests/data/<area>/fuzz/`) goes through the readers of its area: Ok or Err,
+/// never a panic, and within budget through the CLI. vISA's are also read by
+/// `crates/visa/tests/robustness.rs` (round trip).
+#[test]
+fn fuzz_regression_inputs_never_panic() {
+    let root = workspace_root();
+    let mut seen = 0;
+    for area in ["visa", "iga", "amd"] {
+        let dir = root.join("tests/data").join(area).join("fuzz");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            if path.extension().is_some_and(|e| e == "md") {
+                continue;
+            }
+            let data = std::fs::read(&path).unwrap();
+            let text = std::str::from_utf8(&data).ok();
+            match area {
+                "visa" => {
+                    let _ = gpukit_visa::read_lenient(&data);
+                    if let Some(t) = text {
+                        if let Ok(obj) = gpukit_visa::text::parse_text(t) {
+                            let _ = gpukit_visa::write(&obj);
+                        }
+                    }
+                }
+                "iga" => {
+                    for mode in [gpukit_iga::Mode::Strict, gpukit_iga::Mode::Lenient] {
+                        if let Ok(p) = gpukit_iga::parse(&data, mode) {
+                            let _ = gpukit_iga::write(&p.listing, gpukit_iga::Version::V2);
+                        }
+                    }
+                }
+                _ => {
+                    let _ = gpukit_amd::cl1::Cl1Binary::parse(&data);
+                    let _ = gpukit_amd::cl2::Cl2Binary::parse(&data);
+                    let _ = gpukit_amd::metadata::parse_metadata(&data);
+                    if let Some(t) = text {
+                        if let Ok(p) = gpukit_amd::link::IlProgram::parse(t) {
+                            let names: Vec<String> =
+                                p.kernels().map(|(k, _)| k.to_owned()).collect();
+                            for k in names {
+                                let _ = p.link(&k, Some(t));
+                            }
+                        }
+                        let _ = gpukit_amd::clc::kernel_signatures(
+                            t,
+                            &["__GPU__"],
+                            gpukit_amd::clc::PointerWidth::Bits64,
+                        );
+                    }
+                }
+            }
+            seen += 1;
+        }
+    }
+    eprintln!("{seen} fuzz regression input(s) read");
+}
