@@ -120,7 +120,13 @@ enum StreamSink {
 /// when `binary` (refused on a terminal unless `-o -` asks for it).
 pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError> {
     let kind = if binary { Kind::Binary } else { Kind::Text };
-    let sink = match resolve(out)? {
+    stream_to(resolve(out)?, kind)
+}
+
+/// A stream into a resolved target: every write of this module goes through here.
+fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
+    let binary = kind == Kind::Binary;
+    let sink = match target {
         Target::Stdout { explicit } => {
             let stdout = std::io::stdout();
             if binary && !explicit && stdout.is_terminal() {
@@ -349,41 +355,19 @@ fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> Cmd
     } else {
         resolve(out)?
     };
-    let escaped;
-    let bytes = match kind {
-        Kind::Text => match escape_controls(bytes) {
-            Some(e) => {
-                escaped = e;
-                &escaped[..]
-            }
-            None => bytes,
-        },
-        Kind::Binary => bytes,
+    let name = match &target {
+        Target::Stdout { .. } => "stdout".to_string(),
+        Target::Through(p) => p.display().to_string(),
+        Target::Replace { real, .. } => real.display().to_string(),
     };
-    match target {
-        Target::Stdout { explicit } => {
-            let stdout = std::io::stdout();
-            if kind == Kind::Binary && !explicit && stdout.is_terminal() {
-                return Err(CmdError::Usage(
-                    "refusing to write binary output to a terminal; give -o FILE, or -o - to \
-                     force it"
-                        .into(),
-                ));
-            }
-            let mut lock = stdout.lock();
-            lock.write_all(bytes)
-                .and_then(|_| lock.flush())
-                .or_else(ignore_broken_pipe)
-                .map_err(|e| CmdError::Io(format!("stdout: {e}")))
-        }
-        Target::Through(path) => OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(bytes))
-            .or_else(ignore_broken_pipe)
-            .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display()))),
-        Target::Replace { real, existing } => replace_atomically(&real, existing, bytes),
-    }
+    let mut stream = stream_to(target, kind)?;
+    // A reader that stops early (`| head`) is not an error; the temporary of a regular
+    // file is removed when the stream is dropped unfinished.
+    stream
+        .write_all(bytes)
+        .or_else(ignore_broken_pipe)
+        .map_err(|e| CmdError::Io(format!("{name}: cannot write: {e}")))?;
+    stream.finish()
 }
 
 fn in_place_target(path: &Path) -> Result<Target, CmdError> {
@@ -434,43 +418,6 @@ fn watch_signals() {
             }
         });
     });
-}
-
-fn replace_atomically(real: &Path, existing: Option<std::fs::Metadata>, bytes: &[u8]) -> CmdResult {
-    let io = |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
-    let dir = match real.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    watch_signals();
-    let (tmp, mut file) = create_temp(&dir, &name).map_err(io)?;
-    let result = (|| {
-        if let Some(m) = &existing {
-            // Owner first: chown may clear set-id bits that the mode then restores.
-            let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
-            file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777))?;
-        }
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
-        std::fs::rename(&tmp, real)?;
-        *pending = None;
-        Ok(())
-    })();
-    if result.is_err() {
-        let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = std::fs::remove_file(&tmp);
-        *pending = None;
-    } else if let Ok(d) = File::open(&dir) {
-        // The rename is durable once the directory is.
-        let _ = d.sync_all();
-    }
-    result.map_err(io)
 }
 
 /// Creates `.NAME.<random>.tmp` in `dir` exclusively (never opening a file someone

@@ -9,7 +9,7 @@ use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
 use gpukit_visa::text::{print_routine_with, PrintOptions, RoutineRef as PrintRef};
 use gpukit_visa::verify::{self, Place, Platform, RoutineRef};
-use gpukit_visa::{AttributeValue, Code, InputClass, Object, Routine};
+use gpukit_visa::{AttributeValue, Code, Object, Routine};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -202,20 +202,7 @@ fn routine(
             .inputs()
             .iter()
             .map(|i| {
-                let kind = match i.class() {
-                    InputClass::General => "general".to_string(),
-                    InputClass::Sampler => "sampler".into(),
-                    InputClass::Surface => "surface".into(),
-                    InputClass::Other(c) => format!("class {c}"),
-                };
-                let kind = match i.implicit_name() {
-                    Some(n) => format!("{kind} ({n})"),
-                    None => kind,
-                };
-                let name = match i.class() {
-                    InputClass::General => var_name(i.index),
-                    _ => format!("#{}", i.index),
-                };
+                let (kind, name) = crate::cmd::visa::info::input_kind_and_name(r, i);
                 vec![kind, name, i.offset.to_string(), i.size.to_string()]
             })
             .collect(),

@@ -151,27 +151,7 @@ fn routine(
         .inputs()
         .iter()
         .map(|i| {
-            let class = match i.class() {
-                InputClass::General => "general".to_string(),
-                InputClass::Sampler => "sampler".to_string(),
-                InputClass::Surface => "surface".to_string(),
-                InputClass::Other(c) => format!("class{c}"),
-            };
-            let kind = match i.implicit_name() {
-                Some(n) => format!("{class} implicit {n}"),
-                None => class,
-            };
-            let name = match i.class() {
-                InputClass::General => i
-                    .index
-                    .checked_sub(gpukit_visa::limits::PREDEFINED_VARS)
-                    .and_then(|ix| r.variables.get(ix as usize))
-                    .map(|v| r.string_lossy(v.name_index))
-                    .unwrap_or_else(|| format!("V{}", i.index)),
-                InputClass::Surface => format!("T{}", i.index),
-                InputClass::Sampler => format!("S{}", i.index),
-                InputClass::Other(_) => String::new(),
-            };
+            let (kind, name) = input_kind_and_name(r, i);
             InputReport {
                 kind,
                 id: i.index,
@@ -237,6 +217,33 @@ fn routine(
         gen_binaries,
         instructions,
     }
+}
+
+/// How `visa info` (and `report`) name an input: its class (with the implicit
+/// argument it is, if any) and the variable, surface or sampler it binds.
+pub(crate) fn input_kind_and_name(r: &Routine, i: &gpukit_visa::Input) -> (String, String) {
+    let class = match i.class() {
+        InputClass::General => "general".to_string(),
+        InputClass::Sampler => "sampler".to_string(),
+        InputClass::Surface => "surface".to_string(),
+        InputClass::Other(c) => format!("class{c}"),
+    };
+    let kind = match i.implicit_name() {
+        Some(n) => format!("{class} implicit {n}"),
+        None => class,
+    };
+    let name = match i.class() {
+        InputClass::General => i
+            .index
+            .checked_sub(gpukit_visa::limits::PREDEFINED_VARS)
+            .and_then(|ix| r.variables.get(ix as usize))
+            .map(|v| r.string_lossy(v.name_index))
+            .unwrap_or_else(|| format!("V{}", i.index)),
+        InputClass::Surface => format!("T{}", i.index),
+        InputClass::Sampler => format!("S{}", i.index),
+        InputClass::Other(_) => String::new(),
+    };
+    (kind, name)
 }
 
 pub(crate) fn text(r: &Report) -> String {
