@@ -989,6 +989,19 @@ impl Ctx<'_, '_> {
     // ---- memory ----
 
     /// Bytes at a resolved place.
+    /// One element of a gather (`load`: memory to the raw operand at byte `at`) or a
+    /// scatter (the raw operand's bytes at `at` to memory).
+    fn transfer(&mut self, load: bool, place: Place, data: Raw, at: usize, len: usize) -> Res<()> {
+        if load {
+            let v = self.mem_read(place, len);
+            self.raw_write(data, at, &v)
+        } else {
+            let v = self.raw_bytes_at(data, at, len)?;
+            self.mem_write(place, &v);
+            Ok(())
+        }
+    }
+
     fn mem_read(&self, place: Place, len: usize) -> Vec<u8> {
         match place {
             Place::Buffer(b, o) => self.mem.buffers[b].data[o..o + len].to_vec(),
@@ -1102,13 +1115,7 @@ impl Ctx<'_, '_> {
                 }
                 let off = global + self.raw_dword(offsets, c)? as i128 + 4 * color as i128;
                 let place = self.resolve_surface(surface, off, 4)?;
-                if load {
-                    let v = self.mem_read(place, 4);
-                    self.raw_write(data, k * block + 4 * c, &v)?;
-                } else {
-                    let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
-                    self.mem_write(place, &v);
-                }
+                self.transfer(load, place, data, k * block + 4 * c, 4)?;
             }
             k += 1;
         }
@@ -1312,13 +1319,7 @@ impl Ctx<'_, '_> {
                     for k in 0..n {
                         let place = self.mem.resolve_a64(a + (k * size) as u64, size)?;
                         let at = (k * exec as usize + c) * size;
-                        if load {
-                            let v = self.mem_read(place, size);
-                            self.raw_write(data, at, &v)?;
-                        } else {
-                            let v = self.raw_bytes_at(data, at, size)?;
-                            self.mem_write(place, &v);
-                        }
+                        self.transfer(load, place, data, at, size)?;
                     }
                 }
                 Ok(Flow::Next)
@@ -1360,13 +1361,7 @@ impl Ctx<'_, '_> {
                             .wrapping_add(self.raw_qword(offsets, c)?)
                             .wrapping_add(4 * color);
                         let place = self.mem.resolve_a64(a, 4)?;
-                        if load {
-                            let v = self.mem_read(place, 4);
-                            self.raw_write(data, k * block + 4 * c, &v)?;
-                        } else {
-                            let v = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
-                            self.mem_write(place, &v);
-                        }
+                        self.transfer(load, place, data, k * block + 4 * c, 4)?;
                     }
                     k += 1;
                 }
