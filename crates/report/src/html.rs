@@ -142,16 +142,12 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
             svg::cfg(g, &anchor)
         );
     }
-    if !kernel.mix.is_empty() {
-        let (heading, title) = if kernel.mix_title.is_empty() {
-            ("Instruction mix", "instructions by mnemonic")
-        } else {
-            ("Resources", kernel.mix_title.as_str())
-        };
+    for bars in kernel.bars.iter().filter(|b| !b.items.is_empty()) {
         let _ = write!(
             s,
-            "<div><h3>{heading}</h3>{}</div>",
-            svg::mix(&kernel.mix, title)
+            "<div><h3>{}</h3>{}</div>",
+            escape(&bars.heading),
+            svg::mix(&bars.items, &bars.title)
         );
     }
     s.push_str("</div>\n");

@@ -20,12 +20,29 @@ pub struct Kernel {
     pub tables: Vec<Table>,
     pub cfg: Option<Graph>,
     pub pressure: Option<Pressure>,
-    /// Instruction count per mnemonic (or, with `mix_title`, other counts).
-    pub mix: Vec<(String, usize)>,
-    /// The bar chart's title; empty means "instructions by mnemonic".
-    pub mix_title: String,
+    /// Bar charts: the instruction mix, or resources in one unit per chart.
+    pub bars: Vec<Bars>,
     pub findings: Vec<Finding>,
     pub listing: Vec<Line>,
+}
+
+/// One bar chart: a heading for the page and (name, value) bars of one unit.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Bars {
+    pub heading: String,
+    pub title: String,
+    pub items: Vec<(String, usize)>,
+}
+
+impl Bars {
+    /// Instruction count per mnemonic.
+    pub fn mix(items: Vec<(String, usize)>) -> Bars {
+        Bars {
+            heading: "Instruction mix".into(),
+            title: "instructions by mnemonic".into(),
+            items,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

@@ -4,7 +4,7 @@
 
 use crate::cmd::amd::info::AnyReport;
 use crate::error::CmdError;
-use gpukit_report::{Kernel, Page, Table};
+use gpukit_report::{Bars, Kernel, Page, Table};
 use std::path::Path;
 
 pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
@@ -49,27 +49,37 @@ pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
                 }
             }
         }
-        // The numbers worth comparing at a glance: registers, memory, sizes.
-        kernel.mix = kernel
-            .summary
-            .iter()
-            .filter_map(|(k, v)| Some((k.clone(), v.parse::<usize>().ok()?)))
-            .filter(|(k, _)| {
-                let k = k.to_ascii_lowercase();
-                [
-                    "gprs",
+        // The numbers worth comparing at a glance, one unit per chart.
+        let pick = |words: &[&str]| -> Vec<(String, usize)> {
+            kernel
+                .summary
+                .iter()
+                .filter(|(k, _)| {
+                    let k = k.to_ascii_lowercase();
+                    words.iter().any(|w| k.contains(w))
+                })
+                .filter_map(|(k, v)| Some((k.clone(), v.parse::<usize>().ok()?)))
+                .collect()
+        };
+        kernel.bars = vec![
+            Bars {
+                heading: "Registers".into(),
+                title: "registers used".into(),
+                items: pick(&["sgprs", "vgprs"]),
+            },
+            Bars {
+                heading: "Sizes".into(),
+                title: "bytes".into(),
+                items: pick(&[
                     "code_size",
                     "data_size",
+                    "kernarg",
                     "hw_local",
                     "private",
                     "scratch",
-                    "kernarg",
-                ]
-                .iter()
-                .any(|w| k.contains(w))
-            })
-            .collect();
-        kernel.mix_title = "registers, memory and sizes".into();
+                ]),
+            },
+        ];
         page.kernels.push(kernel);
     }
     Ok(page)

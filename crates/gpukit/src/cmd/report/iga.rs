@@ -4,7 +4,7 @@
 
 use crate::error::CmdError;
 use gpukit_iga::model::{Element, OperandKind};
-use gpukit_report::{Finding, Graph, Kernel, Line, Node, Page, Pressure};
+use gpukit_report::{Bars, Finding, Graph, Kernel, Line, Node, Page, Pressure};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -135,8 +135,7 @@ pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
         tables: Vec::new(),
         cfg: Some(graph),
         pressure,
-        mix: mix.into_iter().collect(),
-        mix_title: String::new(),
+        bars: vec![Bars::mix(mix.into_iter().collect())],
         findings,
         listing,
     };

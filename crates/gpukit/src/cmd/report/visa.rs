@@ -4,7 +4,7 @@
 
 use crate::detect::Format;
 use crate::error::CmdError;
-use gpukit_report::{Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
+use gpukit_report::{Bars, Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
 use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
 use gpukit_visa::text::{print_routine_with, PrintOptions, RoutineRef as PrintRef};
@@ -322,8 +322,9 @@ fn routine(
         tables,
         cfg: cfg.filter(|g| !g.nodes.is_empty()),
         pressure,
-        mix: mix.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        mix_title: String::new(),
+        bars: vec![Bars::mix(
+            mix.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        )],
         findings,
         listing,
     }
