@@ -181,6 +181,14 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// A direct operand's variable, element size and first byte in the register space.
+    fn direct(&self, id: u32, row: u8, col: u8) -> Res<(super::Slot, u32, i64)> {
+        let s = self.slot(id)?;
+        let es = s.ty.size().unwrap_or(4) as u32;
+        let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+        Ok((s, es, origin))
+    }
+
     fn slot(&self, id: u32) -> Res<super::Slot> {
         self.p
             .vars
@@ -263,9 +271,7 @@ impl Ctx<'_, '_> {
                 col,
                 region,
             } => {
-                let s = self.slot(id)?;
-                let es = s.ty.size().unwrap_or(4) as u32;
-                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let (s, es, origin) = self.direct(id, row, col)?;
                 let els = source_elements(origin, es, self.grf, exec, region_params(region)?)
                     .map_err(|e| Fault(e.to_string()))?;
                 let vals = els
@@ -376,9 +382,7 @@ impl Ctx<'_, '_> {
                 col,
                 region,
             } => {
-                let s = self.slot(id)?;
-                let es = s.ty.size().unwrap_or(4) as u32;
-                let origin = s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf);
+                let (s, es, origin) = self.direct(id, row, col)?;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
                 let els = destination_elements(origin, es, self.grf, exec, h)
                     .map_err(|e| Fault(e.to_string()))?;
@@ -969,11 +973,7 @@ impl Ctx<'_, '_> {
         let mut out = vec![Val::I(0); exec as usize];
         for c in 0..exec as usize {
             let base = match src0.kind {
-                VectorKind::General { id, row, col, .. } => {
-                    let s = self.slot(id)?;
-                    let es = s.ty.size().unwrap_or(4) as u32;
-                    s.base as i64 + direct_origin(row as u32, col as u32, es, self.grf)
-                }
+                VectorKind::General { id, row, col, .. } => self.direct(id, row, col)?.2,
                 VectorKind::Address { id, offset, width } => {
                     let n = 1usize << width.min(5);
                     self.addr_value(id, offset as usize + (c % n))? as i64
