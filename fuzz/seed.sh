@@ -41,12 +41,14 @@ seeds_for() {
             echo "$root/crates/amd/tests|*.il" "$root/tests/cli|*.il" ;;
         amd_args)
             echo "$shared/amd|*.cl" "$shared/intel|*.cl" "$root/crates/amd/tests|*.cl" "$root/tests/data/hostile|*.cl" ;;
+        intel_read)
+            echo "$root/tests/data/intel|*.bin" ;;
         *) echo "" ;;
     esac
 }
 
 area_of() {
-    case $1 in visa_*) echo visa ;; iga_*) echo iga ;; amd_*) echo amd ;; *) echo misc ;; esac
+    case $1 in visa_*) echo visa ;; iga_*) echo iga ;; amd_*) echo amd ;; intel_*) echo intel ;; *) echo misc ;; esac
 }
 
 summary=()
