@@ -485,7 +485,7 @@ fn amd_args_many_kernels() {
 fn fuzz_regression_inputs_never_panic() {
     let root = workspace_root();
     let mut seen = 0;
-    for area in ["visa", "iga", "amd"] {
+    for area in ["visa", "iga", "amd", "intel"] {
         let dir = root.join("tests/data").join(area).join("fuzz");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -517,6 +517,9 @@ fn fuzz_regression_inputs_never_panic() {
                             let _ = gpukit_iga::write(&p.listing, gpukit_iga::Version::V2);
                         }
                     }
+                }
+                "intel" => {
+                    let _ = gpukit_intel::read(&data);
                 }
                 _ => {
                     let _ = gpukit_amd::cl1::Cl1Binary::parse(&data);
