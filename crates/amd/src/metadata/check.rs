@@ -3,6 +3,7 @@
 
 use super::model::*;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// One finding, tied to the 1-based line of the block (line 1 is `;ARGSTART`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -79,17 +80,17 @@ impl Metadata {
                 });
             }
         }
+        // Each argument is compared with the earlier ones through an index, not pair by
+        // pair: a block of n arguments costs n log n, and reports at most one overlap
+        // and one repeat per argument, so the findings stay proportional to the block.
+        let mut slots = SlotIndex::new(&args);
+        let mut names: HashSet<&str> = HashSet::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
-            for b in &args[..i] {
-                let (a0, a1) = (
-                    u64::from(a.offset),
-                    u64::from(a.offset) + u64::from(a.cb_size),
-                );
-                let (b0, b1) = (
-                    u64::from(b.offset),
-                    u64::from(b.offset) + u64::from(b.cb_size),
-                );
-                if a.cb == b.cb && a0 < b1 && b0 < a1 {
+            let (a0, a1) = span(a);
+            if let Some(j) = slots.widest_before(a, a1) {
+                let b = &args[j];
+                let (b0, b1) = span(b);
+                if b1 > a0 {
                     out.push(Finding {
                         line: arg_lines[i],
                         message: format!(
@@ -99,7 +100,8 @@ impl Metadata {
                     });
                 }
             }
-            if args[..i].iter().any(|b| b.name == a.name) {
+            slots.insert(i, a);
+            if !names.insert(a.name.as_str()) {
                 out.push(Finding {
                     line: arg_lines[i],
                     message: format!("argument name `{}` repeats", a.name),
@@ -138,7 +140,7 @@ impl Metadata {
                         ),
                     })
                 }
-                Entry::Sampler(s) if s.location == 0 && !args.iter().any(|a| a.name == s.name) => {
+                Entry::Sampler(s) if s.location == 0 && !names.contains(s.name.as_str()) => {
                     out.push(Finding {
                         line,
                         message: format!("sampler argument `{}` has no `;value` line", s.name),
@@ -178,5 +180,76 @@ fn element_count_finding(entry: &Entry) -> Option<String> {
             p.name, p.count
         )),
         _ => None,
+    }
+}
+
+/// The constant-buffer bytes an argument occupies.
+fn span(a: &Argument) -> (u64, u64) {
+    let start = u64::from(a.offset);
+    (start, start + u64::from(a.cb_size))
+}
+
+/// The arguments inserted so far, per constant buffer, answering "of the earlier
+/// arguments that start before byte X, which one ends last?" in log time: a
+/// prefix-maximum (Fenwick) tree over the sorted distinct start offsets of each buffer.
+struct SlotIndex {
+    buffers: HashMap<u32, Buffer>,
+}
+
+struct Buffer {
+    starts: Vec<u64>,
+    /// 1-based Fenwick tree of (end, argument index), maximum by end.
+    tree: Vec<Option<(u64, usize)>>,
+}
+
+impl SlotIndex {
+    fn new(args: &[Argument]) -> SlotIndex {
+        let mut buffers: HashMap<u32, Buffer> = HashMap::new();
+        for a in args {
+            buffers
+                .entry(a.cb)
+                .or_insert_with(|| Buffer {
+                    starts: Vec::new(),
+                    tree: Vec::new(),
+                })
+                .starts
+                .push(span(a).0);
+        }
+        for b in buffers.values_mut() {
+            b.starts.sort_unstable();
+            b.starts.dedup();
+            b.tree = vec![None; b.starts.len() + 1];
+        }
+        SlotIndex { buffers }
+    }
+
+    fn insert(&mut self, index: usize, a: &Argument) {
+        let Some(b) = self.buffers.get_mut(&a.cb) else {
+            return;
+        };
+        let (start, end) = span(a);
+        let mut pos = b.starts.partition_point(|&s| s < start) + 1;
+        while pos < b.tree.len() {
+            if b.tree[pos].is_none_or(|(e, _)| end > e) {
+                b.tree[pos] = Some((end, index));
+            }
+            pos += pos & pos.wrapping_neg();
+        }
+    }
+
+    /// The earlier argument of `a`'s buffer that ends last among those starting before `limit`.
+    fn widest_before(&self, a: &Argument, limit: u64) -> Option<usize> {
+        let b = self.buffers.get(&a.cb)?;
+        let mut pos = b.starts.partition_point(|&s| s < limit);
+        let mut best: Option<(u64, usize)> = None;
+        while pos > 0 {
+            if let Some((e, i)) = b.tree[pos] {
+                if best.is_none_or(|(be, bi)| e > be || (e == be && i < bi)) {
+                    best = Some((e, i));
+                }
+            }
+            pos &= pos - 1;
+        }
+        best.map(|(_, i)| i)
     }
 }
