@@ -30,6 +30,8 @@ use std::sync::{Mutex, Once};
 enum Kind {
     Text,
     Binary,
+    /// JSON from `write_json`, whose strings carry no control characters: written as is.
+    Json,
 }
 
 /// Writes text to `out`, or to stdout when `out` is `None` or `-`.
@@ -50,9 +52,62 @@ pub fn emit_in_place(path: &Path, bytes: &[u8]) -> CmdResult {
 
 /// Serialises a report as pretty JSON followed by a newline.
 pub fn json<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut v = serde_json::to_vec_pretty(value).unwrap_or_default();
-    v.push(b'\n');
+    let mut v = Vec::new();
+    let _ = write_json(&mut v, value, true);
     v
+}
+
+/// Writes `value` as JSON and a newline. Strings have DEL and the C1 controls escaped
+/// as `\u00XX` too (serde_json leaves them raw), so JSON never needs the terminal
+/// escaping of text output, which would make it invalid JSON.
+fn write_json<W: Write, T: serde::Serialize + ?Sized>(
+    w: &mut W,
+    value: &T,
+    pretty: bool,
+) -> std::io::Result<()> {
+    if pretty {
+        let fmt = ControlsEscaped(serde_json::ser::PrettyFormatter::new());
+        value.serialize(&mut serde_json::Serializer::with_formatter(&mut *w, fmt))?;
+    } else {
+        let fmt = ControlsEscaped(serde_json::ser::CompactFormatter);
+        value.serialize(&mut serde_json::Serializer::with_formatter(&mut *w, fmt))?;
+    }
+    w.write_all(b"\n")
+}
+
+/// A JSON formatter that escapes what serde_json writes raw but a terminal obeys.
+struct ControlsEscaped<F>(F);
+
+/// Forwards a `Formatter` method to the wrapped formatter (the pretty one overrides them).
+macro_rules! forward_formatter {
+    ($($name:ident $(($arg:ident: $ty:ty))?;)*) => {$(
+        fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $ty)?) -> std::io::Result<()> {
+            self.0.$name(w $(, $arg)?)
+        }
+    )*};
+}
+
+impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for ControlsEscaped<F> {
+    forward_formatter! {
+        begin_array; end_array; begin_array_value(first: bool); end_array_value;
+        begin_object; end_object; begin_object_key(first: bool); end_object_key;
+        begin_object_value; end_object_value;
+    }
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if ('\u{7f}'..='\u{9f}').contains(&c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", c as u32)?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// How `--json` prints: one pretty document, or one compact line per item.
@@ -89,11 +144,26 @@ impl JsonArg {
             _ => json(&items),
         }
     }
+    /// Writes one report to `out` as it is serialised: JSON can be many times the
+    /// size of the model it describes, so it is never held whole in memory.
+    pub fn emit_one<T: serde::Serialize>(self, out: Option<&Path>, value: &T) -> CmdResult {
+        let pretty = self.json != Some(JsonStyle::Ndjson);
+        write_with(out, Kind::Json, false, |w| write_json(w, value, pretty))
+    }
+    /// Writes several items to `out` as they are serialised (see `emit_one`).
+    pub fn emit_many<T: serde::Serialize>(self, out: Option<&Path>, items: &[T]) -> CmdResult {
+        match self.json {
+            Some(JsonStyle::Ndjson) => write_with(out, Kind::Json, false, |w| {
+                items.iter().try_for_each(|item| write_json(w, item, false))
+            }),
+            _ => self.emit_one(out, &items),
+        }
+    }
 }
 
 fn ndjson_line<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut v = serde_json::to_vec(value).unwrap_or_default();
-    v.push(b'\n');
+    let mut v = Vec::new();
+    let _ = write_json(&mut v, value, false);
     v
 }
 
@@ -258,7 +328,7 @@ impl Write for Stream {
                 Some(escaped) => self.inner().write_all(&escaped)?,
                 None => self.inner().write_all(buf)?,
             },
-            Kind::Binary => self.inner().write_all(buf)?,
+            Kind::Binary | Kind::Json => self.inner().write_all(buf)?,
         }
         Ok(buf.len())
     }
@@ -350,6 +420,16 @@ fn dangling_target(path: &Path) -> PathBuf {
 }
 
 fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {
+    write_with(out, kind, in_place, |w| w.write_all(bytes))
+}
+
+/// Opens the output and lets `produce` write it; every whole-output write goes here.
+fn write_with(
+    out: Option<&Path>,
+    kind: Kind,
+    in_place: bool,
+    produce: impl FnOnce(&mut Stream) -> std::io::Result<()>,
+) -> CmdResult {
     let target = if in_place {
         in_place_target(out.expect("in-place output names its file"))?
     } else {
@@ -363,8 +443,7 @@ fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> Cmd
     let mut stream = stream_to(target, kind)?;
     // A reader that stops early (`| head`) is not an error; the temporary of a regular
     // file is removed when the stream is dropped unfinished.
-    stream
-        .write_all(bytes)
+    produce(&mut stream)
         .or_else(ignore_broken_pipe)
         .map_err(|e| CmdError::Io(format!("{name}: cannot write: {e}")))?;
     stream.finish()

@@ -54,15 +54,17 @@ pub fn run_files<R: Serialize>(
             }
         }
     }
-    let out = if json.enabled() {
+    if json.enabled() {
         match reports.as_slice() {
-            [one] if files.len() == 1 => json.one(one),
-            all => json.many(all),
+            [one] if files.len() == 1 => json.emit_one(output, one)?,
+            all => json.emit_many(output, all)?,
         }
     } else {
-        reports.iter().map(&text).collect::<String>().into_bytes()
-    };
-    emit(output, &out)?;
+        emit(
+            output,
+            reports.iter().map(&text).collect::<String>().as_bytes(),
+        )?;
+    }
     match exit {
         0 => Ok(()),
         code => Err(CmdError::Reported(code)),

@@ -140,12 +140,11 @@ impl Metadata {
                         ),
                     })
                 }
-                Entry::Sampler(s) if s.location == 0 && !names.contains(s.name.as_str()) => {
-                    out.push(Finding {
+                Entry::Sampler(s) if s.location == 0 && !names.contains(s.name.as_str()) => out
+                    .push(Finding {
                         line,
                         message: format!("sampler argument `{}` has no `;value` line", s.name),
-                    })
-                }
+                    }),
                 _ => {}
             }
         }

@@ -190,9 +190,10 @@ pub fn run(args: Args) -> CmdResult {
             )));
         }
     }
-    let out = if args.json.enabled() {
-        args.json.many(&reports)
-    } else {
+    if args.json.enabled() {
+        return args.json.emit_many(args.output.as_deref(), &reports);
+    }
+    let out = {
         let mut s = String::new();
         for k in &reports {
             let _ = writeln!(s, "kernel {}", k.kernel);

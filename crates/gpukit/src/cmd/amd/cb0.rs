@@ -104,9 +104,10 @@ pub fn run(args: Args) -> CmdResult {
     };
     req.data_segment = args.data_segment;
     let cb0 = req.build().map_err(|e| CmdError::Usage(e.to_string()))?;
-    let out = if args.json.enabled() {
-        args.json.one(&cb0)
-    } else {
+    if args.json.enabled() {
+        return args.json.emit_one(args.output.as_deref(), &cb0);
+    }
+    let out = {
         let mut s = String::new();
         let _ = writeln!(
             s,

@@ -150,11 +150,10 @@ pub fn run(args: Args) -> CmdResult {
         kernarg,
         image,
     };
-    let out = if args.json.enabled() {
-        args.json.one(&report)
-    } else {
-        text(&report).into_bytes()
-    };
+    if args.json.enabled() {
+        return args.json.emit_one(args.output.as_deref(), &report);
+    }
+    let out = { text(&report).into_bytes() };
     emit(args.output.as_deref(), &out)
 }
 

@@ -121,8 +121,8 @@ pub fn run(args: Args) -> CmdResult {
             })
             .collect();
         let count: usize = reports.iter().map(|r| r.findings.len()).sum();
-        let out = if args.json.enabled() {
-            args.json.many(&reports)
+        if args.json.enabled() {
+            args.json.emit_many(args.output.as_deref(), &reports)?;
         } else {
             let mut text = String::new();
             for r in &reports {
@@ -131,9 +131,8 @@ pub fn run(args: Args) -> CmdResult {
                     text.push_str(&format!("  {f}\n"));
                 }
             }
-            text.into_bytes()
-        };
-        emit(args.output.as_deref(), &out)?;
+            emit(args.output.as_deref(), text.as_bytes())?;
+        }
         return if count == 0 {
             Ok(())
         } else {
@@ -141,7 +140,7 @@ pub fn run(args: Args) -> CmdResult {
             Err(CmdError::Reported(1))
         };
     }
-    let out = if args.json.enabled() {
+    if args.json.enabled() {
         let reports: Vec<BlockReport> = blocks
             .iter()
             .map(|m| BlockReport {
@@ -157,11 +156,10 @@ pub fn run(args: Args) -> CmdResult {
                 lines: &m.lines,
             })
             .collect();
-        args.json.many(&reports)
+        args.json.emit_many(args.output.as_deref(), &reports)
     } else {
-        texts.concat()
-    };
-    emit(args.output.as_deref(), &out)
+        emit(args.output.as_deref(), &texts.concat())
+    }
 }
 
 /// CL2 metadata is binary: print each kernel's decoded fields (`--check` has
@@ -181,7 +179,7 @@ fn cl2(args: &Args, bytes: &[u8]) -> CmdResult {
             )));
         }
     }
-    let out = if args.json.enabled() {
+    if args.json.enabled() {
         #[derive(Serialize)]
         struct Cl2Block<'a> {
             kernel: &'a str,
@@ -194,8 +192,9 @@ fn cl2(args: &Args, bytes: &[u8]) -> CmdResult {
                 metadata: &k.metadata,
             })
             .collect();
-        args.json.many(&blocks)
-    } else if args.check {
+        return args.json.emit_many(args.output.as_deref(), &blocks);
+    }
+    let out = if args.check {
         format!("{} kernels read, no findings\n", kernels.len()).into_bytes()
     } else {
         let mut s = String::new();

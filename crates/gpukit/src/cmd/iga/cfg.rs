@@ -37,7 +37,7 @@ struct Block<'a> {
 pub fn run(a: Args) -> CmdResult {
     let parsed = super::load(&a.file, a.lenient)?;
     let cfg = Cfg::build(&parsed.listing);
-    let bytes = if a.json.enabled() {
+    if a.json.enabled() {
         let blocks: Vec<Block> = cfg
             .blocks
             .iter()
@@ -50,8 +50,9 @@ pub fn run(a: Args) -> CmdResult {
                 succs: cfg.succs[b].iter().copied().collect(),
             })
             .collect();
-        a.json.many(&blocks)
-    } else if a.svg {
+        return a.json.emit_many(a.output.as_deref(), &blocks);
+    }
+    let bytes = if a.svg {
         gpukit_iga::svg::cfg(&parsed.listing, &cfg).into_bytes()
     } else {
         cfg.to_dot(&parsed.listing).into_bytes()

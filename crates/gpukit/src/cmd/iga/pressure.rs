@@ -77,9 +77,10 @@ pub fn run(a: Args) -> CmdResult {
             .collect(),
         summary,
     };
-    let out = if a.json.enabled() {
-        a.json.one(&report)
-    } else {
+    if a.json.enabled() {
+        return a.json.emit_one(a.output.as_deref(), &report);
+    }
+    let out = {
         let p = &report.summary;
         format!(
             "{}: peak {} GRF bytes ({} registers of {} bytes) at instruction {}; mean {:.1} bytes \

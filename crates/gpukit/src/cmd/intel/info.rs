@@ -29,11 +29,10 @@ pub(crate) const PROGRAMS: [Format; 3] = [
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &PROGRAMS)?;
     let program = gpukit_intel::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
-    let out = if a.json.enabled() {
-        a.json.one(&program)
-    } else {
-        render(&program).into_bytes()
-    };
+    if a.json.enabled() {
+        return a.json.emit_one(a.output.as_deref(), &program);
+    }
+    let out = { render(&program).into_bytes() };
     emit(a.output.as_deref(), &out)
 }
 

@@ -70,18 +70,15 @@ pub fn run(a: Args) -> CmdResult {
         }
     }
     if a.dir.is_none() {
-        let bytes = if a.json.enabled() {
-            match pages.as_slice() {
-                [one] if a.files.len() == 1 => a.json.one(one),
-                all => a.json.many(all),
+        let out = a.output.as_deref();
+        match pages.as_slice() {
+            [one] if a.json.enabled() && a.files.len() == 1 => a.json.emit_one(out, one)?,
+            all if a.json.enabled() => a.json.emit_many(out, all)?,
+            all => {
+                let html = all.first().map(gpukit_report::render_page);
+                emit(out, html.unwrap_or_default().as_bytes())?
             }
-        } else {
-            pages
-                .first()
-                .map(|p| gpukit_report::render_page(p).into_bytes())
-                .unwrap_or_default()
-        };
-        emit(a.output.as_deref(), &bytes)?;
+        }
     }
     match exit {
         0 => Ok(()),

@@ -509,11 +509,10 @@ pub fn run(mut a: Args) -> CmdResult {
     if let Some(path) = &a.svg {
         emit(Some(path), svg(&report, &rows, &a).as_bytes())?;
     }
-    let out = if a.json.enabled() {
-        a.json.one(&report)
-    } else {
-        text_report(&report, &rows).into_bytes()
-    };
+    if a.json.enabled() {
+        return a.json.emit_one(None, &report);
+    }
+    let out = { text_report(&report, &rows).into_bytes() };
     emit(None, &out)
 }
 
