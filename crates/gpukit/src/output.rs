@@ -75,6 +75,19 @@ fn write_json<W: Write, T: serde::Serialize + ?Sized>(
     w.write_all(b"\n")
 }
 
+/// Opens `out` for JSON; serde_json writes in small pieces, batched here before
+/// they reach the output.
+fn write_json_with(
+    out: Option<&Path>,
+    produce: impl FnOnce(&mut std::io::BufWriter<&mut Stream>) -> std::io::Result<()>,
+) -> CmdResult {
+    write_with(out, Kind::Json, false, |stream| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, stream);
+        produce(&mut w)?;
+        w.flush()
+    })
+}
+
 /// A JSON formatter that escapes what serde_json writes raw but a terminal obeys.
 struct ControlsEscaped<F>(F);
 
@@ -148,12 +161,12 @@ impl JsonArg {
     /// size of the model it describes, so it is never held whole in memory.
     pub fn emit_one<T: serde::Serialize>(self, out: Option<&Path>, value: &T) -> CmdResult {
         let pretty = self.json != Some(JsonStyle::Ndjson);
-        write_with(out, Kind::Json, false, |w| write_json(w, value, pretty))
+        write_json_with(out, |w| write_json(w, value, pretty))
     }
     /// Writes several items to `out` as they are serialised (see `emit_one`).
     pub fn emit_many<T: serde::Serialize>(self, out: Option<&Path>, items: &[T]) -> CmdResult {
         match self.json {
-            Some(JsonStyle::Ndjson) => write_with(out, Kind::Json, false, |w| {
+            Some(JsonStyle::Ndjson) => write_json_with(out, |w| {
                 items.iter().try_for_each(|item| write_json(w, item, false))
             }),
             _ => self.emit_one(out, &items),
