@@ -9,10 +9,16 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     let src = std::str::from_utf8(data).expect("a parsed listing is UTF-8");
-    for r in &p.repairs {
+    // Counted in one pass over the repairs in offset order: a count from byte 0
+    // per repair would make the harness quadratic (libFuzzer timeouts on inputs
+    // with thousands of repairs that the reader itself handles in microseconds).
+    let mut repairs: Vec<_> = p.repairs.iter().collect();
+    repairs.sort_by_key(|r| r.offset);
+    let mut at = LineCol::default();
+    for r in repairs {
         assert_eq!(
             (r.line, r.column),
-            line_col(src, r.offset),
+            at.advance(src, r.offset),
             "repair at byte {}",
             r.offset
         );
@@ -26,12 +32,27 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// 1-based line and column (in characters), counted from the start.
-fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let before = &src[..offset.min(src.len())];
-    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
+/// A running 1-based line and column (in characters), advanced from the last offset.
+#[derive(Default)]
+struct LineCol {
+    offset: usize,
+    line: usize,
+    /// Characters between the start of the current line and `offset`.
+    column: usize,
+}
+
+impl LineCol {
+    fn advance(&mut self, src: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(src.len());
+        let span = &src[self.offset..offset];
+        match span.rfind('\n') {
+            Some(p) => {
+                self.line += span.matches('\n').count();
+                self.column = span[p + 1..].chars().count();
+            }
+            None => self.column += span.chars().count(),
+        }
+        self.offset = offset;
+        (self.line + 1, self.column + 1)
+    }
 }
