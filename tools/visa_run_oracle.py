@@ -30,8 +30,15 @@ SHAPES = {
     # read-modify-write of C (beta * C[idx]) becomes a race whose result depends on
     # which work item runs last (PoCL runs work groups on several threads).
     "sgemm_regblock": ((16, 8), (16, 1)),
+    # 2-D image kernels: one work item per texel of the 16 x 16 output image.
+    "image_resample": ((16, 16), (8, 8)),
+    "volume_slice": ((16, 16), (8, 8)),
+    "array_layer_average": ((16, 16), (8, 8)),
 }
 DEFAULT_SHAPE = ((128,), (32,))
+# Every image argument: RGBA float texels, 16 x 16 (x 4 slices or layers for 3-D
+# images and arrays); images the kernel reads hold uniform [0, 1) values.
+IMAGE_SIZE = {"image2d": (16, 16), "image3d": (16, 16, 4), "image2d_array": (16, 16, 4)}
 # Kernels whose results depend on the order work items reach an atomic: they run,
 # but their buffers are not comparable between two implementations.
 ORDER_DEPENDENT = {
@@ -216,6 +223,8 @@ REFERENCES = {
 
 def racy_launch(cl, ctx, queue, kernel, global_, local, pocl_args, outputs):
     """Runs the kernel in PoCL again on fresh copies of the inputs; True if any output differs."""
+    if any(isinstance(buf, cl.Image) for (i, dt, buf, n, outp) in outputs):
+        return False  # image outputs are not re-run (no image kernel races on its output)
     first = {}
     for (i, dt, buf, n, outp) in outputs:
         want = np.empty(n, dtype=np.uint8)
@@ -442,6 +451,28 @@ def main():
                             buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
                             pocl_args.append(buf)
                             outputs.append((i, dt, buf, data.nbytes, path + ".out"))
+                    elif kind == "image":
+                        itype = arg.get("image_type")
+                        if itype not in IMAGE_SIZE:
+                            unsupported = f"argument {i} is an image of type {itype}"
+                            break
+                        shape = IMAGE_SIZE[itype]
+                        count = int(np.prod(shape)) * 4
+                        access = ck.get_arg_info(i, cl.kernel_arg_info.ACCESS_QUALIFIER) if ck else None
+                        reads = access != cl.kernel_arg_access_qualifier.WRITE_ONLY
+                        rng = np.random.default_rng(i + 1)
+                        data = (rng.uniform(0.0, 1.0, count) if reads else np.zeros(count)).astype("f4")
+                        path = os.path.join(d, f"{kn}.arg{i}.img")
+                        data.tofile(path)
+                        inputs[i] = data
+                        spec = "x".join(map(str, shape))
+                        argv += ["--arg", f"{i}=image:{spec}:rgba.f32:file:{path}", "--out", f"{i}={path}.out"]
+                        if ctx:
+                            fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+                            img = cl.Image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt,
+                                           shape=shape, is_array=itype == "image2d_array", hostbuf=data)
+                            pocl_args.append(img)
+                            outputs.append((i, "f4", img, data.nbytes, path + ".out"))
                     elif kind == "local_pointer":
                         argv += ["--arg", f"{i}=local:4096"]
                         if ctx:
@@ -515,7 +546,11 @@ def main():
                 diffs = []
                 for (i, dt, buf, n, outp) in outputs:
                     want = np.empty(n, dtype=np.uint8)
-                    cl.enqueue_copy(queue, want, buf)
+                    if isinstance(buf, cl.Image):
+                        shape = IMAGE_SIZE[next(a["image_type"] for a in k["args"] if a["index"] == i)]
+                        cl.enqueue_copy(queue, want, buf, origin=(0,) * len(shape), region=shape)
+                    else:
+                        cl.enqueue_copy(queue, want, buf)
                     got = open(outp, "rb").read()
                     fd = first_diff(dt, got, want.tobytes())
                     if fd:

@@ -128,6 +128,17 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                     let arg = abi.arg_mut(i, kind);
                     arg.kind = kind;
                     arg.address_space = space;
+                    if kind == ArgKind::Image {
+                        arg.image_type = Some(match p.get("image_type").and_then(Node::str) {
+                            Some("image_buffer") => ImageType::Buffer,
+                            Some("image_1d") => ImageType::Image1d,
+                            Some("image_1d_array") => ImageType::Image1dArray,
+                            Some("image_2d") => ImageType::Image2d,
+                            Some("image_2d_array") => ImageType::Image2dArray,
+                            Some("image_3d") => ImageType::Image3d,
+                            _ => ImageType::Other,
+                        });
+                    }
                     arg.slm_alignment = num(p, "slm_alignment")?;
                     if size > 0 {
                         arg.pieces.push(Piece {
@@ -158,6 +169,29 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 ("buffer_offset", Some(i)) => abi
                     .implicit
                     .push(implicit(Implicit::BufferOffset { arg: i })),
+                (
+                    "image_width"
+                    | "image_height"
+                    | "image_depth"
+                    | "image_array_size"
+                    | "image_channel_data_type"
+                    | "image_channel_order"
+                    | "image_num_samples"
+                    | "image_num_mip_levels",
+                    Some(arg),
+                ) => {
+                    let param = match ty {
+                        "image_width" => ImageParam::Width,
+                        "image_height" => ImageParam::Height,
+                        "image_depth" => ImageParam::Depth,
+                        "image_array_size" => ImageParam::ArraySize,
+                        "image_channel_data_type" => ImageParam::ChannelDataType,
+                        "image_channel_order" => ImageParam::ChannelOrder,
+                        "image_num_samples" => ImageParam::NumSamples,
+                        _ => ImageParam::NumMipLevels,
+                    };
+                    abi.implicit.push(implicit(Implicit::Image { arg, param }));
+                }
                 ("const_base" | "global_base", _) => {
                     let bti = num(p, "bti_value")?;
                     if ty == "const_base" {
@@ -215,6 +249,29 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             if let (Some(bti), Some(i)) = (num(b, "bti_value")?, num(b, "arg_index")?) {
                 abi.arg_mut(i, ArgKind::StatefulPointer).bti = Some(bti);
             }
+        }
+        for smp in k.get("inline_samplers").map(Node::items).unwrap_or(&[]) {
+            let Some(index) = num(smp, "sampler_index")? else {
+                continue;
+            };
+            let addressing = match smp.get("addrmode").and_then(Node::str) {
+                Some("clamp_edge") => Addressing::ClampToEdge,
+                Some("clamp_border") => Addressing::Clamp,
+                Some("repeat") => Addressing::Repeat,
+                Some("mirror") => Addressing::MirroredRepeat,
+                _ => Addressing::None,
+            };
+            let filter = match smp.get("filtermode").and_then(Node::str) {
+                Some("linear") => Filter::Linear,
+                _ => Filter::Nearest,
+            };
+            let normalized = smp.get("normalized").and_then(Node::str) == Some("true");
+            abi.inline_samplers.push(InlineSampler {
+                index,
+                addressing,
+                filter,
+                normalized,
+            });
         }
         let text_name = format!(".text.{}", abi.name);
         if let Some(code) = elf.section_by_name(&text_name) {
