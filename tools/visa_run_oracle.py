@@ -34,11 +34,16 @@ SHAPES = {
     "image_resample": ((16, 16), (8, 8)),
     "volume_slice": ((16, 16), (8, 8)),
     "array_layer_average": ((16, 16), (8, 8)),
+    # One sub-group of 16: its 64-byte-wide image blocks stay inside the image.
+    "block_image_rw": ((16,), (16,)),
 }
 DEFAULT_SHAPE = ((128,), (32,))
 # Every image argument: RGBA float texels, 16 x 16 (x 4 slices or layers for 3-D
 # images and arrays); images the kernel reads hold uniform [0, 1) values.
 IMAGE_SIZE = {"image2d": (16, 16), "image3d": (16, 16, 4), "image2d_array": (16, 16, 4)}
+# Image formats other than RGBA float, per kernel: (gpukit ORDER.TYPE, channels, numpy type).
+# Sub-group image block reads and writes are undefined for texels wider than 4 bytes.
+IMAGE_FORMAT = {"block_image_rw": ("r.u32", 1, "u4")}
 # Kernels whose results depend on the order work items reach an atomic: they run,
 # but their buffers are not comparable between two implementations.
 ORDER_DEPENDENT = {
@@ -211,6 +216,22 @@ def ref_float_to_half_store(inp, global_, local, simd):
     return {1: out}
 
 
+def ref_block_image_rw(inp, global_, local, simd):
+    # 16 x 16 CL_R / CL_UNSIGNED_INT32 images: a byte coordinate x is texel x / 4.
+    # intel_sub_group_block_readN(image, coord): lane l's component k is the uint at
+    # byte coord.x + 4 l of row coord.y + k; writes alike. One work-group of one
+    # sub-group: coord = (0, 0).
+    src = inp[0].reshape(16, 16)
+    dst = inp[1].reshape(16, 16).copy()
+    lanes = np.arange(16)
+    rows = [src[k, lanes] for k in range(4)]
+    rows = [rows[3 - k] + lanes.astype(np.uint32) for k in range(4)]  # rows.wzyx + lid
+    for k in range(4):
+        dst[k, lanes] = rows[k]
+    dst[8, lanes] = src[8, lanes] << np.uint32(1)
+    return {1: dst.reshape(-1)}
+
+
 REFERENCES = {
     "wg_reduce_scan": ({0: "i4", 1: "i4", 2: "i4", 3: "f4"}, ref_wg_reduce_scan),
     "sg_collectives": ({0: "u4", 1: "u4"}, ref_sg_collectives),
@@ -218,6 +239,7 @@ REFERENCES = {
     "sg_bitonic_sort": ({0: "i4"}, ref_sg_bitonic_sort),
     "block_copy_u32": ({0: "u4", 1: "u4"}, ref_block_copy_u32),
     "float_to_half_store": ({0: "f4", 1: "f2"}, ref_float_to_half_store),
+    "block_image_rw": ({0: "u4", 1: "u4"}, ref_block_image_rw),
 }
 
 
@@ -457,16 +479,26 @@ def main():
                             unsupported = f"argument {i} is an image of type {itype}"
                             break
                         shape = IMAGE_SIZE[itype]
-                        count = int(np.prod(shape)) * 4
+                        fmt_name, channels, idt = IMAGE_FORMAT.get(kn, ("rgba.f32", 4, "f4"))
+                        count = int(np.prod(shape)) * channels
                         access = ck.get_arg_info(i, cl.kernel_arg_info.ACCESS_QUALIFIER) if ck else None
                         reads = access != cl.kernel_arg_access_qualifier.WRITE_ONLY
                         rng = np.random.default_rng(i + 1)
-                        data = (rng.uniform(0.0, 1.0, count) if reads else np.zeros(count)).astype("f4")
+                        if not reads:
+                            data = np.zeros(count, dtype=idt)
+                        elif idt == "f4":
+                            data = rng.uniform(0.0, 1.0, count).astype(idt)
+                        else:
+                            data = rng.integers(0, 1 << 20, count).astype(idt)
                         path = os.path.join(d, f"{kn}.arg{i}.img")
                         data.tofile(path)
                         inputs[i] = data
                         spec = "x".join(map(str, shape))
-                        argv += ["--arg", f"{i}=image:{spec}:rgba.f32:file:{path}", "--out", f"{i}={path}.out"]
+                        argv += ["--arg", f"{i}=image:{spec}:{fmt_name}:file:{path}", "--out", f"{i}={path}.out"]
+                        if ck is None:
+                            # No PoCL kernel to take the image; the reference compares it.
+                            outputs.append((i, idt, None, data.nbytes, path + ".out"))
+                            continue
                         if ctx:
                             fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
                             img = cl.Image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt,
