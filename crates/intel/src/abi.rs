@@ -37,7 +37,28 @@ pub struct Program {
     /// Program-scope `__global` variables (their initial bytes).
     #[serde(skip)]
     pub global_data: Vec<u8>,
+    /// zebin `.data.const.string`: the printf format strings.
+    #[serde(skip)]
+    pub string_data: Vec<u8>,
+    /// Named data the code takes the address of (`faddr`): zebin symbols in the data sections.
+    #[serde(skip)]
+    pub symbols: Vec<DataSymbol>,
     pub kernels: Vec<KernelAbi>,
+}
+
+/// A symbol of program-scope data: `offset` bytes into `section`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataSymbol {
+    pub name: String,
+    pub section: DataSection,
+    pub offset: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataSection {
+    Constant,
+    Global,
+    Strings,
 }
 
 /// What a runtime needs to launch one kernel.

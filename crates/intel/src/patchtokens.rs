@@ -129,6 +129,8 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
         pointer_size,
         constant_data,
         global_data,
+        string_data: Vec::new(),
+        symbols: Vec::new(),
         kernels,
     })
 }

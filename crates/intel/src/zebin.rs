@@ -5,7 +5,7 @@ use crate::abi::*;
 use crate::error::ReadError;
 use crate::yaml::{self, Node};
 use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
-use object::{Endianness, Object, ObjectSection};
+use object::{Endianness, Object, ObjectSection, ObjectSymbol};
 
 /// `SHT_OPENCL_DEV_BINARY` in NEO's OpenCL ELF.
 const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
@@ -318,6 +318,26 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
     };
     let constant_data = data(".data.const")?;
     let global_data = data(".data.global")?;
+    let string_data = data(".data.const.string")?;
+    let mut symbols = Vec::new();
+    for sym in elf.symbols() {
+        let Some(index) = sym.section_index() else {
+            continue;
+        };
+        let section = match elf.section_by_index(index).ok().and_then(|s| s.name().ok()) {
+            Some(".data.const") => DataSection::Constant,
+            Some(".data.global") => DataSection::Global,
+            Some(".data.const.string") => DataSection::Strings,
+            _ => continue,
+        };
+        if let Ok(name) = sym.name() {
+            symbols.push(DataSymbol {
+                name: name.to_string(),
+                section,
+                offset: sym.address(),
+            });
+        }
+    }
     Ok(Program {
         format: Format::Zebin,
         container: Container::Zebin,
@@ -326,6 +346,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         pointer_size: 8,
         constant_data,
         global_data,
+        string_data,
+        symbols,
         kernels,
     })
 }

@@ -593,6 +593,7 @@ impl Ctx<'_, '_> {
             Opcode::DWORD_ATOMIC => self.dword_atomic(inst),
             Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => self.oword(inst),
             Opcode::SAMPLE_3D => self.sample_3d(inst),
+            Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
             _ => self.alu(inst),
@@ -1394,6 +1395,33 @@ impl Ctx<'_, '_> {
 
 // ---- images ----
 impl Ctx<'_, '_> {
+    /// faddr: the address of a named program-scope object (IGC 2.x takes printf
+    /// format strings' addresses this way); a function symbol is not supported.
+    fn faddr(&mut self, inst: &Instruction) -> Res<Flow> {
+        let index = self.int_field(inst, "function")? as usize;
+        let name = self
+            .p
+            .strings
+            .get(index)
+            .ok_or_else(|| Fault(format!("string {index} is not in the string pool")))?;
+        let addr = self
+            .mem
+            .symbols
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| *a)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "faddr of {:?}: no program data symbol of that name",
+                    String::from_utf8_lossy(name)
+                ))
+            })?;
+        let dst = self.vector(inst, "dst")?;
+        // A scalar move of the address, whatever the channel mask.
+        self.write(&dst, 1, 1, &[Val::I(addr as i128)])?;
+        Ok(Flow::Next)
+    }
+
     /// The image bound to surface variable `surface`: its buffer index and shape.
     fn image(&self, surface: u32) -> Res<(usize, super::memory::ImageDesc)> {
         let bti = self.surface(surface)?;

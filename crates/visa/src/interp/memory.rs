@@ -108,6 +108,8 @@ pub struct Memory {
     /// Binding-table index -> buffer.
     pub binding_table: Vec<(u32, usize)>,
     pub samplers: Vec<Sampler>,
+    /// Program-scope data symbols and their addresses (what `faddr` of a name gives).
+    pub symbols: Vec<(Vec<u8>, u64)>,
 }
 
 /// An access that misses every buffer.

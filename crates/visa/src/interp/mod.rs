@@ -112,6 +112,8 @@ type Decl = (Type, u32, Option<(u32, u32)>);
 /// A kernel prepared for execution: storage layout and label targets.
 pub(crate) struct Program<'a> {
     pub insts: &'a [Instruction],
+    /// The routine's string pool (symbol names of `faddr`).
+    pub strings: &'a [Vec<u8>],
     pub labels: Vec<Option<usize>>,
     pub vars: Vec<Option<Slot>>,
     pub grf_size: u32,
@@ -230,6 +232,7 @@ impl<'a> Program<'a> {
         }
         Ok(Program {
             insts,
+            strings: &routine.strings,
             labels,
             vars,
             grf_size,

@@ -362,6 +362,19 @@ pub fn run(a: Args) -> CmdResult {
         abi.constant_bti,
     );
     let global_base = program_surface("program globals", &program.global_data, abi.global_bti);
+    let strings_base = program_surface("program strings", &program.string_data, None);
+    mem.symbols = program
+        .symbols
+        .iter()
+        .map(|s| {
+            let base = match s.section {
+                gpukit_intel::DataSection::Constant => constant_base,
+                gpukit_intel::DataSection::Global => global_base,
+                gpukit_intel::DataSection::Strings => strings_base,
+            };
+            (s.name.as_bytes().to_vec(), base.wrapping_add(s.offset))
+        })
+        .collect();
     for imp in &abi.implicit {
         let value: Vec<u8> = match imp.kind {
             Implicit::LocalSize | Implicit::EnqueuedLocalSize => words(local),
