@@ -243,3 +243,69 @@ fn border_bits(desc: &ImageDesc, float: bool) -> Texel {
         [0, 0, 0, u32::from(desc.channels < 4)]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sampler(address: AddressMode, linear: bool, normalized: bool) -> Sampler {
+        Sampler {
+            index: 0,
+            address,
+            linear,
+            normalized,
+        }
+    }
+
+    #[test]
+    fn nearest_addressing_follows_opencl() {
+        let clamp = sampler(AddressMode::ClampToEdge, false, false);
+        assert_eq!(axis(&clamp, -3.0, 4, false).0[0], Some(0));
+        assert_eq!(axis(&clamp, 9.5, 4, false).0[0], Some(3));
+        let border = sampler(AddressMode::Clamp, false, false);
+        assert_eq!(axis(&border, -0.5, 4, false).0[0], None);
+        let repeat = sampler(AddressMode::Repeat, false, true);
+        // 1.3 wraps to 0.3: texel floor(0.3 * 4) = 1.
+        assert_eq!(axis(&repeat, 1.3, 4, false).0[0], Some(1));
+        let mirror = sampler(AddressMode::MirroredRepeat, false, true);
+        // 1.3 mirrors to 0.7: texel 2.
+        assert_eq!(axis(&mirror, 1.3, 4, false).0[0], Some(2));
+    }
+
+    #[test]
+    fn linear_weights_and_wrapping() {
+        let repeat = sampler(AddressMode::Repeat, true, true);
+        // u = 0.0 -> 0 * 4 - 0.5 = -0.5: texels 3 and 0, weight 0.5.
+        let (idx, w) = axis(&repeat, 0.0, 4, true);
+        assert_eq!(idx, [Some(3), Some(0)]);
+        assert_eq!(w, 0.5);
+        let clamp = sampler(AddressMode::ClampToEdge, true, false);
+        let (idx, w) = axis(&clamp, 1.75, 4, true);
+        assert_eq!(idx, [Some(1), Some(2)]);
+        assert_eq!(w, 0.25);
+    }
+
+    #[test]
+    fn linear_sample_of_a_2x1_image() {
+        let desc = ImageDesc {
+            width: 2,
+            height: 1,
+            depth: 1,
+            array: false,
+            channels: 1,
+            channel_type: ChannelType::Float,
+        };
+        let data = [0.0f32, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+        let buf = Buffer {
+            name: "image".into(),
+            base: 0,
+            data,
+            image: Some(desc),
+        };
+        let s = sampler(AddressMode::ClampToEdge, true, false);
+        // Halfway between the texel centres 0.5 and 1.5; missing alpha reads as 1.
+        let t = sample(&buf, &desc, &s, [1.0, 0.0, 0.0]);
+        assert_eq!(f32::from_bits(t[0]), 0.5);
+        assert_eq!(f32::from_bits(t[3]), 1.0);
+    }
+}
