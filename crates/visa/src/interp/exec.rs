@@ -1432,6 +1432,10 @@ impl Ctx<'_, '_> {
         let desc = self.mem.buffers[i]
             .image
             .ok_or(Fault("not an image".into()))?;
+        // Addressing clamps to the last texel, which an empty image does not have.
+        if desc.width == 0 || desc.height == 0 || desc.depth == 0 {
+            return fault(format!("the image at binding table index {bti} is empty"));
+        }
         Ok((i, desc))
     }
 

@@ -120,7 +120,7 @@ fn axis(s: &Sampler, coord: f32, size: u32, linear: bool) -> ([Option<i64>; 2], 
         }
         let t = u - 0.5;
         let i0 = t.floor() as i64;
-        return ([fix(i0), fix(i0 + 1)], t - t.floor());
+        return ([fix(i0), fix(i0.saturating_add(1))], t - t.floor());
     }
     match s.address {
         AddressMode::Repeat => {
@@ -134,7 +134,7 @@ fn axis(s: &Sampler, coord: f32, size: u32, linear: bool) -> ([Option<i64>; 2], 
             }
             let t = u - 0.5;
             let mut i0 = t.floor() as i64;
-            let mut i1 = i0 + 1;
+            let mut i1 = i0.saturating_add(1);
             if i0 < 0 {
                 i0 += size as i64;
             }
@@ -152,7 +152,7 @@ fn axis(s: &Sampler, coord: f32, size: u32, linear: bool) -> ([Option<i64>; 2], 
             }
             let t = u - 0.5;
             let i0 = (t.floor() as i64).max(0);
-            let i1 = (t.floor() as i64 + 1).min(size as i64 - 1);
+            let i1 = (t.floor() as i64).saturating_add(1).min(size as i64 - 1);
             ([Some(i0), Some(i1)], t - t.floor())
         }
     }
