@@ -37,7 +37,28 @@ pub struct Program {
     /// Program-scope `__global` variables (their initial bytes).
     #[serde(skip)]
     pub global_data: Vec<u8>,
+    /// zebin `.data.const.string`: the printf format strings.
+    #[serde(skip)]
+    pub string_data: Vec<u8>,
+    /// Named data the code takes the address of (`faddr`): zebin symbols in the data sections.
+    #[serde(skip)]
+    pub symbols: Vec<DataSymbol>,
     pub kernels: Vec<KernelAbi>,
+}
+
+/// A symbol of program-scope data: `offset` bytes into `section`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataSymbol {
+    pub name: String,
+    pub section: DataSection,
+    pub offset: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataSection {
+    Constant,
+    Global,
+    Strings,
 }
 
 /// What a runtime needs to launch one kernel.
@@ -65,6 +86,66 @@ pub struct KernelAbi {
     /// Binding-table indices of the program's constant and global surfaces.
     pub constant_bti: Option<u32>,
     pub global_bti: Option<u32>,
+    /// Samplers the source declares at program scope (`__constant sampler_t`), by the
+    /// index the kernel's sampler variables hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inline_samplers: Vec<InlineSampler>,
+}
+
+/// An OpenCL sampler's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct InlineSampler {
+    pub index: u32,
+    pub addressing: Addressing,
+    pub filter: Filter,
+    /// Coordinates in [0, 1) (CLK_NORMALIZED_COORDS_TRUE) rather than texels.
+    pub normalized: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Addressing {
+    None,
+    ClampToEdge,
+    /// CLK_ADDRESS_CLAMP: outside the image reads the border colour.
+    Clamp,
+    Repeat,
+    MirroredRepeat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    Nearest,
+    Linear,
+}
+
+/// What an image argument is declared as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageType {
+    Buffer,
+    Image1d,
+    Image1dArray,
+    Image2d,
+    Image2dArray,
+    Image3d,
+    Other,
+}
+
+/// A property of an image argument the runtime writes into the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageParam {
+    Width,
+    Height,
+    Depth,
+    ArraySize,
+    ChannelDataType,
+    ChannelOrder,
+    NumSamples,
+    NumMipLevels,
+    ObjectId,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -123,6 +204,9 @@ pub struct Arg {
     pub bti: Option<u32>,
     /// `__local` pointers: the alignment the runtime must give the SLM offset.
     pub slm_alignment: Option<u32>,
+    /// Image arguments: the declared image type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_type: Option<ImageType>,
 }
 
 impl Arg {
@@ -158,6 +242,11 @@ pub enum Implicit {
     ImplicitArgBuffer,
     ConstantBase,
     GlobalBase,
+    /// A property (width, height, ...) of the image argument `arg`.
+    Image {
+        arg: u32,
+        param: ImageParam,
+    },
     Other {
         code: u32,
     },
@@ -180,6 +269,20 @@ impl Implicit {
             Implicit::ImplicitArgBuffer => "implicit_arg_buffer".into(),
             Implicit::ConstantBase => "constant_base".into(),
             Implicit::GlobalBase => "global_base".into(),
+            Implicit::Image { arg, param } => {
+                let p = match param {
+                    ImageParam::Width => "width",
+                    ImageParam::Height => "height",
+                    ImageParam::Depth => "depth",
+                    ImageParam::ArraySize => "array_size",
+                    ImageParam::ChannelDataType => "channel_data_type",
+                    ImageParam::ChannelOrder => "channel_order",
+                    ImageParam::NumSamples => "num_samples",
+                    ImageParam::NumMipLevels => "num_mip_levels",
+                    ImageParam::ObjectId => "object_id",
+                };
+                format!("image_{p}(arg {arg})")
+            }
             Implicit::Other { code: 43 } => "buffer_stateful".into(),
             Implicit::Other { code } => format!("other({code})"),
         }
@@ -212,6 +315,7 @@ impl KernelAbi {
             has_barriers: false,
             constant_bti: None,
             global_bti: None,
+            inline_samplers: Vec::new(),
         }
     }
     /// The argument with `index`, created if absent (arguments come in pieces).
@@ -226,6 +330,7 @@ impl KernelAbi {
                     pieces: Vec::new(),
                     bti: None,
                     slm_alignment: None,
+                    image_type: None,
                 });
                 self.args.len() - 1
             }
@@ -253,5 +358,39 @@ impl KernelAbi {
         let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u32;
         let per_dim = (self.simd_size.max(1) * 2).div_ceil(grf_bytes) * grf_bytes;
         dims * per_dim
+    }
+}
+
+impl InlineSampler {
+    /// Decodes a Gen12 `SAMPLER_STATE` (16 bytes, as IGC writes inline samplers into
+    /// the dynamic state heap of a patch-token kernel): min filter DW0 bits 14-16,
+    /// TCX address mode DW3 bits 6-8, non-normalized coordinates DW3 bit 10.
+    pub fn from_sampler_state(index: u32, state: &[u8; 16]) -> Self {
+        let dw = |i: usize| {
+            u32::from_le_bytes([
+                state[4 * i],
+                state[4 * i + 1],
+                state[4 * i + 2],
+                state[4 * i + 3],
+            ])
+        };
+        let filter = if (dw(0) >> 14) & 7 == 1 {
+            Filter::Linear
+        } else {
+            Filter::Nearest
+        };
+        let addressing = match (dw(3) >> 6) & 7 {
+            0 => Addressing::Repeat,
+            1 => Addressing::MirroredRepeat,
+            2 => Addressing::ClampToEdge,
+            4 | 6 => Addressing::Clamp,
+            _ => Addressing::None,
+        };
+        InlineSampler {
+            index,
+            addressing,
+            filter,
+            normalized: (dw(3) >> 10) & 1 == 0,
+        }
     }
 }

@@ -31,6 +31,7 @@ const ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION: u32 = 43;
 const ALLOCATE_STATELESS_CONSTANT_MEMORY_SURFACE_WITH_INITIALIZATION: u32 = 44;
 const STATELESS_DEVICE_QUEUE_KERNEL_ARGUMENT: u32 = 46;
 const ALLOCATE_SYNC_BUFFER: u32 = 56;
+const SAMPLER_STATE_ARRAY: u32 = 5;
 
 // Data parameter types (`DATA_PARAMETER_TOKEN`).
 const DP_KERNEL_ARGUMENT: u32 = 1;
@@ -42,6 +43,15 @@ const DP_SUM_OF_LOCAL_MEMORY_OBJECT_ARGUMENT_SIZES: u32 = 8;
 const DP_GLOBAL_WORK_OFFSET: u32 = 16;
 const DP_ENQUEUED_LOCAL_WORK_SIZE: u32 = 28;
 const DP_BUFFER_OFFSET: u32 = 42;
+const DP_IMAGE_WIDTH: u32 = 9;
+const DP_IMAGE_HEIGHT: u32 = 10;
+const DP_IMAGE_DEPTH: u32 = 11;
+const DP_IMAGE_CHANNEL_DATA_TYPE: u32 = 12;
+const DP_IMAGE_CHANNEL_ORDER: u32 = 13;
+const DP_IMAGE_ARRAY_SIZE: u32 = 18;
+const DP_IMAGE_NUM_SAMPLES: u32 = 20;
+const DP_IMAGE_NUM_MIP_LEVELS: u32 = 27;
+const DP_OBJECT_ID: u32 = 35;
 
 pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, ReadError> {
     let b = Bytes::new(data, base);
@@ -119,6 +129,8 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
         pointer_size,
         constant_data,
         global_data,
+        string_data: Vec::new(),
+        symbols: Vec::new(),
         kernels,
     })
 }
@@ -146,7 +158,9 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
     let s = format!("kernel[{ki}] \"{name}\"");
     let heap_at = name_at + name_size;
     let code = b.slice(heap_at, heap, &s, "kernel heap")?;
-    let ssh_at = heap_at + heap + gsh + dsh;
+    let dsh_at = heap_at + heap + gsh;
+    let dsh_bytes = b.slice(dsh_at, dsh, &s, "dynamic state heap")?;
+    let ssh_at = dsh_at + dsh;
     let ssh_bytes = b.slice(ssh_at, ssh, &s, "surface state heap")?;
     let tokens_at = ssh_at + ssh;
     let end = tokens_at
@@ -187,10 +201,33 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                 surface_args.push((field(0), field(1)));
             }
             IMAGE_MEMORY_OBJECT_KERNEL_ARGUMENT => {
+                // ArgumentNumber, Type (IMAGE_MEMORY_OBJECT_TYPE), Offset (in the SSH), ...
                 let arg = abi.arg_mut(field(0), ArgKind::Image);
                 arg.kind = ArgKind::Image;
                 arg.address_space = Some(AddressSpace::Image);
-                surface_args.push((field(0), field(1)));
+                arg.image_type = Some(match field(1) {
+                    1 => ImageType::Buffer,
+                    2 => ImageType::Image1d,
+                    3 => ImageType::Image1dArray,
+                    4 => ImageType::Image2d,
+                    5 => ImageType::Image2dArray,
+                    6 => ImageType::Image3d,
+                    _ => ImageType::Other,
+                });
+                surface_args.push((field(0), field(2)));
+            }
+            SAMPLER_STATE_ARRAY => {
+                // Offset (in the DSH), Count, BorderColorOffset: one SAMPLER_STATE each.
+                let (offset, count) = (field(0) as usize, field(1).min(16));
+                for i in 0..count {
+                    let at = offset.saturating_add(16 * i as usize);
+                    if let Some(state) = dsh_bytes.get(at..at.saturating_add(16)) {
+                        let mut st = [0u8; 16];
+                        st.copy_from_slice(state);
+                        abi.inline_samplers
+                            .push(InlineSampler::from_sampler_state(i, &st));
+                    }
+                }
             }
             SAMPLER_KERNEL_ARGUMENT => {
                 let arg = abi.arg_mut(field(0), ArgKind::Sampler);
@@ -261,6 +298,29 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                     DP_BUFFER_OFFSET => abi
                         .implicit
                         .push(implicit(Implicit::BufferOffset { arg: index })),
+                    DP_IMAGE_WIDTH
+                    | DP_IMAGE_HEIGHT
+                    | DP_IMAGE_DEPTH
+                    | DP_IMAGE_CHANNEL_DATA_TYPE
+                    | DP_IMAGE_CHANNEL_ORDER
+                    | DP_IMAGE_ARRAY_SIZE
+                    | DP_IMAGE_NUM_SAMPLES
+                    | DP_IMAGE_NUM_MIP_LEVELS
+                    | DP_OBJECT_ID => {
+                        let param = match ty {
+                            DP_IMAGE_WIDTH => ImageParam::Width,
+                            DP_IMAGE_HEIGHT => ImageParam::Height,
+                            DP_IMAGE_DEPTH => ImageParam::Depth,
+                            DP_IMAGE_CHANNEL_DATA_TYPE => ImageParam::ChannelDataType,
+                            DP_IMAGE_CHANNEL_ORDER => ImageParam::ChannelOrder,
+                            DP_IMAGE_ARRAY_SIZE => ImageParam::ArraySize,
+                            DP_IMAGE_NUM_SAMPLES => ImageParam::NumSamples,
+                            DP_IMAGE_NUM_MIP_LEVELS => ImageParam::NumMipLevels,
+                            _ => ImageParam::ObjectId,
+                        };
+                        abi.implicit
+                            .push(implicit(Implicit::Image { arg: index, param }))
+                    }
                     code => abi.implicit.push(implicit(Implicit::Other { code })),
                 }
             }

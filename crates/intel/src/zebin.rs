@@ -5,7 +5,7 @@ use crate::abi::*;
 use crate::error::ReadError;
 use crate::yaml::{self, Node};
 use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
-use object::{Endianness, Object, ObjectSection};
+use object::{Endianness, Object, ObjectSection, ObjectSymbol};
 
 /// `SHT_OPENCL_DEV_BINARY` in NEO's OpenCL ELF.
 const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
@@ -128,6 +128,17 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                     let arg = abi.arg_mut(i, kind);
                     arg.kind = kind;
                     arg.address_space = space;
+                    if kind == ArgKind::Image {
+                        arg.image_type = Some(match p.get("image_type").and_then(Node::str) {
+                            Some("image_buffer") => ImageType::Buffer,
+                            Some("image_1d") => ImageType::Image1d,
+                            Some("image_1d_array") => ImageType::Image1dArray,
+                            Some("image_2d") => ImageType::Image2d,
+                            Some("image_2d_array") => ImageType::Image2dArray,
+                            Some("image_3d") => ImageType::Image3d,
+                            _ => ImageType::Other,
+                        });
+                    }
                     arg.slm_alignment = num(p, "slm_alignment")?;
                     if size > 0 {
                         arg.pieces.push(Piece {
@@ -158,6 +169,29 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 ("buffer_offset", Some(i)) => abi
                     .implicit
                     .push(implicit(Implicit::BufferOffset { arg: i })),
+                (
+                    "image_width"
+                    | "image_height"
+                    | "image_depth"
+                    | "image_array_size"
+                    | "image_channel_data_type"
+                    | "image_channel_order"
+                    | "image_num_samples"
+                    | "image_num_mip_levels",
+                    Some(arg),
+                ) => {
+                    let param = match ty {
+                        "image_width" => ImageParam::Width,
+                        "image_height" => ImageParam::Height,
+                        "image_depth" => ImageParam::Depth,
+                        "image_array_size" => ImageParam::ArraySize,
+                        "image_channel_data_type" => ImageParam::ChannelDataType,
+                        "image_channel_order" => ImageParam::ChannelOrder,
+                        "image_num_samples" => ImageParam::NumSamples,
+                        _ => ImageParam::NumMipLevels,
+                    };
+                    abi.implicit.push(implicit(Implicit::Image { arg, param }));
+                }
                 ("const_base" | "global_base", _) => {
                     let bti = num(p, "bti_value")?;
                     if ty == "const_base" {
@@ -216,6 +250,29 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 abi.arg_mut(i, ArgKind::StatefulPointer).bti = Some(bti);
             }
         }
+        for smp in k.get("inline_samplers").map(Node::items).unwrap_or(&[]) {
+            let Some(index) = num(smp, "sampler_index")? else {
+                continue;
+            };
+            let addressing = match smp.get("addrmode").and_then(Node::str) {
+                Some("clamp_edge") => Addressing::ClampToEdge,
+                Some("clamp_border") => Addressing::Clamp,
+                Some("repeat") => Addressing::Repeat,
+                Some("mirror") => Addressing::MirroredRepeat,
+                _ => Addressing::None,
+            };
+            let filter = match smp.get("filtermode").and_then(Node::str) {
+                Some("linear") => Filter::Linear,
+                _ => Filter::Nearest,
+            };
+            let normalized = smp.get("normalized").and_then(Node::str) == Some("true");
+            abi.inline_samplers.push(InlineSampler {
+                index,
+                addressing,
+                filter,
+                normalized,
+            });
+        }
         let text_name = format!(".text.{}", abi.name);
         if let Some(code) = elf.section_by_name(&text_name) {
             abi.gen_code = section_data(&code, &text_name)?.to_vec();
@@ -261,6 +318,26 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
     };
     let constant_data = data(".data.const")?;
     let global_data = data(".data.global")?;
+    let string_data = data(".data.const.string")?;
+    let mut symbols = Vec::new();
+    for sym in elf.symbols() {
+        let Some(index) = sym.section_index() else {
+            continue;
+        };
+        let section = match elf.section_by_index(index).ok().and_then(|s| s.name().ok()) {
+            Some(".data.const") => DataSection::Constant,
+            Some(".data.global") => DataSection::Global,
+            Some(".data.const.string") => DataSection::Strings,
+            _ => continue,
+        };
+        if let Ok(name) = sym.name() {
+            symbols.push(DataSymbol {
+                name: name.to_string(),
+                section,
+                offset: sym.address(),
+            });
+        }
+    }
     Ok(Program {
         format: Format::Zebin,
         container: Container::Zebin,
@@ -269,6 +346,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         pointer_size: 8,
         constant_data,
         global_data,
+        string_data,
+        symbols,
         kernels,
     })
 }

@@ -344,10 +344,11 @@ impl Ctx<'_, '_> {
                 (vals, Type::UD)
             }
             VectorKind::State { class, index, .. } => {
-                if class != 0 {
-                    return fault("sampler state operands are not supported");
-                }
-                let s = self.surface(index as u32)?;
+                let s = match class {
+                    0 => self.surface(index as u32)?,
+                    1 => self.sampler_var(index as u32)?,
+                    _ => return fault("VME state operands are not supported"),
+                };
                 (vec![Val::I(s as i128); exec as usize], Type::UD)
             }
         };
@@ -360,6 +361,14 @@ impl Ctx<'_, '_> {
             .get(id as usize)
             .copied()
             .ok_or_else(|| Fault(format!("surface T{id} is not declared")))
+    }
+
+    fn sampler_var(&self, id: u32) -> Res<u32> {
+        self.th
+            .samplers
+            .get(id as usize)
+            .copied()
+            .ok_or_else(|| Fault(format!("sampler S{id} is not declared")))
     }
 
     fn pred_bits(&self, id: u16) -> Res<u32> {
@@ -431,15 +440,20 @@ impl Ctx<'_, '_> {
                 Ok(())
             }
             VectorKind::State {
-                class: 0, index, ..
+                class: class @ (0 | 1),
+                index,
+                ..
             } => {
                 if chen & 1 != 0 {
                     let v0 = int(vals[0]) as u32;
-                    let s = self
-                        .th
-                        .surfaces
+                    let (vars, what) = if class == 0 {
+                        (&mut self.th.surfaces, "surface T")
+                    } else {
+                        (&mut self.th.samplers, "sampler S")
+                    };
+                    let s = vars
                         .get_mut(index as usize)
-                        .ok_or_else(|| Fault(format!("surface T{index} is not declared")))?;
+                        .ok_or_else(|| Fault(format!("{what}{index} is not declared")))?;
                     *s = v0;
                 }
                 Ok(())
@@ -578,6 +592,10 @@ impl Ctx<'_, '_> {
             Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => self.gather_scaled(inst),
             Opcode::DWORD_ATOMIC => self.dword_atomic(inst),
             Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => self.oword(inst),
+            Opcode::SAMPLE_3D => self.sample_3d(inst),
+            Opcode::FADDR => self.faddr(inst),
+            Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
+            Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
             _ => self.alu(inst),
         }
     }
@@ -1372,6 +1390,204 @@ impl Ctx<'_, '_> {
                 inst.mnemonic()
             )),
         }
+    }
+}
+
+// ---- images ----
+impl Ctx<'_, '_> {
+    /// faddr: the address of a named program-scope object (IGC 2.x takes printf
+    /// format strings' addresses this way); a function symbol is not supported.
+    fn faddr(&mut self, inst: &Instruction) -> Res<Flow> {
+        let index = self.int_field(inst, "function")? as usize;
+        let name = self
+            .p
+            .strings
+            .get(index)
+            .ok_or_else(|| Fault(format!("string {index} is not in the string pool")))?;
+        let addr = self
+            .mem
+            .symbols
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| *a)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "faddr of {:?}: no program data symbol of that name",
+                    String::from_utf8_lossy(name)
+                ))
+            })?;
+        let dst = self.vector(inst, "dst")?;
+        // A scalar move of the address, whatever the channel mask.
+        self.write(&dst, 1, 1, &[Val::I(addr as i128)])?;
+        Ok(Flow::Next)
+    }
+
+    /// The image bound to surface variable `surface`: its buffer index and shape.
+    fn image(&self, surface: u32) -> Res<(usize, super::memory::ImageDesc)> {
+        let bti = self.surface(surface)?;
+        let i = self
+            .mem
+            .image_at(bti)
+            .ok_or_else(|| Fault(format!("no image is bound at binding table index {bti}")))?;
+        let desc = self.mem.buffers[i]
+            .image
+            .ok_or(Fault("not an image".into()))?;
+        // Addressing clamps to the last texel, which an empty image does not have.
+        if desc.width == 0 || desc.height == 0 || desc.depth == 0 {
+            return fault(format!("the image at binding table index {bti} is empty"));
+        }
+        Ok((i, desc))
+    }
+
+    /// `sample`/`sample_lz` (3D_SAMPLE): every enabled channel of `dst` gets
+    /// exec_size results, one register block per channel in RGBA order.
+    fn sample_3d(&mut self, inst: &Instruction) -> Res<Flow> {
+        let op = self.int_field(inst, "op")? & 0xFF;
+        // sample (0) and sample_lz (0x18) agree on an image without mip levels.
+        if op != 0 && op != 0x18 {
+            return fault(format!(
+                "3D sampler operation {op:#x} is not supported (sample and sample_lz are)"
+            ));
+        }
+        let (exec, chen) = self.chen(inst, true)?;
+        let chmask = self.int_field(inst, "chmask")? & 0xF;
+        let sampler_var = self.int_field(inst, "sampler")?;
+        let surface = self.int_field(inst, "surface")?;
+        let dst = self.raw(inst, "dst")?;
+        let mut params: Vec<Raw> = match inst.operand("params") {
+            Some(Operand::RawList(l)) => l.clone(),
+            _ => Vec::new(),
+        };
+        // IGC 2.x (vISA 4.2) writes sample_lz with a %null first parameter ahead of
+        // u, v, r; a null u is otherwise meaningless, so a leading null is skipped.
+        if params.len() > 1 && params[0].id == 0 {
+            params.remove(0);
+        }
+        let index = self.sampler_var(sampler_var)?;
+        let sampler = *self
+            .mem
+            .samplers
+            .iter()
+            .find(|s| s.index == index)
+            .ok_or_else(|| Fault(format!("no sampler with index {index}")))?;
+        let (img, desc) = self.image(surface)?;
+        let block = (exec as usize * 4).max(self.grf as usize);
+        for c in 0..exec as usize {
+            if chen & (1 << c) == 0 {
+                continue;
+            }
+            let mut coords = [0f32; 3];
+            for (k, slot) in coords.iter_mut().enumerate() {
+                if let Some(r) = params.get(k).filter(|r| r.id != 0) {
+                    *slot = f32::from_bits(self.raw_dword(*r, c)?);
+                }
+            }
+            let texel = super::image::sample(&self.mem.buffers[img], &desc, &sampler, coords);
+            let mut k = 0;
+            for (ch, v) in texel.iter().enumerate() {
+                if chmask & (1 << ch) != 0 {
+                    self.raw_write(dst, k * block + 4 * c, &v.to_le_bytes())?;
+                    k += 1;
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// gather4_typed / scatter4_typed: one texel per channel at (u, v, r), the
+    /// enabled colour channels in consecutive register blocks.
+    fn typed4(&mut self, inst: &Instruction) -> Res<Flow> {
+        let (exec, chen) = self.chen(inst, true)?;
+        let chmask = self.int_field(inst, "chmask")? & 0xF;
+        let surface = self.int_field(inst, "surface")?;
+        let load = inst.opcode == Opcode::GATHER4_TYPED;
+        let data = self.raw(inst, if load { "dst" } else { "src" })?;
+        let coord = |ctx: &Self, name: &str, c: usize| -> Res<i64> {
+            match inst.operand(name) {
+                Some(Operand::Raw(r)) if r.id != 0 => Ok(ctx.raw_dword(*r, c)? as i32 as i64),
+                _ => Ok(0),
+            }
+        };
+        let (img, desc) = self.image(surface)?;
+        let block = (exec as usize * 4).max(self.grf as usize);
+        for c in 0..exec as usize {
+            if chen & (1 << c) == 0 {
+                continue;
+            }
+            let at = (
+                coord(self, "u", c)?,
+                coord(self, "v", c)?,
+                coord(self, "r", c)?,
+            );
+            if load {
+                // Outside the image a typed read returns zeros.
+                let texel =
+                    super::image::read_texel(&self.mem.buffers[img], &desc, at.0, at.1, at.2)
+                        .unwrap_or([0; 4]);
+                let mut k = 0;
+                for (ch, v) in texel.iter().enumerate() {
+                    if chmask & (1 << ch) != 0 {
+                        self.raw_write(data, k * block + 4 * c, &v.to_le_bytes())?;
+                        k += 1;
+                    }
+                }
+            } else {
+                let mut texel = [0u32; 4];
+                let mut k = 0;
+                for (ch, slot) in texel.iter_mut().enumerate() {
+                    if chmask & (1 << ch) != 0 {
+                        let b = self.raw_bytes_at(data, k * block + 4 * c, 4)?;
+                        *slot = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                        k += 1;
+                    }
+                }
+                super::image::write_texel(&mut self.mem.buffers[img], &desc, at, chmask, texel);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// media_ld / media_st: a block of `block_width` bytes by `block_height` rows at
+    /// byte x_offset, row y_offset of a 2D image; each row at a register pitch of the
+    /// width rounded up to a power of two (at least 4).
+    fn media_block(&mut self, inst: &Instruction) -> Res<Flow> {
+        let width = self.int_field(inst, "block_width")? as usize;
+        let height = self.int_field(inst, "block_height")? as usize;
+        let surface = self.int_field(inst, "surface")?;
+        let x = self.scalar(inst, "x_offset")? as u32 as i32 as i64;
+        let y = self.scalar(inst, "y_offset")? as u32 as i32 as i64;
+        let load = inst.opcode == Opcode::MEDIA_LD;
+        let data = self.raw(inst, if load { "dst" } else { "src" })?;
+        let (img, desc) = self.image(surface)?;
+        let pitch = width.max(4).next_power_of_two();
+        let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
+        for i in 0..height {
+            let row = y + i as i64;
+            for j in 0..width {
+                let col = x + j as i64;
+                // Inside the first slice: reads out of it clamp to the nearest edge byte
+                // column and row; writes out of it are dropped.
+                let inside =
+                    (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row);
+                let at = |r: i64, c: i64| (r * row_bytes + c) as usize;
+                if load {
+                    let r = row.clamp(0, desc.height as i64 - 1);
+                    let c = col.clamp(0, row_bytes - 1);
+                    let b = self.mem.buffers[img]
+                        .data
+                        .get(at(r, c))
+                        .copied()
+                        .unwrap_or(0);
+                    self.raw_write(data, i * pitch + j, &[b])?;
+                } else if inside {
+                    let b = self.raw_bytes_at(data, i * pitch + j, 1)?[0];
+                    if let Some(slot) = self.mem.buffers[img].data.get_mut(at(row, col)) {
+                        *slot = b;
+                    }
+                }
+            }
+        }
+        Ok(Flow::Next)
     }
 }
 

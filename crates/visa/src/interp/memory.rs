@@ -14,6 +14,92 @@ pub struct Buffer {
     pub name: String,
     pub base: u64,
     pub data: Vec<u8>,
+    /// Set when the buffer holds an image: its texels, row by row, slice by slice.
+    pub image: Option<ImageDesc>,
+}
+
+/// An image's shape and texel format. Texels are packed: rows of `width` texels,
+/// `height` rows a slice, `depth` slices (the layers of an array).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageDesc {
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    /// The slices are layers of an image array, not a third dimension.
+    pub array: bool,
+    /// Channels per texel: 1 (R), 2 (RG) or 4 (RGBA).
+    pub channels: u32,
+    pub channel_type: ChannelType,
+}
+
+/// An OpenCL channel data type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelType {
+    Float,
+    Half,
+    UnormInt8,
+    UnormInt16,
+    SignedInt8,
+    SignedInt16,
+    SignedInt32,
+    UnsignedInt8,
+    UnsignedInt16,
+    UnsignedInt32,
+}
+
+impl ChannelType {
+    pub fn size(self) -> u32 {
+        match self {
+            ChannelType::Float | ChannelType::SignedInt32 | ChannelType::UnsignedInt32 => 4,
+            ChannelType::Half
+            | ChannelType::UnormInt16
+            | ChannelType::SignedInt16
+            | ChannelType::UnsignedInt16 => 2,
+            _ => 1,
+        }
+    }
+    /// Read as floats (read_imagef) rather than integers (read_imagei/ui).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            ChannelType::Float
+                | ChannelType::Half
+                | ChannelType::UnormInt8
+                | ChannelType::UnormInt16
+        )
+    }
+}
+
+impl ImageDesc {
+    pub fn texel_bytes(&self) -> u32 {
+        self.channels * self.channel_type.size()
+    }
+    /// Bytes the texels take, `None` when that overflows.
+    pub fn bytes(&self) -> Option<usize> {
+        (self.width as usize)
+            .checked_mul(self.height as usize)?
+            .checked_mul(self.depth as usize)?
+            .checked_mul(self.texel_bytes() as usize)
+    }
+}
+
+/// How a sampler addresses coordinates outside the image (OpenCL `CLK_ADDRESS_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressMode {
+    None,
+    ClampToEdge,
+    Clamp,
+    Repeat,
+    MirroredRepeat,
+}
+
+/// A sampler the kernel selects by index (its sampler variables hold the index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampler {
+    pub index: u32,
+    pub address: AddressMode,
+    pub linear: bool,
+    pub normalized: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -21,6 +107,9 @@ pub struct Memory {
     pub buffers: Vec<Buffer>,
     /// Binding-table index -> buffer.
     pub binding_table: Vec<(u32, usize)>,
+    pub samplers: Vec<Sampler>,
+    /// Program-scope data symbols and their addresses (what `faddr` of a name gives).
+    pub symbols: Vec<(Vec<u8>, u64)>,
 }
 
 /// An access that misses every buffer.
@@ -59,8 +148,24 @@ impl Memory {
             name: name.into(),
             base,
             data,
+            image: None,
         });
         base
+    }
+    /// Adds an image (its texels in `data`, `desc.bytes()` of them) and returns its buffer index.
+    pub fn add_image(&mut self, name: impl Into<String>, desc: ImageDesc, data: Vec<u8>) -> usize {
+        self.add(name, data);
+        let i = self.buffers.len() - 1;
+        self.buffers[i].image = Some(desc);
+        i
+    }
+    /// The image bound at `bti`.
+    pub fn image_at(&self, bti: u32) -> Option<usize> {
+        self.binding_table
+            .iter()
+            .find(|(b, _)| *b == bti)
+            .map(|(_, i)| *i)
+            .filter(|i| self.buffers[*i].image.is_some())
     }
     pub fn bind(&mut self, bti: u32, buffer: usize) {
         self.binding_table.push((bti, buffer));

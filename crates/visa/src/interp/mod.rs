@@ -11,10 +11,11 @@
 //! ([`crate::Instruction::operand`]), so the one opcode table drives this too.
 
 mod exec;
+mod image;
 pub mod memory;
 mod value;
 
-pub use memory::{Buffer, Memory, OutOfBounds};
+pub use memory::{AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler};
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
@@ -111,6 +112,8 @@ type Decl = (Type, u32, Option<(u32, u32)>);
 /// A kernel prepared for execution: storage layout and label targets.
 pub(crate) struct Program<'a> {
     pub insts: &'a [Instruction],
+    /// The routine's string pool (symbol names of `faddr`).
+    pub strings: &'a [Vec<u8>],
     pub labels: Vec<Option<usize>>,
     pub vars: Vec<Option<Slot>>,
     pub grf_size: u32,
@@ -118,6 +121,7 @@ pub(crate) struct Program<'a> {
     pub addr_total: usize,
     pub pred_count: usize,
     pub surface_count: usize,
+    pub sampler_count: usize,
 }
 
 const DONE: u32 = u32::MAX;
@@ -132,6 +136,8 @@ pub(crate) struct Thread {
     pub addr: Vec<u32>,
     pub preds: Vec<u32>,
     pub surfaces: Vec<u32>,
+    /// Sampler variables: the sampler index each holds.
+    pub samplers: Vec<u32>,
     pub pc: [u32; 32],
     /// Per channel: the return points of the open subroutine calls.
     pub calls: Vec<Vec<u32>>,
@@ -226,6 +232,7 @@ impl<'a> Program<'a> {
         }
         Ok(Program {
             insts,
+            strings: &routine.strings,
             labels,
             vars,
             grf_size,
@@ -233,6 +240,7 @@ impl<'a> Program<'a> {
             addr_total,
             pred_count: routine.predicates.len(),
             surface_count: crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len(),
+            sampler_count: routine.samplers.len(),
         })
     }
     fn grf_bytes_needed(&self) -> usize {
@@ -352,6 +360,7 @@ pub fn run(
                         addr: vec![0; program.addr_total],
                         preds: vec![0; program.pred_count],
                         surfaces: vec![0; program.surface_count],
+                        samplers: vec![0; program.sampler_count],
                         pc: [DONE; 32],
                         calls: vec![Vec::new(); 32],
                         index: t,

@@ -6,8 +6,10 @@ use crate::detect::{self, Format};
 use crate::error::{CmdError, CmdResult};
 use crate::input::read_any as read_file;
 use crate::output::{emit, emit_binary, JsonArg};
-use gpukit_intel::{ArgKind, Implicit, KernelAbi};
-use gpukit_visa::interp::{self, Launch, Memory, Payload};
+use gpukit_intel::{ArgKind, ImageParam, ImageType, Implicit, KernelAbi};
+use gpukit_visa::interp::{
+    self, AddressMode, ChannelType, ImageDesc, Launch, Memory, Payload, Sampler,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -26,7 +28,11 @@ pub struct Args {
     /// Local work size X[,Y[,Z]]
     #[arg(long)]
     local: String,
-    /// Argument N: file:PATH, zeros:BYTES, local:BYTES, or TYPE:VALUE (i8..u64, f32, f64)
+    /// Argument N: file:PATH or zeros:BYTES (a global buffer), local:BYTES (a
+    /// __local pointer), TYPE:VALUE (i8..u64, f32, f64), or
+    /// image:WxH[xD]:ORDER.TYPE:(file:PATH|zeros) for an image (D is the depth of a
+    /// 3D image or the layers of an array; ORDER r, rg or rgba; TYPE f32, f16,
+    /// unorm8, unorm16, i8, i16, i32, u8, u16 or u32; texels packed row by row)
     #[arg(long = "arg", value_name = "N=SPEC")]
     args: Vec<String>,
     /// Write buffer argument N to FILE after the run
@@ -85,6 +91,81 @@ enum Spec {
     Buffer(Vec<u8>),
     Local(u32),
     Bytes(Vec<u8>),
+    Image(ImageDesc, Vec<u8>),
+}
+
+/// `image:WxH[xD]:ORDER.TYPE:(file:PATH|zeros)`.
+fn parse_image(s: &str, v: &str) -> Result<Spec, CmdError> {
+    let bad = |why: &str| usage(format!("argument spec {s:?}: {why}"));
+    let mut parts = v.splitn(3, ':');
+    let (Some(shape), Some(format), Some(source)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad("expected image:WxH[xD]:ORDER.TYPE:(file:PATH|zeros)"));
+    };
+    let dims: Vec<u32> = shape
+        .split('x')
+        .map(|d| {
+            d.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=16384).contains(n))
+        })
+        .collect::<Option<_>>()
+        .filter(|d: &Vec<u32>| (1..=3).contains(&d.len()))
+        .ok_or_else(|| bad("the shape is WxH[xD], each 1..=16384"))?;
+    let (order, ty) = format
+        .split_once('.')
+        .ok_or_else(|| bad("the format is ORDER.TYPE, e.g. rgba.f32"))?;
+    let channels = match order {
+        "r" => 1,
+        "rg" => 2,
+        "rgba" => 4,
+        _ => return Err(bad("ORDER is r, rg or rgba")),
+    };
+    let channel_type = match ty {
+        "f32" => ChannelType::Float,
+        "f16" => ChannelType::Half,
+        "unorm8" => ChannelType::UnormInt8,
+        "unorm16" => ChannelType::UnormInt16,
+        "i8" => ChannelType::SignedInt8,
+        "i16" => ChannelType::SignedInt16,
+        "i32" => ChannelType::SignedInt32,
+        "u8" => ChannelType::UnsignedInt8,
+        "u16" => ChannelType::UnsignedInt16,
+        "u32" => ChannelType::UnsignedInt32,
+        _ => {
+            return Err(bad(
+                "TYPE is f32, f16, unorm8, unorm16, i8, i16, i32, u8, u16 or u32",
+            ))
+        }
+    };
+    let desc = ImageDesc {
+        width: dims[0],
+        height: dims.get(1).copied().unwrap_or(1),
+        depth: dims.get(2).copied().unwrap_or(1),
+        array: false,
+        channels,
+        channel_type,
+    };
+    let bytes = desc
+        .bytes()
+        .filter(|b| *b <= 1 << 30)
+        .ok_or_else(|| bad("the image exceeds 1 GiB"))?;
+    let data = match source.split_once(':') {
+        Some(("file", path)) => {
+            let data = read_file(Path::new(path))?;
+            if data.len() != bytes {
+                return Err(bad(&format!(
+                    "{path} holds {} bytes; the image takes {bytes}",
+                    data.len()
+                )));
+            }
+            data
+        }
+        _ if source == "zeros" => vec![0; bytes],
+        _ => return Err(bad("the texels come from file:PATH or zeros")),
+    };
+    Ok(Spec::Image(desc, data))
 }
 
 fn parse_spec(s: &str) -> Result<Spec, CmdError> {
@@ -105,6 +186,7 @@ fn parse_spec(s: &str) -> Result<Spec, CmdError> {
         }
     };
     Ok(match kind {
+        "image" => return parse_image(s, v),
         "file" => Spec::Buffer(read_file(Path::new(v))?),
         "zeros" => Spec::Buffer(vec![0; v.parse::<usize>().map_err(|_| bad())?]),
         "local" => Spec::Local(v.parse().map_err(|_| bad())?),
@@ -196,6 +278,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut mem = Memory::default();
     let mut cross = vec![0u8; abi.cross_thread_size as usize];
     let mut buffers: Vec<(u32, usize)> = Vec::new();
+    let mut images: Vec<(u32, ImageDesc)> = Vec::new();
     let mut slm = abi.slm_size;
     for arg in &abi.args {
         let spec = specs
@@ -228,6 +311,24 @@ pub fn run(a: Args) -> CmdResult {
                     put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(at).to_le_bytes());
                 }
             }
+            (ArgKind::Image, Spec::Image(desc, data)) => {
+                let bti = arg.bti.ok_or_else(|| {
+                    CmdError::Input(format!(
+                        "{}: kernel {name}: image argument {} has no binding-table index",
+                        a.binary.display(),
+                        arg.index
+                    ))
+                })?;
+                let mut desc = *desc;
+                desc.array = matches!(
+                    arg.image_type,
+                    Some(ImageType::Image1dArray | ImageType::Image2dArray)
+                );
+                let index = mem.add_image(format!("image argument {}", arg.index), desc, data.clone());
+                mem.bind(bti, index);
+                buffers.push((arg.index, index));
+                images.push((arg.index, desc));
+            }
             (ArgKind::Value, Spec::Bytes(bytes) | Spec::Buffer(bytes)) => {
                 for p in &arg.pieces {
                     put(&mut cross, p.offset, p.size, p.source_offset, bytes);
@@ -235,7 +336,7 @@ pub fn run(a: Args) -> CmdResult {
             }
             (kind, _) => {
                 return Err(usage(format!(
-                    "kernel {name}: argument {} is {kind:?}; its spec does not fit (buffers take file:/zeros:, local pointers local:, values TYPE:VALUE)",
+                    "kernel {name}: argument {} is {kind:?}; its spec does not fit (buffers take file:/zeros:, local pointers local:, values TYPE:VALUE, images image:; sampler arguments are not supported)",
                     arg.index
                 )))
             }
@@ -261,6 +362,19 @@ pub fn run(a: Args) -> CmdResult {
         abi.constant_bti,
     );
     let global_base = program_surface("program globals", &program.global_data, abi.global_bti);
+    let strings_base = program_surface("program strings", &program.string_data, None);
+    mem.symbols = program
+        .symbols
+        .iter()
+        .map(|s| {
+            let base = match s.section {
+                gpukit_intel::DataSection::Constant => constant_base,
+                gpukit_intel::DataSection::Global => global_base,
+                gpukit_intel::DataSection::Strings => strings_base,
+            };
+            (s.name.as_bytes().to_vec(), base.wrapping_add(s.offset))
+        })
+        .collect();
     for imp in &abi.implicit {
         let value: Vec<u8> = match imp.kind {
             Implicit::LocalSize | Implicit::EnqueuedLocalSize => words(local),
@@ -288,10 +402,66 @@ pub fn run(a: Args) -> CmdResult {
                 b[..4].copy_from_slice(&4u32.to_le_bytes());
                 mem.add("printf buffer", b).to_le_bytes().to_vec()
             }
+            Implicit::Image { arg, param } => {
+                let Some((_, d)) = images.iter().find(|(i, _)| *i == arg) else {
+                    return Err(usage(format!(
+                        "kernel {name}: the payload wants a property of image argument {arg}, which is not an image here"
+                    )));
+                };
+                let v = match param {
+                    ImageParam::Width => d.width,
+                    ImageParam::Height => d.height,
+                    ImageParam::Depth => {
+                        if d.array {
+                            1
+                        } else {
+                            d.depth
+                        }
+                    }
+                    ImageParam::ArraySize => d.depth,
+                    // The OpenCL enumerants get_image_channel_{order,data_type} return.
+                    ImageParam::ChannelOrder => match d.channels {
+                        1 => 0x10B0,
+                        2 => 0x10B2,
+                        _ => 0x10B5,
+                    },
+                    ImageParam::ChannelDataType => match d.channel_type {
+                        ChannelType::UnormInt8 => 0x10D2,
+                        ChannelType::UnormInt16 => 0x10D3,
+                        ChannelType::SignedInt8 => 0x10D7,
+                        ChannelType::SignedInt16 => 0x10D8,
+                        ChannelType::SignedInt32 => 0x10D9,
+                        ChannelType::UnsignedInt8 => 0x10DA,
+                        ChannelType::UnsignedInt16 => 0x10DB,
+                        ChannelType::UnsignedInt32 => 0x10DC,
+                        ChannelType::Half => 0x10DD,
+                        ChannelType::Float => 0x10DE,
+                    },
+                    ImageParam::NumSamples | ImageParam::NumMipLevels => 1,
+                    ImageParam::ObjectId => arg,
+                };
+                v.to_le_bytes().to_vec()
+            }
             _ => vec![0; 8],
         };
         put(&mut cross, imp.offset, imp.size, imp.source_offset, &value);
     }
+    mem.samplers = abi
+        .inline_samplers
+        .iter()
+        .map(|s| Sampler {
+            index: s.index,
+            address: match s.addressing {
+                gpukit_intel::Addressing::None => AddressMode::None,
+                gpukit_intel::Addressing::ClampToEdge => AddressMode::ClampToEdge,
+                gpukit_intel::Addressing::Clamp => AddressMode::Clamp,
+                gpukit_intel::Addressing::Repeat => AddressMode::Repeat,
+                gpukit_intel::Addressing::MirroredRepeat => AddressMode::MirroredRepeat,
+            },
+            linear: s.filter == gpukit_intel::Filter::Linear,
+            normalized: s.normalized,
+        })
+        .collect();
     let simd = abi.simd_size;
     let launch = Launch {
         simd,
