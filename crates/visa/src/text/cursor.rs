@@ -22,14 +22,28 @@ impl<'a> LineCursor<'a> {
         &self.text[self.pos..]
     }
     pub fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
+        // ASCII blanks decided byte by byte; anything else as `str::trim` sees it.
+        let r = self.rest();
+        match r
+            .bytes()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
+        {
+            None => true,
+            Some(i) if r.as_bytes()[i].is_ascii() => false,
+            Some(i) => r[i..].trim().is_empty(),
+        }
     }
     pub fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
     pub fn skip_ws(&mut self) {
         let r = self.rest();
-        self.pos += r.len() - r.trim_start().len();
+        let ascii = r
+            .bytes()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
+            .unwrap_or(r.len());
+        let r = &r[ascii..];
+        self.pos += ascii + (r.len() - r.trim_start().len());
     }
     pub fn eat(&mut self, lit: &str) -> bool {
         if self.rest().starts_with(lit) {
