@@ -151,6 +151,8 @@ struct Parser {
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
+    /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
+    word_memo: FxMap<String, Vec<u16>>,
 }
 
 #[derive(Default)]
@@ -326,7 +328,7 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let inst = parse_instruction(rb, version, c)?;
+        let inst = parse_instruction(rb, version, c, &mut self.word_memo)?;
         rb.instructions.push(inst);
         Ok(())
     }
@@ -952,18 +954,28 @@ impl Candidates {
         }
     }
 
-    /// The candidates some key of which `rest` starts with, in table order.
-    fn matching(&self, rest: &str) -> Vec<&Candidate> {
+    /// The candidates some key of which `rest` starts with, in table order. The ids a
+    /// leading word can start are remembered in `memo` (a few thousand words at most).
+    fn matching(&self, rest: &str, memo: &mut FxMap<String, Vec<u16>>) -> Vec<&Candidate> {
         let word = leading_word(rest);
-        let mut ids: Vec<u16> = self.other.clone();
-        // A key's leading word is a prefix of the line's leading word.
-        for end in 1..=word.len() {
-            if let Some(list) = self.by_word.get(&word[..end]) {
-                ids.extend_from_slice(list);
+        let ids = match memo.get(word) {
+            Some(ids) => ids.clone(),
+            None => {
+                let mut ids: Vec<u16> = self.other.clone();
+                // A key's leading word is a prefix of the line's leading word.
+                for end in 1..=word.len() {
+                    if let Some(list) = self.by_word.get(&word[..end]) {
+                        ids.extend_from_slice(list);
+                    }
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                if memo.len() < 4096 {
+                    memo.insert(word.to_string(), ids.clone());
+                }
+                ids
             }
-        }
-        ids.sort_unstable();
-        ids.dedup();
+        };
         ids.into_iter()
             .map(|i| &self.all[i as usize])
             .filter(|c| c.keys.iter().any(|k| rest.starts_with(k.as_str())))
@@ -1024,6 +1036,7 @@ fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
+    memo: &mut FxMap<String, Vec<u16>>,
 ) -> PResult<Instruction> {
     let mut body = c;
     if body.peek() == Some('(') {
@@ -1033,7 +1046,7 @@ fn parse_instruction(
     }
     let rest = body.rest();
     let mut best: Option<Diagnostic> = None;
-    for cand in candidates(version).matching(rest) {
+    for cand in candidates(version).matching(rest, memo) {
         if cand.opcode.info().is_some_and(|i| i.since > version) {
             continue;
         }

@@ -571,8 +571,10 @@ impl Printer<'_> {
             op,
             Opcode::LOC | Opcode::FUNC | Opcode::FILE | Opcode::LABEL
         ) {
+            const SPACES: &str =
+                "                                                                                ";
             let pad = 80usize.saturating_sub(out.len() - start);
-            out.extend(std::iter::repeat_n(' ', pad));
+            out.push_str(&SPACES[..pad.min(SPACES.len())]);
             out.push_str(" /// $");
             push_uint(out, id as u64);
         }
@@ -1184,9 +1186,9 @@ struct Compiled {
 /// The pieces of `template`, split once per template for the life of the process (every
 /// template is static data of `isa::syntax`; a template's address identifies it).
 fn compiled(template: &'static str) -> std::sync::Arc<Compiled> {
-    use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Arc<Compiled>>>> = OnceLock::new();
+    type Cache = super::fxhash::FxMap<(usize, usize), Arc<Compiled>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let key = (template.as_ptr() as usize, template.len());
     let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
