@@ -156,20 +156,37 @@ impl<'a> LineCursor<'a> {
     fn number(&mut self) -> PResult<i64> {
         let start = self.pos;
         let neg = self.eat("-");
-        let r = self.rest();
-        let (digits, radix) = if r.starts_with("0x") || r.starts_with("0X") {
-            (&r[2..], 16)
+        let r = self.rest().as_bytes();
+        let (prefix, radix) = if r.starts_with(b"0x") || r.starts_with(b"0X") {
+            (2, 16)
         } else {
-            (r, 10)
+            (0, 10)
         };
-        let len = digits.chars().take_while(|c| c.is_digit(radix)).count();
+        // Digits are ASCII: accumulate bytewise, overflow as `from_str_radix` reports it.
+        let mut v: u64 = 0;
+        let mut len = 0;
+        let mut overflow = false;
+        for &b in &r[prefix..] {
+            let Some(d) = (b as char).to_digit(radix) else {
+                break;
+            };
+            match v
+                .checked_mul(radix.into())
+                .and_then(|x| x.checked_add(d.into()))
+            {
+                Some(x) => v = x,
+                None => overflow = true,
+            }
+            len += 1;
+        }
         if len == 0 {
             self.pos = start;
             return Err(self.err("expected a number", "a number"));
         }
-        let v = u64::from_str_radix(&digits[..len], radix)
-            .map_err(|_| self.err("number out of range", ""))?;
-        self.pos += (r.len() - digits.len()) + len;
+        if overflow {
+            return Err(self.err("number out of range", ""));
+        }
+        self.pos += prefix + len;
         let v = v as i64;
         Ok(if neg { v.wrapping_neg() } else { v })
     }

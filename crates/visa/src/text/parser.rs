@@ -82,7 +82,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             }
         }
         let line = strip_comment(raw);
-        if line.trim().is_empty() {
+        if is_blank(line) {
             continue;
         }
         let line = tabs_as_spaces(line);
@@ -126,8 +126,15 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
 
 /// Drops a `//` comment that is not inside a string.
 fn strip_comment(line: &str) -> &str {
-    let mut in_str = false;
     let b = line.as_bytes();
+    // Most lines have no string: the first `//` ends them.
+    if memchr::memchr(b'"', b).is_none() {
+        return match memchr::memmem::find(b, b"//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+    }
+    let mut in_str = false;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -139,6 +146,28 @@ fn strip_comment(line: &str) -> &str {
         i += 1;
     }
     line
+}
+
+/// `line.trim().is_empty()`, deciding ASCII bytes without decoding characters.
+fn is_blank(line: &str) -> bool {
+    match line
+        .bytes()
+        .position(|b| !b.is_ascii_whitespace() && b != 0x0b)
+    {
+        None => true,
+        Some(i) if line.as_bytes()[i].is_ascii() => false,
+        Some(i) => line[i..].trim().is_empty(),
+    }
+}
+
+/// `s.trim_end()`, dropping trailing ASCII blanks bytewise first.
+fn trim_end_fast(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
+        end -= 1;
+    }
+    s[..end].trim_end()
 }
 
 #[derive(Default)]
@@ -297,7 +326,7 @@ impl Parser {
             }
             return self.directive(c);
         }
-        let r = c.rest().trim_end();
+        let r = trim_end_fast(c.rest());
         if r == "{" || r == "}" {
             let Some(rb) = self.routine.as_mut() else {
                 return Err(c.err("scope outside a kernel or function", "`.kernel` first"));
