@@ -372,18 +372,31 @@ pub fn syntax(opcode: Opcode, subop: Option<u8>, version: Version) -> &'static s
         return lsc_syntax(opcode, s);
     }
     // The last matching entry wins: later entries are newer releases' forms.
-    SYNTAX
+    syntax_rows(opcode)
         .iter()
         .rev()
-        .find(|s| {
-            s.opcode == opcode && (s.subop.is_none() || s.subop == subop) && s.since <= version
-        })
+        .map(|&i| &SYNTAX[i as usize])
+        .find(|s| (s.subop.is_none() || s.subop == subop) && s.since <= version)
         .map(|s| s.template)
         .unwrap_or(if opcode.has_subop() {
             FAMILY_SYNTAX
         } else {
             DEFAULT_SYNTAX
         })
+}
+
+/// The rows of [`SYNTAX`] for one opcode, in table order: an index built once, so a
+/// lookup scans an opcode's few rows, not the table.
+fn syntax_rows(opcode: Opcode) -> &'static [u16] {
+    static ROWS: std::sync::OnceLock<Vec<Vec<u16>>> = std::sync::OnceLock::new();
+    let rows = ROWS.get_or_init(|| {
+        let mut rows = vec![Vec::new(); 256];
+        for (i, s) in SYNTAX.iter().enumerate() {
+            rows[s.opcode.0 as usize].push(i as u16);
+        }
+        rows
+    });
+    &rows[opcode.0 as usize]
 }
 
 /// Every (opcode, sub-opcode, template) triple of a version, for the parser's lookup.

@@ -22,14 +22,28 @@ impl<'a> LineCursor<'a> {
         &self.text[self.pos..]
     }
     pub fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
+        // ASCII blanks decided byte by byte; anything else as `str::trim` sees it.
+        let r = self.rest();
+        match r
+            .bytes()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
+        {
+            None => true,
+            Some(i) if r.as_bytes()[i].is_ascii() => false,
+            Some(i) => r[i..].trim().is_empty(),
+        }
     }
     pub fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
     pub fn skip_ws(&mut self) {
         let r = self.rest();
-        self.pos += r.len() - r.trim_start().len();
+        let ascii = r
+            .bytes()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
+            .unwrap_or(r.len());
+        let r = &r[ascii..];
+        self.pos += ascii + (r.len() - r.trim_start().len());
     }
     pub fn eat(&mut self, lit: &str) -> bool {
         if self.rest().starts_with(lit) {
@@ -142,20 +156,37 @@ impl<'a> LineCursor<'a> {
     fn number(&mut self) -> PResult<i64> {
         let start = self.pos;
         let neg = self.eat("-");
-        let r = self.rest();
-        let (digits, radix) = if r.starts_with("0x") || r.starts_with("0X") {
-            (&r[2..], 16)
+        let r = self.rest().as_bytes();
+        let (prefix, radix) = if r.starts_with(b"0x") || r.starts_with(b"0X") {
+            (2, 16)
         } else {
-            (r, 10)
+            (0, 10)
         };
-        let len = digits.chars().take_while(|c| c.is_digit(radix)).count();
+        // Digits are ASCII: accumulate bytewise, overflow as `from_str_radix` reports it.
+        let mut v: u64 = 0;
+        let mut len = 0;
+        let mut overflow = false;
+        for &b in &r[prefix..] {
+            let Some(d) = (b as char).to_digit(radix) else {
+                break;
+            };
+            match v
+                .checked_mul(radix.into())
+                .and_then(|x| x.checked_add(d.into()))
+            {
+                Some(x) => v = x,
+                None => overflow = true,
+            }
+            len += 1;
+        }
         if len == 0 {
             self.pos = start;
             return Err(self.err("expected a number", "a number"));
         }
-        let v = u64::from_str_radix(&digits[..len], radix)
-            .map_err(|_| self.err("number out of range", ""))?;
-        self.pos += (r.len() - digits.len()) + len;
+        if overflow {
+            return Err(self.err("number out of range", ""));
+        }
+        self.pos += prefix + len;
         let v = v as i64;
         Ok(if neg { v.wrapping_neg() } else { v })
     }

@@ -3,6 +3,7 @@
 
 mod cursor;
 mod diagnostic;
+mod fxhash;
 mod parser;
 mod printer;
 mod style;

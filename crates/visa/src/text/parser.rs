@@ -4,6 +4,7 @@
 
 use super::cursor::{LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
+use super::fxhash::{FxMap, FxSet};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
@@ -13,7 +14,6 @@ use crate::limits;
 use crate::limits::PREDEFINED_VARS;
 use crate::model::*;
 use crate::version::Version;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Most diagnostics reported for one text; the rest would be noise.
@@ -82,7 +82,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             }
         }
         let line = strip_comment(raw);
-        if line.trim().is_empty() {
+        if is_blank(line) {
             continue;
         }
         let line = tabs_as_spaces(line);
@@ -126,8 +126,15 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
 
 /// Drops a `//` comment that is not inside a string.
 fn strip_comment(line: &str) -> &str {
-    let mut in_str = false;
     let b = line.as_bytes();
+    // Most lines have no string: the first `//` ends them.
+    if memchr::memchr(b'"', b).is_none() {
+        return match memchr::memmem::find(b, b"//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+    }
+    let mut in_str = false;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -141,6 +148,28 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
+/// `line.trim().is_empty()`, deciding ASCII bytes without decoding characters.
+fn is_blank(line: &str) -> bool {
+    match line
+        .bytes()
+        .position(|b| !b.is_ascii_whitespace() && b != 0x0b)
+    {
+        None => true,
+        Some(i) if line.as_bytes()[i].is_ascii() => false,
+        Some(i) => line[i..].trim().is_empty(),
+    }
+}
+
+/// `s.trim_end()`, dropping trailing ASCII blanks bytewise first.
+fn trim_end_fast(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
+        end -= 1;
+    }
+    s[..end].trim_end()
+}
+
 #[derive(Default)]
 struct Parser {
     version: Option<Version>,
@@ -151,6 +180,8 @@ struct Parser {
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
+    /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
+    word_memo: FxMap<String, Vec<u16>>,
 }
 
 #[derive(Default)]
@@ -158,23 +189,23 @@ struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
     strings: Vec<Vec<u8>>,
-    string_ids: HashMap<Vec<u8>, u32>,
+    string_ids: FxMap<Vec<u8>, u32>,
     variables: Vec<Variable>,
-    var_ids: HashMap<String, u32>,
+    var_ids: FxMap<String, u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
     addresses: Vec<AddressVar>,
-    address_ids: HashMap<String, u16>,
+    address_ids: FxMap<String, u16>,
     predicates: Vec<PredicateVar>,
-    predicate_ids: HashMap<String, u16>,
+    predicate_ids: FxMap<String, u16>,
     samplers: Vec<StateVar>,
-    sampler_ids: HashMap<String, u16>,
+    sampler_ids: FxMap<String, u16>,
     surfaces: Vec<StateVar>,
     /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
-    surface_ids: HashMap<String, u16>,
+    surface_ids: FxMap<String, u16>,
     labels: Vec<Label>,
-    label_ids: HashMap<String, u16>,
+    label_ids: FxMap<String, u16>,
     /// Labels used but not (yet) defined, with where they were first used.
-    label_uses: HashMap<u16, (usize, usize)>,
+    label_uses: FxMap<u16, (usize, usize)>,
     defined_labels: Vec<bool>,
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
@@ -183,7 +214,7 @@ struct RoutineBuilder {
     grf_bytes: u32,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
     scopes: Vec<Vec<(String, Option<u32>)>>,
-    declared_names: std::collections::HashSet<String>,
+    declared_names: FxSet<String>,
 }
 
 impl RoutineBuilder {
@@ -295,7 +326,7 @@ impl Parser {
             }
             return self.directive(c);
         }
-        let r = c.rest().trim_end();
+        let r = trim_end_fast(c.rest());
         if r == "{" || r == "}" {
             let Some(rb) = self.routine.as_mut() else {
                 return Err(c.err("scope outside a kernel or function", "`.kernel` first"));
@@ -326,7 +357,7 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let inst = parse_instruction(rb, version, c)?;
+        let inst = parse_instruction(rb, version, c, &mut self.word_memo)?;
         rb.instructions.push(inst);
         Ok(())
     }
@@ -904,12 +935,87 @@ struct Candidate {
     pieces: Vec<Piece<'static>>,
     /// Texts the line (after any predicate) must start with for this template to apply.
     keys: Vec<String>,
+    /// The fields the template names (the rest go to `{*}`).
+    named: Vec<&'static str>,
+    /// The template has a `{*}` piece.
+    has_rest: bool,
+}
+
+/// The candidates of one text version, with an index from the leading name of each
+/// key (letters, digits, `_`) to the candidates that key belongs to, so a line is
+/// matched against the few templates its first word can start, not all of them.
+struct Candidates {
+    all: Vec<Candidate>,
+    by_word: FxMap<String, Vec<u16>>,
+    /// Candidates with a key that does not start with a name character.
+    other: Vec<u16>,
+}
+
+fn leading_word(s: &str) -> &str {
+    let end = s
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+impl Candidates {
+    fn new(all: Vec<Candidate>) -> Candidates {
+        let mut by_word: FxMap<String, Vec<u16>> = FxMap::default();
+        let mut other = Vec::new();
+        for (i, cand) in all.iter().enumerate() {
+            for key in &cand.keys {
+                let word = leading_word(key);
+                let list = if word.is_empty() {
+                    &mut other
+                } else {
+                    by_word.entry(word.to_string()).or_default()
+                };
+                if list.last() != Some(&(i as u16)) {
+                    list.push(i as u16);
+                }
+            }
+        }
+        Candidates {
+            all,
+            by_word,
+            other,
+        }
+    }
+
+    /// The candidates some key of which `rest` starts with, in table order. The ids a
+    /// leading word can start are remembered in `memo` (a few thousand words at most).
+    fn matching(&self, rest: &str, memo: &mut FxMap<String, Vec<u16>>) -> Vec<&Candidate> {
+        let word = leading_word(rest);
+        let ids = match memo.get(word) {
+            Some(ids) => ids.clone(),
+            None => {
+                let mut ids: Vec<u16> = self.other.clone();
+                // A key's leading word is a prefix of the line's leading word.
+                for end in 1..=word.len() {
+                    if let Some(list) = self.by_word.get(&word[..end]) {
+                        ids.extend_from_slice(list);
+                    }
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                if memo.len() < 4096 {
+                    memo.insert(word.to_string(), ids.clone());
+                }
+                ids
+            }
+        };
+        ids.into_iter()
+            .map(|i| &self.all[i as usize])
+            .filter(|c| c.keys.iter().any(|k| rest.starts_with(k.as_str())))
+            .collect()
+    }
 }
 
 /// The templates of the releases that print 3.x and 4.x text, built once each.
-fn candidates(version: Version) -> &'static [Candidate] {
-    static V3: OnceLock<Vec<Candidate>> = OnceLock::new();
-    static V4: OnceLock<Vec<Candidate>> = OnceLock::new();
+fn candidates(version: Version) -> &'static Candidates {
+    static V3: OnceLock<Candidates> = OnceLock::new();
+    static V4: OnceLock<Candidates> = OnceLock::new();
     let (cell, v) = if version.major >= 4 {
         (&V4, Version::new(4, 0))
     } else {
@@ -941,14 +1047,17 @@ fn candidates(version: Version) -> &'static [Candidate] {
                 Some(Piece::Field(_, Some(Format::RawSendg))) => vec!["raw_sendg".into()],
                 _ => vec![],
             };
+            let ps = pieces(template);
             out.push(Candidate {
                 opcode,
                 subop,
-                pieces: pieces(template),
+                named: named_fields(&ps),
+                has_rest: ps.contains(&Piece::Rest),
+                pieces: ps,
                 keys,
             });
         }
-        out
+        Candidates::new(out)
     })
 }
 
@@ -956,6 +1065,7 @@ fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
+    memo: &mut FxMap<String, Vec<u16>>,
 ) -> PResult<Instruction> {
     let mut body = c;
     if body.peek() == Some('(') {
@@ -965,10 +1075,7 @@ fn parse_instruction(
     }
     let rest = body.rest();
     let mut best: Option<Diagnostic> = None;
-    for cand in candidates(version) {
-        if !cand.keys.iter().any(|k| rest.starts_with(k.as_str())) {
-            continue;
-        }
+    for cand in candidates(version).matching(rest, memo) {
         if cand.opcode.info().is_some_and(|i| i.since > version) {
             continue;
         }
@@ -1009,7 +1116,7 @@ fn match_template(
     let fields = layout.fields;
     let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
     let ps = &cand.pieces;
-    let named = named_fields(ps);
+    let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
@@ -1080,9 +1187,16 @@ fn match_template(
         Ok(())
     })();
     if let Err(e) = result {
-        rb.labels.truncate(nl);
+        // Only the labels this candidate created go (a scan of every label per
+        // failed candidate made parsing quadratic in the label count).
+        for label in rb.labels.drain(nl..) {
+            if let Some(name) = rb.strings.get(label.name_index as usize) {
+                if let Ok(name) = std::str::from_utf8(name) {
+                    rb.label_ids.remove(name);
+                }
+            }
+        }
         rb.defined_labels.truncate(nl);
-        rb.label_ids.retain(|_, id| (*id as usize) < nl);
         for s in rb.strings.drain(ns..) {
             rb.string_ids.remove(&s);
         }
@@ -1101,10 +1215,8 @@ fn match_template(
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
             // Fields the template never shows (MBZ scales, counts, LSC operands a load
             // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
-                Operand::Raw(Raw::NULL)
-            }
-            FieldKind::Vector if !ps.contains(&Piece::Rest) && !named.contains(&f.name) => {
+            FieldKind::Raw if !cand.has_rest && !named.contains(&f.name) => Operand::Raw(Raw::NULL),
+            FieldKind::Vector if !cand.has_rest && !named.contains(&f.name) => {
                 Operand::Vector(null_operand())
             }
             FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {

@@ -37,20 +37,10 @@ pub fn print_text_with(obj: &Object, options: &PrintOptions) -> String {
     let style = Style::for_version(obj.version);
     let mut out = String::new();
     for i in 0..obj.kernels.len() {
-        out.push_str(&print_routine_with(
-            obj,
-            RoutineRef::Kernel(i),
-            style,
-            options,
-        ));
+        print_routine_into(obj, RoutineRef::Kernel(i), style, options, &mut out);
     }
     for i in 0..obj.functions.len() {
-        out.push_str(&print_routine_with(
-            obj,
-            RoutineRef::Function(i),
-            style,
-            options,
-        ));
+        print_routine_into(obj, RoutineRef::Function(i), style, options, &mut out);
     }
     out
 }
@@ -72,6 +62,20 @@ pub fn print_routine_with(
     style: Style,
     options: &PrintOptions,
 ) -> String {
+    let mut out = String::new();
+    print_routine_into(obj, which, style, options, &mut out);
+    out
+}
+
+/// Appends one routine's text to `out` (one buffer for the whole text: no string per
+/// line or operand).
+fn print_routine_into(
+    obj: &Object,
+    which: RoutineRef,
+    style: Style,
+    options: &PrintOptions,
+    out: &mut String,
+) {
     let (r, is_kernel) = match which {
         RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
         RoutineRef::Function(i) => (&obj.functions[i].body, false),
@@ -87,10 +91,12 @@ pub fn print_routine_with(
         style,
         grf_bytes,
     };
-    let mut out = p.header(obj, is_kernel);
+    out.push_str(&p.header(obj, is_kernel));
     if let Some(insts) = r.code.instructions() {
+        // About 75 bytes a line in IGC's layout; a hint, not a bound.
+        out.reserve(insts.len().saturating_mul(80));
         for (id, inst) in insts.iter().enumerate() {
-            out.push_str(&p.line(inst, id));
+            p.line(inst, id, out);
             out.push('\n');
         }
     }
@@ -101,7 +107,6 @@ pub fn print_routine_with(
             b.platform, b.options
         );
     }
-    out
 }
 
 struct Printer<'a> {
@@ -143,15 +148,35 @@ impl Printer<'_> {
     }
 
     fn var_name(&self, id: u32) -> String {
+        let mut s = String::new();
+        self.var_name_into(id, &mut s);
+        s
+    }
+
+    fn var_name_into(&self, id: u32, out: &mut String) {
         if id < PREDEFINED_VARS {
             match crate::isa::PREDEFINED_VARS.get(id as usize) {
-                Some(p) => p.name.to_string(),
-                None => format!("V{id}"),
+                Some(p) => out.push_str(p.name),
+                None => {
+                    let _ = write!(out, "V{id}");
+                }
             }
         } else {
             match self.r.variables.get((id - PREDEFINED_VARS) as usize) {
-                Some(v) => self.s(v.name_index),
-                None => format!("V{id}"),
+                Some(v) => self.string_into(v.name_index, out),
+                None => {
+                    let _ = write!(out, "V{id}");
+                }
+            }
+        }
+    }
+
+    /// What [`Routine::string_lossy`] gives, appended without an allocation of its own.
+    fn string_into(&self, index: u32, out: &mut String) {
+        match self.r.string(index) {
+            Some(s) => out.push_str(&String::from_utf8_lossy(s)),
+            None => {
+                let _ = write!(out, "<string #{index}?>");
             }
         }
     }
@@ -169,6 +194,15 @@ impl Printer<'_> {
             format!("S{index}")
         } else {
             self.surface_name(index.into())
+        }
+    }
+
+    fn label_name_into(&self, id: u32, out: &mut String) {
+        match self.r.labels.get(id as usize) {
+            Some(l) => self.string_into(l.name_index, out),
+            None => {
+                let _ = write!(out, "L{id}");
+            }
         }
     }
 
@@ -362,28 +396,42 @@ impl Printer<'_> {
 
     // ------------------------------------------------------------ operands
 
-    fn region(&self, r: Region) -> String {
-        let v = |c: u8| Region::code_value(c).map_or_else(|| "?".to_string(), |x| x.to_string());
+    fn region_into(&self, r: Region, out: &mut String) {
+        let v = |c: u8, out: &mut String| match Region::code_value(c) {
+            Some(x) => push_uint(out, x),
+            None => out.push('?'),
+        };
+        out.push('<');
         if r.width_code() == 0 {
-            format!("<{}>", v(r.hstride_code()))
+            v(r.hstride_code(), out);
         } else if r.vstride_code() == 0 {
-            format!("<{},{}>", v(r.width_code()), v(r.hstride_code()))
+            v(r.width_code(), out);
+            out.push(',');
+            v(r.hstride_code(), out);
         } else {
-            format!(
-                "<{};{},{}>",
-                v(r.vstride_code()),
-                v(r.width_code()),
-                v(r.hstride_code())
-            )
+            v(r.vstride_code(), out);
+            out.push(';');
+            v(r.width_code(), out);
+            out.push(',');
+            v(r.hstride_code(), out);
         }
+        out.push('>');
     }
 
     /// A vector operand with its leading space.
     fn vector(&self, v: &Vector) -> String {
+        let mut s = String::new();
+        self.vector_into(v, &mut s);
+        s
+    }
+
+    fn vector_into(&self, v: &Vector, out: &mut String) {
         let m = names::MODIFIER
             .get(v.modifier.0 as usize)
             .copied()
             .unwrap_or("");
+        out.push(' ');
+        out.push_str(m);
         match v.kind {
             VectorKind::General {
                 id,
@@ -391,17 +439,22 @@ impl Printer<'_> {
                 col,
                 region,
             } => {
-                format!(
-                    " {m}{}({row},{col}){}",
-                    self.var_name(id),
-                    self.region(region)
-                )
+                self.var_name_into(id, out);
+                out.push('(');
+                push_uint(out, row);
+                out.push(',');
+                push_uint(out, col);
+                out.push(')');
+                self.region_into(region, out);
             }
             VectorKind::Address { id, offset, width } => {
                 let w = ExecCtrl(width & 0xF).exec_size().unwrap_or(0);
-                format!(" {m}A{id}({offset})<{w}>")
+                let _ = write!(out, "A{id}({offset})<{w}>");
             }
-            VectorKind::Predicate(p) => format!(" {m}P{}", p.0),
+            VectorKind::Predicate(p) => {
+                out.push('P');
+                push_uint(out, p.0);
+            }
             VectorKind::Indirect {
                 addr,
                 addr_offset,
@@ -410,62 +463,80 @@ impl Printer<'_> {
                 region,
             } => {
                 let t = Type::of_operand_byte(ty).name().unwrap_or("?");
-                format!(
-                    " {m}r[A{addr}({addr_offset}),{offset}]{}:{t}",
-                    self.region(region)
-                )
+                let _ = write!(out, "r[A{addr}({addr_offset}),{offset}]");
+                self.region_into(region, out);
+                out.push(':');
+                out.push_str(t);
             }
             VectorKind::Immediate { ty, bits } => {
+                // The modifier is not printed on immediates.
+                out.truncate(out.len() - m.len());
                 let t = Type::of_operand_byte(ty);
                 let value = if t.is_wide_immediate() {
                     bits
                 } else {
                     bits & 0xFFFF_FFFF
                 };
-                format!(" 0x{value:x}:{}", t.name().unwrap_or("?"))
+                let _ = write!(out, "0x{value:x}:{}", t.name().unwrap_or("?"));
             }
             VectorKind::State {
                 class,
                 index,
                 offset,
             } => {
-                format!(" {}({offset})", self.state_name(class, index))
+                out.truncate(out.len() - m.len());
+                let _ = write!(out, "{}({offset})", self.state_name(class, index));
             }
         }
     }
 
-    fn raw(&self, r: &Raw) -> String {
-        format!(" {}.{}", self.var_name(r.id), r.offset)
+    fn raw_into(&self, r: &Raw, out: &mut String) {
+        out.push(' ');
+        self.var_name_into(r.id, out);
+        out.push('.');
+        push_uint(out, r.offset);
     }
 
     /// Any operand as IGC's generic operand printer shows it: numbers bare, vector and
     /// raw operands with a leading space.
     fn operand(&self, o: &Operand) -> String {
+        let mut s = String::new();
+        self.operand_into(o, &mut s);
+        s
+    }
+
+    fn operand_into(&self, o: &Operand, out: &mut String) {
         match o {
-            Operand::Vector(v) => self.vector(v),
-            Operand::Raw(r) => self.raw(r),
-            Operand::Int(n) => n.to_string(),
-            Operand::RawList(list) => list.iter().map(|r| self.raw(r)).collect(),
-            Operand::Label(l) => format!(" {}", self.label_name((*l).into())),
-            Operand::LabelList(_) | Operand::Exec(_) | Operand::Pred(_) | Operand::Absent => {
-                String::new()
+            Operand::Vector(v) => self.vector_into(v, out),
+            Operand::Raw(r) => self.raw_into(r, out),
+            Operand::Int(n) => push_uint(out, *n),
+            Operand::RawList(list) => {
+                for r in list {
+                    self.raw_into(r, out);
+                }
             }
+            Operand::Label(l) => {
+                out.push(' ');
+                self.label_name_into((*l).into(), out);
+            }
+            Operand::LabelList(_) | Operand::Exec(_) | Operand::Pred(_) | Operand::Absent => {}
         }
     }
 
-    fn exec(&self, e: Option<ExecCtrl>) -> String {
-        match e {
-            Some(e) => format!(
-                "({}, {})",
-                names::EMASK[e.emask() as usize],
-                e.exec_size()
-                    .map_or_else(|| "?".to_string(), |s| s.to_string())
-            ),
-            None => String::new(),
+    fn exec_into(&self, e: Option<ExecCtrl>, out: &mut String) {
+        if let Some(e) = e {
+            out.push('(');
+            out.push_str(names::EMASK[e.emask() as usize]);
+            out.push_str(", ");
+            match e.exec_size() {
+                Some(n) => push_uint(out, n),
+                None => out.push('?'),
+            }
+            out.push(')');
         }
     }
 
-    fn pred(&self, p: Option<Pred>) -> String {
+    fn pred_into(&self, p: Option<Pred>, out: &mut String) {
         match p {
             Some(p) if p.0 != 0 => {
                 let ctrl = match p.control() {
@@ -473,31 +544,40 @@ impl Printer<'_> {
                     2 => ".all",
                     _ => "",
                 };
-                format!("({}P{}{ctrl}) ", if p.inverse() { "!" } else { "" }, p.id())
+                out.push('(');
+                if p.inverse() {
+                    out.push('!');
+                }
+                out.push('P');
+                push_uint(out, p.id());
+                out.push_str(ctrl);
+                out.push_str(") ");
             }
-            _ => String::new(),
+            _ => {}
         }
     }
 
     // ------------------------------------------------------------ instructions
 
     /// One instruction line: indent, text, padding to column 80 and the id comment.
-    fn line(&self, inst: &Instruction, id: usize) -> String {
+    fn line(&self, inst: &Instruction, id: usize, out: &mut String) {
         let op = inst.opcode;
-        let mut s = String::new();
+        let start = out.len();
         if op != Opcode::LABEL {
-            s.push_str("    ");
+            out.push_str("    ");
         }
-        s.push_str(&self.instruction(inst));
+        self.instruction(inst, out);
         if !matches!(
             op,
             Opcode::LOC | Opcode::FUNC | Opcode::FILE | Opcode::LABEL
         ) {
-            let pad = 80usize.saturating_sub(s.len());
-            s.extend(std::iter::repeat_n(' ', pad));
-            let _ = write!(s, " /// ${id}");
+            const SPACES: &str =
+                "                                                                                ";
+            let pad = 80usize.saturating_sub(out.len() - start);
+            out.push_str(&SPACES[..pad.min(SPACES.len())]);
+            out.push_str(" /// $");
+            push_uint(out, id as u64);
         }
-        s
     }
 
     /// `addr_add`'s first source: an address register, or the address of a variable or
@@ -545,9 +625,10 @@ impl Printer<'_> {
         }
     }
 
-    fn instruction(&self, inst: &Instruction) -> String {
+    fn instruction(&self, inst: &Instruction, out: &mut String) {
         if matches!(inst.opcode, Opcode::FUNC | Opcode::LABEL) {
-            return self.label_line(inst);
+            out.push_str(&self.label_line(inst));
+            return;
         }
         let template = syntax(inst.opcode, inst.subop, self.version);
         // IGC's assembler reads `raw_sendsc` only without the SFID, which it takes from
@@ -559,11 +640,11 @@ impl Printer<'_> {
             })) = inst.operand("ex_desc")
             {
                 if *bits as u32 & 0xF == field_int(inst, "sfid") {
-                    return self.render(inst, ALTERNATE_SYNTAX[0].template);
+                    return self.render(inst, ALTERNATE_SYNTAX[0].template, out);
                 }
             }
         }
-        self.render(inst, template)
+        self.render(inst, template, out)
     }
 
     /// `func` and `label` start blocks: a blank line, then the label (a subroutine's
@@ -586,16 +667,15 @@ impl Printer<'_> {
         }
     }
 
-    fn render(&self, inst: &Instruction, template: &str) -> String {
-        let pieces = pieces(template);
-        let named = named_fields(&pieces);
+    fn render(&self, inst: &Instruction, template: &'static str, s: &mut String) {
+        let compiled = compiled(template);
+        let (pieces, named) = (&compiled.pieces, &compiled.named);
         let fields = inst.fields().unwrap_or(&[]);
-        let mut s = String::new();
-        for piece in &pieces {
+        for piece in pieces {
             match *piece {
                 Piece::Literal(l) => s.push_str(l),
-                Piece::Pred => s.push_str(&self.pred(inst.pred())),
-                Piece::Exec => s.push_str(&self.exec(inst.exec())),
+                Piece::Pred => self.pred_into(inst.pred(), s),
+                Piece::Exec => self.exec_into(inst.exec(), s),
                 Piece::Mnemonic => s.push_str(inst.mnemonic()),
                 Piece::Sat => {
                     if let Some(Operand::Vector(v)) = inst.operand("dst") {
@@ -609,7 +689,7 @@ impl Printer<'_> {
                         if !matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
                             && !named.contains(&f.name)
                         {
-                            s.push_str(&self.operand(o));
+                            self.operand_into(o, s);
                         }
                     }
                 }
@@ -618,13 +698,12 @@ impl Printer<'_> {
                         continue;
                     };
                     match fmt {
-                        None => s.push_str(&self.operand(o)),
+                        None => self.operand_into(o, s),
                         Some(fmt) => s.push_str(&self.format(inst, fmt, o)),
                     }
                 }
             }
         }
-        s
     }
 
     /// One field through a formatter; `inst` gives the context some spellings need.
@@ -1096,4 +1175,47 @@ fn atomic_suffix(v: u32) -> String {
         s.push_str(".64");
     }
     s
+}
+
+/// A template split into pieces, once.
+struct Compiled {
+    pieces: Vec<Piece<'static>>,
+    named: Vec<&'static str>,
+}
+
+/// The pieces of `template`, split once per template for the life of the process (every
+/// template is static data of `isa::syntax`; a template's address identifies it).
+fn compiled(template: &'static str) -> std::sync::Arc<Compiled> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Cache = super::fxhash::FxMap<(usize, usize), Arc<Compiled>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let key = (template.as_ptr() as usize, template.len());
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    map.entry(key)
+        .or_insert_with(|| {
+            let pieces = pieces(template);
+            let named = named_fields(&pieces);
+            Arc::new(Compiled { pieces, named })
+        })
+        .clone()
+}
+
+/// Appends the decimal digits of `n` (what `write!(out, "{n}")` gives, without the
+/// formatting machinery).
+fn push_uint(out: &mut String, n: impl Into<u64>) {
+    let mut n: u64 = n.into();
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(d as char);
+    }
 }
