@@ -3,7 +3,7 @@
 
 mod cursor;
 mod diagnostic;
-mod fxhash;
+mod hash;
 mod parser;
 mod printer;
 mod style;

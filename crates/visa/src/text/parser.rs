@@ -4,7 +4,7 @@
 
 use super::cursor::{LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
-use super::fxhash::{FxMap, FxSet};
+use super::hash::{FastMap, FastSet};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
@@ -181,7 +181,7 @@ struct Parser {
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
     /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
-    word_memo: FxMap<String, Vec<u16>>,
+    word_memo: FastMap<String, Vec<u16>>,
 }
 
 #[derive(Default)]
@@ -189,23 +189,23 @@ struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
     strings: Vec<Vec<u8>>,
-    string_ids: FxMap<Vec<u8>, u32>,
+    string_ids: FastMap<Vec<u8>, u32>,
     variables: Vec<Variable>,
-    var_ids: FxMap<String, u32>,
+    var_ids: FastMap<String, u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
     addresses: Vec<AddressVar>,
-    address_ids: FxMap<String, u16>,
+    address_ids: FastMap<String, u16>,
     predicates: Vec<PredicateVar>,
-    predicate_ids: FxMap<String, u16>,
+    predicate_ids: FastMap<String, u16>,
     samplers: Vec<StateVar>,
-    sampler_ids: FxMap<String, u16>,
+    sampler_ids: FastMap<String, u16>,
     surfaces: Vec<StateVar>,
     /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
-    surface_ids: FxMap<String, u16>,
+    surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
-    label_ids: FxMap<String, u16>,
+    label_ids: FastMap<String, u16>,
     /// Labels used but not (yet) defined, with where they were first used.
-    label_uses: FxMap<u16, (usize, usize)>,
+    label_uses: FastMap<u16, (usize, usize)>,
     defined_labels: Vec<bool>,
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
@@ -214,7 +214,7 @@ struct RoutineBuilder {
     grf_bytes: u32,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
     scopes: Vec<Vec<(String, Option<u32>)>>,
-    declared_names: FxSet<String>,
+    declared_names: FastSet<String>,
 }
 
 impl RoutineBuilder {
@@ -946,7 +946,7 @@ struct Candidate {
 /// matched against the few templates its first word can start, not all of them.
 struct Candidates {
     all: Vec<Candidate>,
-    by_word: FxMap<String, Vec<u16>>,
+    by_word: FastMap<String, Vec<u16>>,
     /// Candidates with a key that does not start with a name character.
     other: Vec<u16>,
 }
@@ -961,7 +961,7 @@ fn leading_word(s: &str) -> &str {
 
 impl Candidates {
     fn new(all: Vec<Candidate>) -> Candidates {
-        let mut by_word: FxMap<String, Vec<u16>> = FxMap::default();
+        let mut by_word: FastMap<String, Vec<u16>> = FastMap::default();
         let mut other = Vec::new();
         for (i, cand) in all.iter().enumerate() {
             for key in &cand.keys {
@@ -985,7 +985,7 @@ impl Candidates {
 
     /// The candidates some key of which `rest` starts with, in table order. The ids a
     /// leading word can start are remembered in `memo` (a few thousand words at most).
-    fn matching(&self, rest: &str, memo: &mut FxMap<String, Vec<u16>>) -> Vec<&Candidate> {
+    fn matching(&self, rest: &str, memo: &mut FastMap<String, Vec<u16>>) -> Vec<&Candidate> {
         let word = leading_word(rest);
         let ids = match memo.get(word) {
             Some(ids) => ids.clone(),
@@ -1065,7 +1065,7 @@ fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
-    memo: &mut FxMap<String, Vec<u16>>,
+    memo: &mut FastMap<String, Vec<u16>>,
 ) -> PResult<Instruction> {
     let mut body = c;
     if body.peek() == Some('(') {

@@ -1187,7 +1187,7 @@ struct Compiled {
 /// template is static data of `isa::syntax`; a template's address identifies it).
 fn compiled(template: &'static str) -> std::sync::Arc<Compiled> {
     use std::sync::{Arc, Mutex, OnceLock};
-    type Cache = super::fxhash::FxMap<(usize, usize), Arc<Compiled>>;
+    type Cache = super::hash::FastMap<(usize, usize), Arc<Compiled>>;
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let key = (template.as_ptr() as usize, template.len());
     let cache = CACHE.get_or_init(Default::default);
