@@ -544,6 +544,21 @@ fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, File)> {
 
 /// Whether a byte (or the UTF-8 pair starting at it) is a control character that a
 /// terminal may act on. Tab and newline are text; CR is text before LF.
+/// Bytes that may begin a control character (`control_at` decides).
+const MAY_START_CONTROL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'\n' as usize] = false;
+    t[b'\t' as usize] = false;
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t
+};
+
 fn control_at(bytes: &[u8], i: usize) -> Option<usize> {
     match bytes[i] {
         b'\n' | b'\t' => None,
@@ -558,7 +573,11 @@ fn control_at(bytes: &[u8], i: usize) -> Option<usize> {
 /// `bytes` with control characters written as `\xNN`, or `None` when there are none
 /// (the common case costs one scan and no copy).
 pub fn escape_controls(bytes: &[u8]) -> Option<Vec<u8>> {
-    let first = (0..bytes.len()).find(|&i| control_at(bytes, i).is_some())?;
+    // Text is nearly always clean: skip to the bytes that can start a control
+    // character with one table lookup per byte, then look closer.
+    let first = (0..bytes.len())
+        .filter(|&i| MAY_START_CONTROL[bytes[i] as usize])
+        .find(|&i| control_at(bytes, i).is_some())?;
     let mut out = Vec::with_capacity(bytes.len() + 16);
     out.extend_from_slice(&bytes[..first]);
     let mut i = first;
