@@ -72,7 +72,7 @@ for t in "${targets[@]}"; do
     status=0
     (cd "$fuzz" && RUSTC_BOOTSTRAP=1 nice -n 10 cargo fuzz run "$t" "$corpus" -- \
         -max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 \
-        -rss_limit_mb=2048 -timeout=20) >"$log" 2>&1 || status=$?
+        -rss_limit_mb=2048 -timeout=20 -report_slow_units=30) >"$log" 2>&1 || status=$?
     # Keep every crash, leak, OOM or timeout as a regression input of its area.
     found=0
     for a in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/oom-* "$artifacts"/timeout-* "$artifacts"/slow-unit-*; do
