@@ -6,7 +6,7 @@
 # time: other jobs share this machine.
 #
 #   bench/peers.sh                  # 5 rounds, 12 corpus files per platform, 1 MB large kernel
-#   ROUNDS=3 FILES=4 LARGE_MB=2 bench/peers.sh
+#   ROUNDS=3 REPEAT=3 FILES=4 LARGE_MB=2 bench/peers.sh   (REPEAT: runs of each job per round)
 #
 # Peers: GenX_IR and iga64 on PATH (Debian libigc-tools), and, when unpacked,
 # /work/peers/{bullseye,sid}/bin/GenX_IR (or PEER_DIRS="dir ..."), each on the texts its
@@ -16,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5}
+REPEAT=${REPEAT:-5}
 FILES=${FILES:-12}
 LARGE_MB=${LARGE_MB:-1}
 CORPUS=${CORPUS:-../shared/corpus/intel}
@@ -46,28 +47,25 @@ iga_platform() {
   esac
 }
 
-# CPU seconds (user + sys) of one command, its output discarded.
-cpu() {
-  /usr/bin/time -f '%U %S' -o "$tmp/time" "$@" >/dev/null 2>&1 || true
-  awk '{ printf "%.3f\n", $1 + $2 }' "$tmp/time"
-}
-
-# Runs a job file (one command per line, run in the scratch folder of its input) and
-# prints its total CPU seconds.
+# Runs a job file (lines "DIR<TAB>COMMAND") in one timed shell, each job $REPEAT times
+# in the folder of its input, and prints the CPU seconds (user + sys) of that shell and
+# everything it ran, per repetition. One shell for the whole list: /usr/bin/time counts
+# in 10 ms ticks, coarser than one gpukit run on a corpus file.
 run_jobs() {
-  local total=0 t
-  while IFS=$'\t' read -r dir cmd; do
-    t=$(cd "$dir" && eval "cpu $cmd")
-    total=$(awk -v a="$total" -v b="$t" 'BEGIN { printf "%.3f", a + b }')
-  done <"$1"
-  echo "$total"
+  local script=$tmp/jobs.sh
+  awk -F '\t' -v rep="$REPEAT" '{ printf "cd %s && for _ in $(seq %d); do %s >/dev/null 2>&1; done\n", $1, rep, $2 }' "$1" >"$script"
+  echo true >>"$script"
+  /usr/bin/time -f '%U %S' -o "$tmp/time" bash "$script" >/dev/null 2>&1 || true
+  # The last line: a failing command's first line is "Command exited with ...".
+  tail -n 1 "$tmp/time" | awk -v rep="$REPEAT" '{ printf "%.4f\n", ($1 + $2) / rep }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # compare NAME OURS_JOBS PEER_JOBS BYTES NOTE: alternating rounds, medians, ratio.
 compare() {
-  local name=$1 ours=$2 peer=$3 bytes=$4 note=$5 r o p
+  local name=$1 ours=$2 peer=$3 bytes=$4 note=$5
+  local r o p
   : >"$tmp/o" && : >"$tmp/p"
   for ((r = 0; r < ROUNDS; r++)); do
     if ((r % 2 == 0)); then
@@ -79,9 +77,9 @@ compare() {
   o=$(median <"$tmp/o"); p=$(median <"$tmp/p")
   awk -v n="$name" -v o="$o" -v p="$p" -v b="$bytes" -v note="$note" -v rounds="$ROUNDS" 'BEGIN {
     mb = b / 1e6
-    printf "%-44s gpukit %7.3f s", n, o
+    printf "%-44s gpukit %8.4f s", n, o
     if (o > 0) printf " (%6.1f MB/s)", mb / o
-    printf "   peer %8.3f s", p
+    printf "   peer %8.4f s", p
     if (p > 0) printf " (%6.1f MB/s)", mb / p
     if (o > 0) printf "   peer/gpukit %6.2fx", p / o
     printf "   [%.2f MB, median of %d]\n", mb, rounds
@@ -93,7 +91,8 @@ compare() {
 pick() {
   local suffix=$1 corpus=${2:-$CORPUS} dev
   for dev in skl icllp tgllp acm-g10 pvc; do
-    ls "$corpus/$dev"/*"$suffix" 2>/dev/null | sort | head -n "$FILES"
+    # awk reads to the end (head would leave sort to die of SIGPIPE under pipefail).
+    { ls "$corpus/$dev"/*"$suffix" 2>/dev/null || true; } | sort | awk -v n="$FILES" 'NR <= n'
   done
 }
 
@@ -103,8 +102,8 @@ bytes_of() { cat "$@" | wc -c; }
 # fast would look fast).
 wrote() {
   local o p
-  o=$(eval "ls $1" 2>/dev/null | wc -l); p=$(eval "ls $2" 2>/dev/null | wc -l)
-  echo "    outputs: gpukit wrote $o of $3 .isa, the peer $p of $3"
+  o=$( (eval "ls $1" 2>/dev/null || true) | wc -l); p=$( (eval "ls $2" 2>/dev/null || true) | wc -l)
+  echo "    outputs: gpukit wrote $o of $3 .isa, the peer $p of $3 ($(basename "$2"))"
 }
 
 echo "gpukit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CPU time, $ROUNDS alternating rounds"
@@ -113,7 +112,11 @@ echo "gpukit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1
 # visa_vs TOOL LABEL CORPUS LARGE: each peer on the texts its own IGC printed (a
 # 1.0.5353 GenX_IR does not read 1.0.12504's text); LARGE=1 adds the large kernel.
 visa_vs() {
-  local tool=$1 label=$2 corpus=$3 large=$4 f dev plat i=0 n=0 ours=$tmp/visa.ours.$label peer=$tmp/visa.peer.$label
+  local tool=$1 label=$2 corpus=$3 large=$4 f dev plat i=0 n=0
+  # IGC 2.x's GenX_IR no longer writes the .isa: it only compiles (Gen bits as .dat).
+  local isa_opt="-outputCisaBinaryName genx.isa" peer_out=genx.isa
+  if [ "$label" = sid ]; then isa_opt="" peer_out="*.dat"; fi
+  local ours=$tmp/visa.ours.$label peer=$tmp/visa.peer.$label
   : >"$ours" && : >"$peer"
   local inputs=()
   while read -r f; do
@@ -125,13 +128,17 @@ visa_vs() {
     local b
     b=$(basename "$f")
     printf '%s\t%q visa asm %q -o out.isa\n' "$tmp/v$label$i" "$gpukit" "$b" >>"$ours"
-    printf '%s\t%q %q -platform %s -binary -outputCisaBinaryName genx.isa\n' "$tmp/v$label$i" "$tool" "$b" "$plat" >>"$peer"
+    printf '%s\t%q %q -platform %s -binary %s\n' "$tmp/v$label$i" "$tool" "$b" "$plat" "$isa_opt" >>"$peer"
     inputs+=("$f")
   done < <(pick .visaasm "$corpus")
+  if [ ${#inputs[@]} = 0 ]; then
+    echo "visa asm vs $label GenX_IR: no .visaasm under $corpus; skipped"
+    return 0
+  fi
   n=$(bytes_of "${inputs[@]}")
   compare "visa asm vs $label GenX_IR (${#inputs[@]} files of $(basename "$corpus"))" "$ours" "$peer" "$n" \
-    "GenX_IR also compiles the kernel to Gen code after writing the .isa: its time is the whole tool"
-  wrote "$tmp/v$label"'*'/out.isa "$tmp/v$label"'*'/genx.isa "${#inputs[@]}"
+    "$(if [ "$label" = sid ]; then echo "IGC 2.x GenX_IR writes no .isa: it parses and compiles to Gen code (.dat)"; else echo "GenX_IR also compiles the kernel to Gen code after writing the .isa: its time is the whole tool"; fi)"
+  wrote "$tmp/v$label"'*'/out.isa "$tmp/v$label"'*'/"$peer_out" "${#inputs[@]}"
   [ "$large" = 1 ] || return 0
   mkdir -p "$tmp/vl$label"
   cp "$tmp/large.visaasm" "$tmp/vl$label/"
