@@ -27,9 +27,44 @@ fn blocks() -> Vec<Vec<u8>> {
     out
 }
 
+/// CPU time this thread has run, in nanoseconds (the first field of
+/// `/proc/thread-self/schedstat`): wall time is meaningless on a machine other
+/// jobs share.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Parse throughput in CPU time: the median of 11 rounds of 200 passes.
+fn cpu_throughput(blocks: &[Vec<u8>], total: usize) {
+    let mut rounds = Vec::new();
+    for _ in 0..11 {
+        let Some(t0) = thread_cpu_ns() else {
+            eprintln!("no /proc/thread-self/schedstat: no CPU-time throughput");
+            return;
+        };
+        for _ in 0..200 {
+            for blk in blocks {
+                std::hint::black_box(parse_metadata(std::hint::black_box(blk)).unwrap());
+            }
+        }
+        let ns = thread_cpu_ns().unwrap_or(t0) - t0;
+        rounds.push(ns as f64 / 200.0);
+    }
+    rounds.sort_by(f64::total_cmp);
+    let ns = rounds[rounds.len() / 2];
+    eprintln!(
+        "metadata parse: {} blocks, {total} bytes in {:.1} us of CPU time per pass (median of 11): {:.0} MB/s",
+        blocks.len(),
+        ns / 1e3,
+        total as f64 / ns * 1e3
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let blocks = blocks();
     let total: usize = blocks.iter().map(Vec::len).sum();
+    cpu_throughput(&blocks, total);
     let mut g = c.benchmark_group("metadata");
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function("parse", |b| {

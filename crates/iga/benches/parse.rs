@@ -36,9 +36,68 @@ fn largest_listing() -> (String, Vec<u8>) {
     (path.display().to_string(), std::fs::read(&path).unwrap())
 }
 
+/// CPU time this thread has run, in nanoseconds (the first field of
+/// `/proc/thread-self/schedstat`): wall time is meaningless on a machine other
+/// jobs share.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Median CPU time per call of each routine over alternating rounds, so both
+/// see the same machine.
+fn alternate(routines: &mut [&mut dyn FnMut()], rounds: usize, calls: usize) -> Option<Vec<f64>> {
+    let mut per: Vec<Vec<f64>> = vec![Vec::new(); routines.len()];
+    for _ in 0..rounds {
+        for (r, times) in routines.iter_mut().zip(&mut per) {
+            let t0 = thread_cpu_ns()?;
+            for _ in 0..calls {
+                r();
+            }
+            times.push((thread_cpu_ns()? - t0) as f64 / calls as f64);
+        }
+    }
+    Some(
+        per.into_iter()
+            .map(|mut t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2]
+            })
+            .collect(),
+    )
+}
+
+fn ratio(bytes: &[u8]) {
+    let mut ours = || {
+        std::hint::black_box(
+            gpukit_iga::parse(std::hint::black_box(bytes), gpukit_iga::Mode::Strict).unwrap(),
+        );
+    };
+    let mut value = || {
+        std::hint::black_box(
+            serde_json::from_slice::<serde_json::Value>(std::hint::black_box(bytes)).unwrap(),
+        );
+    };
+    let Some(t) = alternate(&mut [&mut ours, &mut value], 11, 20) else {
+        eprintln!("no /proc/thread-self/schedstat: no CPU-time ratio");
+        return;
+    };
+    let mbs = |ns: f64| bytes.len() as f64 / ns * 1e3;
+    eprintln!(
+        "CPU time per parse, median of 11 alternating rounds: gpukit_iga::parse {:.2} ms ({:.0} MB/s), \
+         serde_json::Value {:.2} ms ({:.0} MB/s): gpukit is {:.2}x serde_json::Value",
+        t[0] / 1e6,
+        mbs(t[0]),
+        t[1] / 1e6,
+        mbs(t[1]),
+        t[1] / t[0]
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let (name, bytes) = largest_listing();
     eprintln!("benchmarking {name} ({} bytes)", bytes.len());
+    ratio(&bytes);
     let mut g = c.benchmark_group("parse");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("gpukit_iga::parse (strict, typed model)", |b| {

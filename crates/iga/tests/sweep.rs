@@ -29,6 +29,16 @@ fn exercise(bytes: &[u8]) {
     }
 }
 
+/// `GPUKIT_FULL_SWEEP=1` (CI, in release) sweeps every cut and mutation position;
+/// otherwise (a debug `cargo test`) every `sampled`-th, each fixture still covered.
+fn stride(full: usize, sampled: usize) -> usize {
+    if std::env::var_os("GPUKIT_FULL_SWEEP").is_some_and(|v| v != "0") {
+        full
+    } else {
+        sampled
+    }
+}
+
 fn fixtures() -> Vec<Vec<u8>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     [
@@ -43,9 +53,9 @@ fn fixtures() -> Vec<Vec<u8>> {
 
 #[test]
 fn every_truncation() {
-    // Every cut of the small fixture; every 11th of the larger ones (debug builds are slow).
+    // Every cut of the small fixture; every 11th of the larger ones (a full sweep).
     for (k, f) in fixtures().iter().enumerate() {
-        let step = if k == 2 { 1 } else { 11 };
+        let step = if k == 2 { stride(1, 7) } else { stride(11, 97) };
         for cut in (0..f.len()).step_by(step) {
             exercise(&f[..cut]);
         }
@@ -57,7 +67,7 @@ fn byte_mutations() {
     const BYTES: &[u8] = b"{}[]\":,0.\\n\xff ";
     for f in fixtures() {
         let mut m = f.clone();
-        for at in (0..f.len()).step_by(41) {
+        for at in (0..f.len()).step_by(stride(41, 331)) {
             for &b in BYTES {
                 m[at] = b;
                 exercise(&m);

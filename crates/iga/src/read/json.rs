@@ -23,8 +23,25 @@ pub enum Val<'a> {
     /// The number exactly as written.
     Num(&'a str),
     Str(Cow<'a, str>),
-    Arr(Vec<Node<'a>>),
-    Obj(Vec<Member<'a>>),
+    /// The elements, a range of `Document::nodes`.
+    Arr(Span),
+    /// The members, a range of `Document::members`.
+    Obj(Span),
+}
+
+/// A run of a document's nodes or members. Containers keep their children in the
+/// document's two flat vectors rather than in a vector each: one allocation per
+/// document instead of one per object (IGA listings are mostly small objects).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    start: usize,
+    len: usize,
+}
+
+impl Span {
+    pub fn len(self) -> usize {
+        self.len
+    }
 }
 
 #[derive(Debug)]
@@ -164,6 +181,19 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 pub struct Document<'a> {
     pub root: Node<'a>,
     pub repairs: Vec<Repair>,
+    nodes: Vec<Node<'a>>,
+    members: Vec<Member<'a>>,
+}
+
+impl<'a> Document<'a> {
+    /// The elements of an array.
+    pub fn items(&self, span: Span) -> &[Node<'a>] {
+        &self.nodes[span.start..span.start + span.len]
+    }
+    /// The members of an object, in document order.
+    pub fn members(&self, span: Span) -> &[Member<'a>] {
+        &self.members[span.start..span.start + span.len]
+    }
 }
 
 pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
@@ -175,6 +205,10 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
         repairs: Vec::new(),
         path: Vec::new(),
         repair_position: LineColCursor::default(),
+        nodes: Vec::new(),
+        members: Vec::new(),
+        open_nodes: Vec::new(),
+        open_members: Vec::new(),
     };
     p.ws();
     let root = p.value(0)?;
@@ -191,6 +225,8 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
     Ok(Document {
         root,
         repairs: p.repairs,
+        nodes: p.nodes,
+        members: p.members,
     })
 }
 
@@ -202,9 +238,36 @@ struct Parser<'a> {
     repairs: Vec<Repair>,
     path: Vec<Seg<'a>>,
     repair_position: LineColCursor,
+    /// Finished containers' children, each container's contiguous.
+    nodes: Vec<Node<'a>>,
+    members: Vec<Member<'a>>,
+    /// Children of the containers still open, innermost last; a container's are
+    /// moved to `nodes`/`members` when it closes.
+    open_nodes: Vec<Node<'a>>,
+    open_members: Vec<Member<'a>>,
 }
 
 impl<'a> Parser<'a> {
+    /// Moves the members of the object just closed (those from `base` on) to `members`.
+    fn close_object(&mut self, base: usize) -> Val<'a> {
+        let start = self.members.len();
+        self.members.extend(self.open_members.drain(base..));
+        Val::Obj(Span {
+            start,
+            len: self.members.len() - start,
+        })
+    }
+
+    /// Moves the elements of the array just closed (those from `base` on) to `nodes`.
+    fn close_array(&mut self, base: usize) -> Val<'a> {
+        let start = self.nodes.len();
+        self.nodes.extend(self.open_nodes.drain(base..));
+        Val::Arr(Span {
+            start,
+            len: self.nodes.len() - start,
+        })
+    }
+
     fn err(&self, offset: usize, message: String) -> Error {
         Error::at(
             ErrorKind::Syntax,
@@ -476,11 +539,11 @@ impl<'a> Parser<'a> {
 
     fn object(&mut self, depth: usize) -> Result<Val<'a>, Error> {
         self.pos += 1;
-        let mut members = Vec::new();
+        let base = self.open_members.len();
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Val::Obj(members));
+            return Ok(self.close_object(base));
         }
         loop {
             self.ws();
@@ -492,13 +555,13 @@ impl<'a> Parser<'a> {
             }
             let key_start = self.pos;
             let key = self.string()?;
-            self.member_rest(key, key_start, depth, &mut members)?;
+            self.member_rest(key, key_start, depth)?;
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Val::Obj(members));
+                    return Ok(self.close_object(base));
                 }
                 _ => {
                     return Err(self.err(
@@ -513,13 +576,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Reads `: value` after a key and appends the member.
+    /// Reads `: value` after a key and appends the member to the innermost open object.
     fn member_rest(
         &mut self,
         key: Cow<'a, str>,
         key_start: usize,
         depth: usize,
-        members: &mut Vec<Member<'a>>,
     ) -> Result<(), Error> {
         self.ws();
         if self.peek() != Some(b':') {
@@ -535,12 +597,16 @@ impl<'a> Parser<'a> {
         self.ws();
         // Keys of a borrowed source slice can live in the path; owned (escaped) keys are rare,
         // so the path shows their raw source text instead.
-        let raw_key =
-            &self.src[key_start + 1..key_start + 1 + raw_string_len(&self.b[key_start + 1..])];
+        let raw_key = match key {
+            Cow::Borrowed(k) => k,
+            Cow::Owned(_) => {
+                &self.src[key_start + 1..key_start + 1 + raw_string_len(&self.b[key_start + 1..])]
+            }
+        };
         self.path.push(Seg::Key(raw_key));
         let value = self.value(depth)?;
         self.path.pop();
-        members.push(Member {
+        self.open_members.push(Member {
             key,
             key_start,
             value,
@@ -550,24 +616,24 @@ impl<'a> Parser<'a> {
 
     fn array(&mut self, depth: usize) -> Result<Val<'a>, Error> {
         self.pos += 1;
-        let mut items = Vec::new();
+        let base = self.open_nodes.len();
         self.ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(Val::Arr(items));
+            return Ok(self.close_array(base));
         }
         loop {
             self.ws();
-            self.path.push(Seg::Index(items.len()));
+            self.path.push(Seg::Index(self.open_nodes.len() - base));
             let item = self.element(depth)?;
             self.path.pop();
-            items.push(item);
+            self.open_nodes.push(item);
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Val::Arr(items));
+                    return Ok(self.close_array(base));
                 }
                 _ => {
                     let mut msg = format!(
@@ -581,7 +647,8 @@ impl<'a> Parser<'a> {
                         );
                     }
                     // Name the element just read, where the fault is.
-                    self.path.push(Seg::Index(items.len().saturating_sub(1)));
+                    let read = self.open_nodes.len() - base;
+                    self.path.push(Seg::Index(read.saturating_sub(1)));
                     return Err(self.err(self.pos, msg));
                 }
             }
@@ -613,8 +680,8 @@ impl<'a> Parser<'a> {
                 format!("nesting deeper than {} levels", limits::MAX_DEPTH),
             ));
         }
-        let mut members = Vec::new();
-        self.member_rest(key, start, depth + 1, &mut members)?;
+        let base = self.open_members.len();
+        self.member_rest(key, start, depth + 1)?;
         loop {
             let end = self.pos;
             self.ws();
@@ -625,7 +692,7 @@ impl<'a> Parser<'a> {
                 if self.peek() == Some(b'"') {
                     let key_start = self.pos;
                     let key = self.string()?;
-                    self.member_rest(key, key_start, depth + 1, &mut members)?;
+                    self.member_rest(key, key_start, depth + 1)?;
                     continue;
                 }
                 self.pos = comma;
@@ -640,7 +707,7 @@ impl<'a> Parser<'a> {
             return Ok(Node {
                 start,
                 end,
-                val: Val::Obj(members),
+                val: self.close_object(base),
             });
         }
     }

@@ -3,7 +3,7 @@
 //! `Vt`/`v`, `"$2.dst"`/`{"id":2,"func":".dst"}`), which the version decides.
 //! Strict mode rejects keys it does not know; lenient mode keeps them in order.
 
-use super::json::{render_path, Member, Node, Seg, Val};
+use super::json::{render_path, Document, Member, Node, Seg, Val};
 use crate::error::{Error, ErrorKind};
 use crate::limits;
 use crate::model::*;
@@ -11,6 +11,7 @@ use std::collections::HashSet;
 
 pub(crate) struct Cx<'a> {
     pub src: &'a str,
+    pub doc: &'a Document<'a>,
     pub lenient: bool,
     pub version: Version,
 }
@@ -52,7 +53,7 @@ impl<'p> P<'p> {
     }
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
     fn err(&self, offset: usize, path: &P<'_>, message: String) -> Error {
         Error::at(ErrorKind::Schema, self.src, offset, path.render(), message)
     }
@@ -84,9 +85,9 @@ impl Cx<'_> {
             _ => Err(self.expected(node, path, "true or false")),
         }
     }
-    fn array<'n, 'a>(&self, node: &'n Node<'a>, path: &P<'_>) -> Result<&'n [Node<'a>], Error> {
-        match &node.val {
-            Val::Arr(items) => Ok(items),
+    fn array(&self, node: &Node<'_>, path: &P<'_>) -> Result<&'a [Node<'a>], Error> {
+        match node.val {
+            Val::Arr(items) => Ok(self.doc.items(items)),
             _ => Err(self.expected(node, path, "an array")),
         }
     }
@@ -115,9 +116,37 @@ struct Obj<'c, 'a, 'p> {
     cx: &'c Cx<'a>,
     start: usize,
     members: &'c [Member<'a>],
-    used: Vec<bool>,
+    /// Which members were taken: a bit each for objects of up to 64 members,
+    /// else `used_many`.
+    used: u64,
+    used_many: Vec<bool>,
+    /// Where the next `take` starts looking: readers ask for keys mostly in
+    /// the order iga64 prints them, so the search usually ends at once.
+    next: usize,
     path: &'p P<'p>,
     what: &'static str,
+}
+
+/// Length and three bytes of a key: keys that differ here differ, so only
+/// equal fingerprints need comparing in full.
+fn fingerprint(key: &str) -> u32 {
+    let b = key.as_bytes();
+    match b {
+        [] => 0,
+        [first, .., last] => {
+            (b.len().min(255) as u32)
+                | (*first as u32) << 8
+                | (*last as u32) << 16
+                | (b[b.len() / 2] as u32) << 24
+        }
+        [only] => 1 | (*only as u32) << 8,
+    }
+}
+
+/// Key equality for the short keys of IGA objects, inline: a `memcmp` call
+/// costs more than comparing a few bytes.
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
@@ -127,17 +156,30 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
         path: &'p P<'p>,
         what: &'static str,
     ) -> Result<Self, Error> {
-        let Val::Obj(members) = &node.val else {
+        let Val::Obj(members) = node.val else {
             return Err(cx.expected(node, path, &format!("{what} (an object)")));
         };
-        // IGA objects have a handful of keys: a quadratic scan beats hashing
+        let members = cx.doc.members(members);
+        // The first member whose key an earlier one has. IGA objects have a
+        // handful of keys: a quadratic scan of fingerprints beats hashing
         // there; big (hostile) objects get the hash set.
-        let dup = if members.len() <= 24 {
-            members
-                .iter()
-                .enumerate()
-                .find(|(i, m)| members[..*i].iter().any(|o| o.key == m.key))
-                .map(|(_, m)| m)
+        const SMALL: usize = 24;
+        let dup = if members.len() <= SMALL {
+            let mut prints = [0u32; SMALL];
+            let mut dup = None;
+            for (i, m) in members.iter().enumerate() {
+                let f = fingerprint(&m.key);
+                if prints[..i]
+                    .iter()
+                    .zip(members)
+                    .any(|(&g, o)| g == f && same_key(&o.key, &m.key))
+                {
+                    dup = Some(m);
+                    break;
+                }
+                prints[i] = f;
+            }
+            dup
         } else {
             let mut seen = HashSet::with_capacity(members.len());
             members.iter().find(|m| !seen.insert(&*m.key))
@@ -153,15 +195,40 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
             cx,
             start: node.start,
             members,
-            used: vec![false; members.len()],
+            used: 0,
+            used_many: if members.len() > 64 {
+                vec![false; members.len()]
+            } else {
+                Vec::new()
+            },
+            next: 0,
             path,
             what,
         })
     }
 
+    fn is_used(&self, i: usize) -> bool {
+        if self.used_many.is_empty() {
+            self.used & (1 << i) != 0
+        } else {
+            self.used_many[i]
+        }
+    }
+
     fn take(&mut self, key: &str) -> Option<&'c Node<'a>> {
-        let i = self.members.iter().position(|m| m.key == key)?;
-        self.used[i] = true;
+        // Keys are unique (checked in `new`), so where the search starts does not
+        // change what it finds.
+        let (head, tail) = self.members.split_at(self.next.min(self.members.len()));
+        let i = match tail.iter().position(|m| same_key(&m.key, key)) {
+            Some(i) => head.len() + i,
+            None => head.iter().position(|m| same_key(&m.key, key))?,
+        };
+        if self.used_many.is_empty() {
+            self.used |= 1 << i;
+        } else {
+            self.used_many[i] = true;
+        }
+        self.next = i + 1;
         Some(&self.members[i].value)
     }
     /// A key whose `null` means absent.
@@ -218,8 +285,8 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
     /// Unknown keys: an error in strict mode, kept in order in lenient mode.
     fn finish(self) -> Result<Extra, Error> {
         let mut extra = Vec::new();
-        for (m, used) in self.members.iter().zip(&self.used) {
-            if *used {
+        for (i, m) in self.members.iter().enumerate() {
+            if self.is_used(i) {
                 continue;
             }
             if !self.cx.lenient {
@@ -260,16 +327,19 @@ fn read_reg(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Reg, Error> {
     Ok(reg)
 }
 
-pub(crate) fn read_listing(src: &str, lenient: bool, root: &Node<'_>) -> Result<Listing, Error> {
+pub(crate) fn read_listing(src: &str, lenient: bool, doc: &Document<'_>) -> Result<Listing, Error> {
+    let root = &doc.root;
     let path = P::ROOT;
     let probe = Cx {
         src,
+        doc,
         lenient,
         version: Version::V1,
     };
-    let Val::Obj(members) = &root.val else {
+    let Val::Obj(members) = root.val else {
         return Err(probe.expected(root, &path, "a listing (an object)"));
     };
+    let members = doc.members(members);
     let version_node = members
         .iter()
         .find(|m| m.key == "version")
@@ -308,6 +378,7 @@ pub(crate) fn read_listing(src: &str, lenient: bool, root: &Node<'_>) -> Result<
     };
     let cx = &Cx {
         src,
+        doc,
         lenient,
         version,
     };
@@ -750,8 +821,9 @@ fn read_address_v2(
     let defs = o.ids("adefs")?;
     let offset = match o.opt("aoff") {
         None => AddrOffset::Scalar(0),
-        Some(n) => match &n.val {
+        Some(n) => match n.val {
             Val::Arr(xy) if xy.len() == 2 => {
+                let xy = cx.doc.items(xy);
                 let p = path.key("aoff");
                 AddrOffset::Block2d(cx.int(&xy[0], &p.index(0))?, cx.int(&xy[1], &p.index(1))?)
             }

@@ -59,7 +59,7 @@ pub fn parse(bytes: &[u8], mode: Mode) -> Result<Parsed, Error> {
     };
     let lenient = mode == Mode::Lenient;
     let doc = json::parse(src, lenient)?;
-    let listing = listing::read_listing(src, lenient, &doc.root)?;
+    let listing = listing::read_listing(src, lenient, &doc)?;
     Ok(Parsed {
         listing,
         repairs: doc.repairs,
