@@ -39,6 +39,16 @@ pub fn emit(out: Option<&Path>, bytes: &[u8]) -> CmdResult {
     write_to(out, bytes, Kind::Text, false)
 }
 
+/// Writes text to `out` as `produce` makes it, for outputs too large to build whole
+/// first; `produce` must write whole lines per call (control characters are escaped
+/// per call).
+pub fn emit_streamed(
+    out: Option<&Path>,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> CmdResult {
+    write_with(out, Kind::Text, false, |stream| produce(stream))
+}
+
 /// Writes binary output (a `.isa`, Gen code) to `out`; refused on a terminal unless
 /// the user said `-o -`.
 pub fn emit_binary(out: Option<&Path>, bytes: &[u8]) -> CmdResult {

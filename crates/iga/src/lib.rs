@@ -33,4 +33,4 @@ pub use convert::convert;
 pub use error::{Error, ErrorKind, Repair};
 pub use model::{Listing, Version};
 pub use read::{parse, Mode, Parsed};
-pub use write::write;
+pub use write::{write, write_to};

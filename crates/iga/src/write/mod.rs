@@ -14,6 +14,8 @@ use crate::model::{Element, Extra, Instruction, Label, Listing, LiveTotals, Reg,
 pub fn write(listing: &Listing, version: Version) -> Vec<u8> {
     let mut w = Out {
         buf: Vec::with_capacity(listing.elems.len() * 400),
+        sink: None,
+        failed: None,
     };
     match version {
         Version::V1 => v1::listing(&mut w, listing),
@@ -21,6 +23,32 @@ pub fn write(listing: &Listing, version: Version) -> Vec<u8> {
     }
     w.buf
 }
+
+/// Writes `listing` as [`write`] does, into `sink` as it goes: the output (several
+/// times the size of a version 1.0 listing's input) is never held whole.
+pub fn write_to(
+    listing: &Listing,
+    version: Version,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut w = Out {
+        buf: Vec::with_capacity(SPILL_AT * 2),
+        sink: Some(sink),
+        failed: None,
+    };
+    match version {
+        Version::V1 => v1::listing(&mut w, listing),
+        Version::V2 => v2::listing(&mut w, listing),
+    }
+    w.spill();
+    match w.failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Bytes gathered before a streaming write hands them on.
+const SPILL_AT: usize = 1 << 16;
 
 /// Whether an operand is a destination or a source: the versions print
 /// different keys for each.
@@ -30,11 +58,26 @@ pub(crate) enum Role {
     Src,
 }
 
-pub(crate) struct Out {
+pub(crate) struct Out<'a> {
     pub buf: Vec<u8>,
+    /// Where a streaming write sends the buffer, and its first error.
+    sink: Option<&'a mut dyn std::io::Write>,
+    failed: Option<std::io::Error>,
 }
 
-impl Out {
+impl Out<'_> {
+    /// Hands the buffer to the sink of a streaming write (after the first error,
+    /// the rest is dropped).
+    fn spill(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            if self.failed.is_none() {
+                if let Err(e) = sink.write_all(&self.buf) {
+                    self.failed = Some(e);
+                }
+            }
+            self.buf.clear();
+        }
+    }
     pub fn s(&mut self, s: &str) {
         self.buf.extend_from_slice(s.as_bytes());
     }
@@ -134,6 +177,9 @@ impl Out {
                 self.s(",");
             }
             self.s("\n");
+            if self.buf.len() >= SPILL_AT {
+                self.spill();
+            }
         }
         self.s("  ]");
         for (k, v) in &l.extra {

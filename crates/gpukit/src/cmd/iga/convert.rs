@@ -1,7 +1,7 @@
 //! `gpukit iga convert FILE --to 1|2 [-o OUT]`
 
 use crate::error::{CmdError, CmdResult};
-use crate::output::emit;
+use crate::output::emit_streamed;
 use gpukit_iga::Version;
 use std::path::PathBuf;
 
@@ -29,5 +29,7 @@ pub fn run(a: Args) -> CmdResult {
         None => parsed.listing.version,
     };
     let out = gpukit_iga::convert(&parsed.listing, to);
-    emit(a.output.as_deref(), &gpukit_iga::write(&out, to))
+    // Neither the input's model nor the whole output is held while writing.
+    drop(parsed);
+    emit_streamed(a.output.as_deref(), |w| gpukit_iga::write_to(&out, to, w))
 }
