@@ -463,6 +463,32 @@ fn amd_link_wide_call_graph() {
     );
 }
 
+/// Metadata arguments that all overlap and repeat names: the consistency check
+/// compares through an index (it compared every pair, 22 GB for 800k lines), and
+/// the findings and the JSON are in proportion to the block.
+#[test]
+fn amd_metadata_overlapping_arguments() {
+    for args in [
+        &["amd", "meta", "--check", "{}"][..],
+        &["amd", "meta", "--check", "--json", "{}"],
+    ] {
+        two_sizes(
+            "metadata-overlapping-args",
+            metadata_overlapping_args,
+            [20_000, 80_000],
+            args,
+            rejected("consistency finding(s)"),
+        );
+    }
+    two_sizes(
+        "metadata-many-args-json",
+        metadata_overlapping_args,
+        [20_000, 80_000],
+        &["amd", "meta", "--json", "{}"],
+        OK,
+    );
+}
+
 /// `amd args` over many kernel signatures.
 #[test]
 fn amd_args_many_kernels() {

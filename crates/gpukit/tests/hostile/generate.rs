@@ -316,6 +316,17 @@ pub fn il_fanout(fanout: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// An AMD metadata block whose `args` image arguments all sit at offset 0 of one
+/// constant buffer: every pair overlaps, and every name is used twice.
+pub fn metadata_overlapping_args(args: usize) -> Vec<u8> {
+    let mut s = String::from(";ARGSTART:__OpenCL_k_kernel\n;version:3:1:111\n;uniqueid:1\n");
+    for a in 0..args {
+        s.push_str(&format!(";image:img{}:2D:RO:0:1:0\n", a / 2));
+    }
+    s.push_str(";ARGEND:__OpenCL_k_kernel\n");
+    s.into_bytes()
+}
+
 /// OpenCL C source with `kernels` kernels of 16 arguments each, one of them a
 /// struct with nested arrays.
 pub fn opencl_kernels(kernels: usize) -> Vec<u8> {
