@@ -155,39 +155,38 @@ impl JsonArg {
     }
     /// One report: pretty, or compact on one line for `ndjson`.
     pub fn one<T: serde::Serialize>(self, value: &T) -> Vec<u8> {
-        match self.json {
-            Some(JsonStyle::Ndjson) => ndjson_line(value),
-            _ => json(value),
-        }
+        let mut v = Vec::new();
+        let _ = self.write_one(&mut v, value);
+        v
     }
     /// Several items: a pretty array, or one compact line each for `ndjson`.
     pub fn many<T: serde::Serialize>(self, items: &[T]) -> Vec<u8> {
-        match self.json {
-            Some(JsonStyle::Ndjson) => items.iter().flat_map(ndjson_line).collect(),
-            _ => json(&items),
-        }
+        let mut v = Vec::new();
+        let _ = self.write_many(&mut v, items);
+        v
     }
     /// Writes one report to `out` as it is serialised: JSON can be many times the
     /// size of the model it describes, so it is never held whole in memory.
     pub fn emit_one<T: serde::Serialize>(self, out: Option<&Path>, value: &T) -> CmdResult {
-        let pretty = self.json != Some(JsonStyle::Ndjson);
-        write_json_with(out, |w| write_json(w, value, pretty))
+        write_json_with(out, |w| self.write_one(w, value))
     }
     /// Writes several items to `out` as they are serialised (see `emit_one`).
     pub fn emit_many<T: serde::Serialize>(self, out: Option<&Path>, items: &[T]) -> CmdResult {
+        write_json_with(out, |w| self.write_many(w, items))
+    }
+    fn write_one<T: serde::Serialize>(self, w: &mut impl Write, value: &T) -> std::io::Result<()> {
+        write_json(w, value, self.json != Some(JsonStyle::Ndjson))
+    }
+    fn write_many<T: serde::Serialize>(
+        self,
+        w: &mut impl Write,
+        items: &[T],
+    ) -> std::io::Result<()> {
         match self.json {
-            Some(JsonStyle::Ndjson) => write_json_with(out, |w| {
-                items.iter().try_for_each(|item| write_json(w, item, false))
-            }),
-            _ => self.emit_one(out, &items),
+            Some(JsonStyle::Ndjson) => items.iter().try_for_each(|i| write_json(w, i, false)),
+            _ => write_json(w, items, true),
         }
     }
-}
-
-fn ndjson_line<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut v = Vec::new();
-    let _ = write_json(&mut v, value, false);
-    v
 }
 
 /// Output written while it is produced (`gpukit scan`), for outputs too large to hold:
