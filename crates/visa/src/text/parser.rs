@@ -129,10 +129,16 @@ fn strip_comment(line: &str) -> &str {
     let b = line.as_bytes();
     // Most lines have no string: the first `//` ends them.
     if memchr::memchr(b'"', b).is_none() {
-        return match memchr::memmem::find(b, b"//") {
-            Some(i) => &line[..i],
-            None => line,
-        };
+        // memchr for the first byte (`memmem::find` builds a searcher per call).
+        let mut from = 0;
+        while let Some(i) = memchr::memchr(b'/', &b[from..]) {
+            let at = from + i;
+            if b.get(at + 1) == Some(&b'/') {
+                return &line[..at];
+            }
+            from = at + 1;
+        }
+        return line;
     }
     let mut in_str = false;
     let mut i = 0;
