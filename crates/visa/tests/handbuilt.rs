@@ -51,7 +51,10 @@ fn vector(rng: &mut Rng, v: Version) -> Vector {
             } else {
                 rng.next() as u32 as u64
             };
-            VectorKind::Immediate { ty: ty.0, bits }
+            VectorKind::Immediate {
+                ty: ty.0,
+                bits: bits.into(),
+            }
         }
         _ => VectorKind::State {
             class: rng.below(2) as u8,
@@ -106,14 +109,14 @@ fn instruction(op: Opcode, subop: Option<u8>, v: Version, rng: &mut Rng) -> Inst
                 }
             }
             FieldKind::WideId => Operand::Int(id(rng, v)),
-            FieldKind::RawList(c) => {
-                Operand::RawList((0..count(c, &operands)).map(|_| raw(rng, v)).collect())
-            }
-            FieldKind::LabelList(c) => Operand::LabelList(
+            FieldKind::RawList(c) => Operand::RawList(Box::new(
+                (0..count(c, &operands)).map(|_| raw(rng, v)).collect(),
+            )),
+            FieldKind::LabelList(c) => Operand::LabelList(Box::new(
                 (0..count(c, &operands))
                     .map(|_| rng.next() as u16)
                     .collect(),
-            ),
+            )),
         };
         operands.push(value);
     }
@@ -206,7 +209,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
                 value: AttributeValue::Raw(vec![1, 2, 3]),
             },
         ],
-        code: Code::Instructions(insts),
+        code: Code::Instructions(insts.into()),
         build_info: None,
     };
     let mut function_body = body.clone();
@@ -214,7 +217,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
         input_size: 2,
         return_value_size: 1,
     };
-    function_body.code = Code::Instructions(vec![]);
+    function_body.code = Code::Instructions(InstructionList::new());
     Object {
         version: v,
         kernels: vec![Kernel {

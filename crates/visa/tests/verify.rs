@@ -249,7 +249,7 @@ fn base() -> Object {
                 value: AttributeValue::Int { value: 0, width: 1 },
             },
         ],
-        code: Code::Instructions(code),
+        code: Code::Instructions(code.into()),
         build_info: None,
     };
     Object {
@@ -268,7 +268,39 @@ fn base() -> Object {
 fn body(o: &mut Object) -> &mut Routine {
     &mut o.kernels[0].body
 }
-fn code(o: &mut Object) -> &mut Vec<Instruction> {
+/// The kernel's code as a vector to edit; written back when the edit ends.
+struct CodeEdit<'a> {
+    routine: &'a mut Routine,
+    insts: Vec<Instruction>,
+}
+impl std::ops::Deref for CodeEdit<'_> {
+    type Target = Vec<Instruction>;
+    fn deref(&self) -> &Vec<Instruction> {
+        &self.insts
+    }
+}
+impl std::ops::DerefMut for CodeEdit<'_> {
+    fn deref_mut(&mut self) -> &mut Vec<Instruction> {
+        &mut self.insts
+    }
+}
+impl Drop for CodeEdit<'_> {
+    fn drop(&mut self) {
+        self.routine.code = Code::Instructions(std::mem::take(&mut self.insts).into());
+    }
+}
+fn code(o: &mut Object) -> CodeEdit<'_> {
+    let routine = body(o);
+    let insts = routine
+        .code
+        .instructions()
+        .unwrap()
+        .iter()
+        .map(|i| i.to_instruction())
+        .collect();
+    CodeEdit { routine, insts }
+}
+fn list(o: &mut Object) -> &mut InstructionList {
     match &mut body(o).code {
         Code::Instructions(c) => c,
         Code::Undecoded { .. } => unreachable!(),
@@ -285,14 +317,15 @@ fn variable(o: &mut Object, id: u32) -> &mut Variable {
 }
 /// The vector operand at `field` of instruction `index`.
 fn vector<'a>(o: &'a mut Object, index: usize, field: &str) -> &'a mut Vector {
-    let i = &mut code(o)[index];
-    let at = i
+    let list = list(o);
+    let at = list
+        .at(index)
         .fields()
         .unwrap()
         .iter()
         .position(|f| f.name == field)
         .unwrap();
-    match &mut i.operands[at] {
+    match &mut list.operands_mut(index).unwrap()[at] {
         Operand::Vector(v) => v,
         other => panic!("{field} is {other:?}"),
     }

@@ -9,7 +9,7 @@
 //! around the call). A subroutine is the code from a `call` target up to the next one;
 //! a `ret` before the first is the routine's own return and ends its path.
 
-use crate::model::{Instruction, Operand};
+use crate::model::{InstRef, InstructionList, Operand};
 
 /// A maximal straight-line run of instructions, `start..end` in the stream.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -54,18 +54,18 @@ enum Flow {
     Label(u16),
 }
 
-fn label_operand(inst: &Instruction) -> Option<u16> {
+fn label_operand(inst: InstRef<'_>) -> Option<u16> {
     match inst.operand("label") {
         Some(Operand::Label(l)) => Some(*l),
         _ => None,
     }
 }
 
-fn predicated(inst: &Instruction) -> bool {
+fn predicated(inst: InstRef<'_>) -> bool {
     matches!(inst.operand("pred"), Some(Operand::Pred(p)) if p.id() != 0)
 }
 
-fn flow(inst: &Instruction) -> Flow {
+fn flow(inst: InstRef<'_>) -> Flow {
     match inst.mnemonic() {
         "label" | "func" => label_operand(inst).map_or(Flow::Next, Flow::Label),
         // Without a predicate every channel goes (`goto` included); with one, some may not.
@@ -79,7 +79,7 @@ fn flow(inst: &Instruction) -> Flow {
         "call" => label_operand(inst).map_or(Flow::Next, Flow::Call),
         "switchjmp" => match inst.operand("labels") {
             Some(Operand::LabelList(ls)) => Flow::Branch {
-                labels: ls.clone(),
+                labels: ls.to_vec(),
                 falls: false,
             },
             _ => Flow::Next,
@@ -93,7 +93,7 @@ fn flow(inst: &Instruction) -> Flow {
 
 impl Cfg {
     /// Builds the graph of `code`; linear in the number of instructions and edges.
-    pub fn build(code: &[Instruction]) -> Cfg {
+    pub fn build(code: &InstructionList) -> Cfg {
         let n = code.len();
         // Where blocks start: 0, every label, and after every transfer.
         let mut starts = vec![false; n + 1];
@@ -124,7 +124,7 @@ impl Cfg {
             blocks.push(Block {
                 start,
                 end: i,
-                label: match flow(&code[start]) {
+                label: match flow(code.at(start)) {
                     Flow::Label(l) => Some(l),
                     _ => None,
                 },
@@ -141,7 +141,7 @@ impl Cfg {
         let mut entries: Vec<usize> = Vec::new();
         let mut returns_to: std::collections::HashMap<usize, Vec<usize>> = Default::default();
         for (b, block) in blocks.iter().enumerate() {
-            if let Flow::Call(l) = flow(&code[block.end - 1]) {
+            if let Flow::Call(l) = flow(code.at(block.end - 1)) {
                 if let Some(&at) = label_at.get(&l) {
                     entries.push(block_of[at]);
                     if b + 1 < count {
@@ -153,7 +153,7 @@ impl Cfg {
         entries.sort_unstable();
         entries.dedup();
         for b in 0..count {
-            let last = &code[blocks[b].end - 1];
+            let last = code.at(blocks[b].end - 1);
             let mut succs = Vec::new();
             let falls = match flow(last) {
                 Flow::Branch { labels, falls } => {

@@ -19,7 +19,7 @@
 use super::cfg::Cfg;
 use super::{variable_accesses, AccessPlace};
 use crate::limits::PREDEFINED_VARS;
-use crate::model::{Instruction, Operand, Routine};
+use crate::model::{InstRef, InstructionList, Operand, Routine};
 
 /// Liveness facts of one routine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,10 +70,7 @@ const MAX_ALIAS_DEPTH: usize = 64;
 impl Liveness {
     /// Analyses `routine`'s instruction stream (an undecodable stream has none).
     pub fn analyze(routine: &Routine, grf_bytes: u32) -> Result<Liveness, TooLarge> {
-        let code: &[Instruction] = match &routine.code {
-            crate::model::Code::Instructions(c) => c,
-            _ => &[],
-        };
+        let code = routine.code.instructions_or_empty();
         let grf = u64::from(grf_bytes.max(1));
         let vars = &routine.variables;
         let root_of: Vec<(u32, u64)> = (0..vars.len()).map(|i| root(routine, i)).collect();
@@ -117,7 +114,7 @@ impl Liveness {
         let mut kill = vec![Bitset::new(units); blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
             for i in (block.start..block.end).rev() {
-                let a = me.access(routine, &code[i]);
+                let a = me.access(routine, code.at(i));
                 for &k in &me.kills[i] {
                     gen[b].remove(k);
                     kill[b].insert(k);
@@ -179,7 +176,7 @@ impl Liveness {
             let mut live = live_out[b].clone();
             let mut count = live.len() as u64;
             for i in (block.start..block.end).rev() {
-                let a = me.access(routine, &code[i]);
+                let a = me.access(routine, code.at(i));
                 for &k in &me.kills[i] {
                     if live.remove(k) {
                         count -= 1;
@@ -206,10 +203,7 @@ impl Liveness {
     /// The root variables live at instruction `index` (live in, plus what it writes),
     /// as (index into `Routine::variables`, bytes of it live), sorted by variable.
     pub fn live_at(&self, routine: &Routine, index: usize) -> Vec<(u32, u64)> {
-        let code: &[Instruction] = match &routine.code {
-            crate::model::Code::Instructions(c) => c,
-            _ => return Vec::new(),
-        };
+        let code = routine.code.instructions_or_empty();
         let Some(b) = self.cfg.block_of(index) else {
             return Vec::new();
         };
@@ -219,7 +213,7 @@ impl Liveness {
             live.insert(u);
         }
         for i in (index..block.end).rev() {
-            let a = self.access(routine, &code[i]);
+            let a = self.access(routine, code.at(i));
             for &k in &self.kills[i] {
                 live.remove(k);
             }
@@ -253,7 +247,7 @@ impl Liveness {
     }
 
     /// The units one instruction reads and writes.
-    fn access(&self, routine: &Routine, inst: &Instruction) -> Access {
+    fn access(&self, routine: &Routine, inst: InstRef<'_>) -> Access {
         let mut a = Access::default();
         let grf = u64::from(self.grf_bytes.max(1));
         let unpredicated = !matches!(inst.operand("pred"), Some(Operand::Pred(p)) if p.id() != 0);
@@ -333,7 +327,7 @@ impl Liveness {
     /// the unpredicated writes after it in the same block and before any read of the
     /// unit, covers every byte of the GRF (a 64-bit value built from two strided
     /// halves, a variable filled one row at a time). Returns the units per instruction.
-    fn kill_points(&self, routine: &Routine, code: &[Instruction]) -> Vec<Vec<u32>> {
+    fn kill_points(&self, routine: &Routine, code: &InstructionList) -> Vec<Vec<u32>> {
         let full = if self.grf_bytes >= 64 {
             u64::MAX
         } else {

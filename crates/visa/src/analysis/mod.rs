@@ -7,7 +7,7 @@ pub mod liveness;
 pub use cfg::{Block, Cfg};
 pub use liveness::Liveness;
 
-use crate::model::{Instruction, Operand, Region, VectorKind};
+use crate::model::{InstRef, Operand, Region, VectorKind};
 
 /// One general variable an instruction reads or writes, through a direct region or a
 /// message's raw operand (indirect operands are not attributed to a variable).
@@ -35,13 +35,13 @@ pub enum AccessPlace {
 }
 
 /// The variables `inst` reads and writes, in field order.
-pub fn variable_accesses(inst: &Instruction) -> Vec<VariableAccess> {
+pub fn variable_accesses(inst: InstRef<'_>) -> Vec<VariableAccess> {
     let mut out = Vec::new();
     let Some(fields) = inst.fields() else {
         return out;
     };
     let exec = inst.exec().and_then(|e| e.exec_size()).unwrap_or(1);
-    for (field, op) in fields.iter().zip(&inst.operands) {
+    for (field, op) in fields.iter().zip(inst.operands) {
         let def = matches!(field.name, "dst" | "carry");
         let raw = |r: &crate::model::Raw| VariableAccess {
             id: r.id,

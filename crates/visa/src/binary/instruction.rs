@@ -16,7 +16,14 @@ fn raw_size(version: Version) -> usize {
     }
 }
 
-pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, ReadError> {
+/// Decodes one instruction into `operands` (cleared first), returning its opcode and
+/// sub-opcode; the caller's vector is reused so that a stream allocates once.
+pub(crate) fn decode_operands(
+    cur: &mut Cursor,
+    version: Version,
+    operands: &mut Vec<Operand>,
+) -> Result<(Opcode, Option<u8>), ReadError> {
+    operands.clear();
     let at = cur.pos();
     let opcode = Opcode(cur.u8("opcode")?);
     let info = opcode
@@ -47,20 +54,15 @@ pub(crate) fn decode(cur: &mut Cursor, version: Version) -> Result<Instruction, 
         None
     };
     let layout = opcode.layout(subop).expect("checked above");
-    let mut operands = Vec::with_capacity(layout.fields.len());
     for field in layout.fields {
-        if field.cond.version_allows(version) && field.cond.field_allows(&operands) {
-            let value = decode_field(cur, version, field, &operands)?;
+        if field.cond.version_allows(version) && field.cond.field_allows(operands) {
+            let value = decode_field(cur, version, field, operands)?;
             operands.push(value);
         } else {
             operands.push(Operand::Absent);
         }
     }
-    Ok(Instruction {
-        opcode,
-        subop,
-        operands,
-    })
+    Ok((opcode, subop))
 }
 
 fn count_of(operands: &[Operand], index: usize) -> usize {
@@ -109,7 +111,7 @@ pub(crate) fn decode_field(
             for _ in 0..n {
                 v.push(decode_raw(cur, version, name)?);
             }
-            Operand::RawList(v)
+            Operand::RawList(Box::new(v))
         }
         FieldKind::LabelList(count_field) => {
             let n = count_of(earlier, count_field);
@@ -118,7 +120,7 @@ pub(crate) fn decode_field(
             for _ in 0..n {
                 v.push(cur.u16(name)?);
             }
-            Operand::LabelList(v)
+            Operand::LabelList(Box::new(v))
         }
     })
 }
@@ -164,7 +166,7 @@ fn decode_vector(
         5 => {
             let ty = operand_type(cur, version, name)?;
             let bits = if Type(ty & 0xF).is_wide_immediate() { cur.u64(name)? } else { cur.u32(name)?.into() };
-            VectorKind::Immediate { ty, bits }
+            VectorKind::Immediate { ty, bits: bits.into() }
         }
         6 => VectorKind::State { class: cur.u8(name)?, index: cur.u16(name)?, offset: cur.u8(name)? },
         c => {
@@ -202,7 +204,7 @@ fn operand_type(cur: &mut Cursor, version: Version, name: &'static str) -> Resul
 pub(crate) fn encode(
     sink: &mut Sink,
     version: Version,
-    inst: &Instruction,
+    inst: InstRef<'_>,
     context: &dyn Fn() -> String,
 ) -> Result<(), WriteError> {
     let err = |reason: String| WriteError {
@@ -237,7 +239,7 @@ pub(crate) fn encode(
     if let Some(s) = inst.subop {
         sink.u8(s);
     }
-    for (i, (field, value)) in layout.fields.iter().zip(&inst.operands).enumerate() {
+    for (i, (field, value)) in layout.fields.iter().zip(inst.operands).enumerate() {
         let present =
             field.cond.version_allows(version) && field.cond.field_allows(&inst.operands[..i]);
         match (present, value) {
@@ -319,7 +321,7 @@ fn encode_field(
                     count_of(earlier, c)
                 ));
             }
-            for r in list {
+            for r in list.iter() {
                 encode_raw(sink, version, r)?;
             }
         }
@@ -331,7 +333,7 @@ fn encode_field(
                     count_of(earlier, c)
                 ));
             }
-            for l in list {
+            for l in list.iter() {
                 sink.u16(*l);
             }
         }
@@ -391,6 +393,7 @@ fn encode_vector(sink: &mut Sink, version: Version, v: &Vector) -> Result<(), St
             sink.u16(region.0);
         }
         VectorKind::Immediate { ty, bits } => {
+            let bits = bits.get();
             sink.u8(ty);
             if Type(ty & 0xF).is_wide_immediate() {
                 sink.u64(bits);

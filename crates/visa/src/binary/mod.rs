@@ -7,5 +7,7 @@ mod reader;
 mod writer;
 
 pub use defects::{DefectDiagnosis, StreamError, TRUNCATION_DEFECT};
-pub use reader::{read, read_with_layout, FileLayout, ReadOptions, RoutineLayout, MAGIC};
+pub use reader::{
+    instruction_offsets, read, read_with_layout, FileLayout, ReadOptions, RoutineLayout, MAGIC,
+};
 pub use writer::write;

@@ -593,23 +593,73 @@ fn read_routine(
     ))
 }
 
+/// The absolute file offsets of the instructions `wanted` (indices, ascending) of the
+/// routine placed at `routine` in `bytes`, found by walking its stream again: memory
+/// in proportion to `wanted`, not to the stream. Indices past the end, or past where
+/// the stream stops decoding, are left out.
+pub fn instruction_offsets(
+    bytes: &[u8],
+    version: Version,
+    routine: &RoutineLayout,
+    wanted: &[usize],
+) -> Vec<(usize, usize)> {
+    let start = routine.offset as usize + routine.entry as usize;
+    let Some(stream) = bytes.get(start..start.saturating_add(routine.code_size as usize)) else {
+        return Vec::new();
+    };
+    let mut cur = Cursor::new(stream);
+    let mut operands = Vec::new();
+    let mut out = Vec::with_capacity(wanted.len());
+    let mut wanted = wanted.iter().copied().peekable();
+    let mut index = 0;
+    while let Some(&next) = wanted.peek() {
+        if next < index {
+            wanted.next();
+            continue;
+        }
+        if cur.remaining() == 0 {
+            break;
+        }
+        if next == index {
+            out.push((index, start + cur.pos()));
+            wanted.next();
+        }
+        if instruction::decode_operands(&mut cur, version, &mut operands).is_err() {
+            break;
+        }
+        index += 1;
+    }
+    out
+}
+
 /// Decodes a whole instruction stream; `base` is its absolute file offset.
 pub(crate) fn decode_stream(
     version: Version,
     stream: &[u8],
     base: usize,
     bounds: &Bounds,
-) -> Result<Vec<Instruction>, Box<StreamError>> {
+) -> Result<InstructionList, Box<StreamError>> {
     let mut cur = Cursor::new(stream);
-    // Every instruction takes at least one byte; the estimate only avoids regrowth.
-    let mut list = Vec::with_capacity(stream.len() / 12);
+    let mut list = InstructionList::new();
+    let mut operands = Vec::new();
     while cur.remaining() > 0 {
         let at = cur.pos();
         cur.enter("instruction", Some(list.len()));
-        let result = instruction::decode(&mut cur, version);
+        let result = instruction::decode_operands(&mut cur, version, &mut operands);
         cur.leave();
         match result {
-            Ok(inst) => list.push(inst),
+            Ok((opcode, subop)) => {
+                if list.push_parts(opcode, subop, operands.drain(..)).is_err() {
+                    let mut cause = cur.invalid("instruction", at, ListFull.to_string());
+                    cause.offset += base;
+                    return Err(Box::new(StreamError {
+                        index: list.len(),
+                        offset: at + base,
+                        cause,
+                        defect: None,
+                    }));
+                }
+            }
             Err(mut e) => {
                 e.offset += base;
                 return Err(Box::new(defects::diagnose(

@@ -9,7 +9,7 @@ use super::{
     fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
 };
 use crate::isa::{Opcode, Type};
-use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
+use crate::model::{InstRef, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
     channel_enable, destination_elements, direct_origin, indirect_multi_elements, source_elements,
     ExecMask, MaskControl, PredControl, Predication, RegionParams,
@@ -104,7 +104,7 @@ fn advance(th: &mut Thread, active: u32, to: u32) {
 }
 
 fn err_at(
-    inst: &Instruction,
+    inst: InstRef<'_>,
     index: usize,
     group: [u32; 3],
     thread: u32,
@@ -162,19 +162,19 @@ fn region_params(r: Region) -> Res<RegionParams> {
 }
 
 impl Ctx<'_, '_> {
-    fn vector(&self, inst: &Instruction, name: &str) -> Res<Vector> {
+    fn vector(&self, inst: InstRef<'_>, name: &str) -> Res<Vector> {
         match inst.operand(name) {
             Some(Operand::Vector(v)) => Ok(*v),
             _ => fault(format!("operand `{name}` missing")),
         }
     }
-    fn raw(&self, inst: &Instruction, name: &str) -> Res<Raw> {
+    fn raw(&self, inst: InstRef<'_>, name: &str) -> Res<Raw> {
         match inst.operand(name) {
             Some(Operand::Raw(r)) => Ok(*r),
             _ => fault(format!("operand `{name}` missing")),
         }
     }
-    fn int_field(&self, inst: &Instruction, name: &str) -> Res<u32> {
+    fn int_field(&self, inst: InstRef<'_>, name: &str) -> Res<u32> {
         match inst.operand(name) {
             Some(Operand::Int(v)) => Ok(*v),
             _ => fault(format!("field `{name}` missing")),
@@ -245,6 +245,7 @@ impl Ctx<'_, '_> {
     fn src(&self, v: &Vector, exec: u32) -> Res<(Vec<Val>, Type)> {
         let (vals, ty) = match v.kind {
             VectorKind::Immediate { ty, bits } => {
+                let bits = bits.get();
                 let t = Type::of_operand_byte(ty);
                 let vals = (0..exec)
                     .map(|c| match t {
@@ -499,7 +500,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The instruction's channel enables (`EvaluateChEn`), with or without its predicate.
-    fn chen(&self, inst: &Instruction, with_pred: bool) -> Res<(u32, u32)> {
+    fn chen(&self, inst: InstRef<'_>, with_pred: bool) -> Res<(u32, u32)> {
         let e = inst.exec().ok_or(Fault("no execution control".into()))?;
         let exec = e.exec_size().ok_or(Fault("bad exec size".into()))?;
         let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
@@ -513,7 +514,7 @@ impl Ctx<'_, '_> {
         Ok((exec, ch))
     }
 
-    fn predication(&self, inst: &Instruction, _mask: MaskControl) -> Res<Option<Predication>> {
+    fn predication(&self, inst: InstRef<'_>, _mask: MaskControl) -> Res<Option<Predication>> {
         let Some(pr) = inst.pred().filter(|p| !p.is_none()) else {
             return Ok(None);
         };
@@ -529,7 +530,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The predicate's per-channel value (for sel and goto), relative to channel 0.
-    fn pred_select(&self, inst: &Instruction, exec: u32) -> Res<Option<u32>> {
+    fn pred_select(&self, inst: InstRef<'_>, exec: u32) -> Res<Option<u32>> {
         let e = inst.exec().ok_or(Fault("no execution control".into()))?;
         let mask = MaskControl::from_code(e.emask()).ok_or(Fault("bad emask".into()))?;
         let Some(p) = self.predication(inst, mask)? else {
@@ -545,7 +546,7 @@ impl Ctx<'_, '_> {
         ))
     }
 
-    fn step(&mut self, inst: &Instruction, pc: u32) -> Res<Flow> {
+    fn step(&mut self, inst: InstRef<'_>, pc: u32) -> Res<Flow> {
         let op = inst.opcode;
         match op {
             Opcode::LABEL | Opcode::FUNC | Opcode::FILE | Opcode::LOC | Opcode::LIFETIME => {
@@ -600,7 +601,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn label_target(&self, inst: &Instruction) -> Res<u32> {
+    fn label_target(&self, inst: InstRef<'_>) -> Res<u32> {
         let Some(Operand::Label(l)) = inst.operand("label") else {
             return fault("no label operand");
         };
@@ -613,7 +614,7 @@ impl Ctx<'_, '_> {
             .ok_or_else(|| Fault(format!("label {l} is never placed")))
     }
 
-    fn branch(&mut self, inst: &Instruction, pc: u32) -> Res<Flow> {
+    fn branch(&mut self, inst: InstRef<'_>, pc: u32) -> Res<Flow> {
         let target = self.label_target(inst)?;
         let e = inst.exec().ok_or(Fault("no execution control".into()))?;
         let exec = e.exec_size().ok_or(Fault("bad exec size".into()))?;
@@ -646,7 +647,7 @@ impl Ctx<'_, '_> {
         Ok(Flow::Moved)
     }
 
-    fn alu(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn alu(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let op = inst.opcode;
         let fields = inst.fields().unwrap_or(&[]);
         let has = |n: &str| fields.iter().any(|f| f.name == n);
@@ -983,7 +984,7 @@ impl Ctx<'_, '_> {
 
     /// `addr_add`: an address register gets a variable's register byte offset (or
     /// another address) plus an offset in bytes.
-    fn addr_add(&mut self, inst: &Instruction, dst: &Vector) -> Res<Flow> {
+    fn addr_add(&mut self, inst: InstRef<'_>, dst: &Vector) -> Res<Flow> {
         let (exec, chen) = self.chen(inst, false)?;
         let src0 = self.vector(inst, "src0")?;
         let src1 = self.vector(inst, "src1")?;
@@ -1108,12 +1109,12 @@ impl Ctx<'_, '_> {
         dst.copy_from_slice(bytes);
         Ok(())
     }
-    fn scalar(&self, inst: &Instruction, name: &str) -> Res<i128> {
+    fn scalar(&self, inst: InstRef<'_>, name: &str) -> Res<i128> {
         let v = self.vector(inst, name)?;
         Ok(int(self.src(&v, 1)?.0[0]))
     }
 
-    fn gather4_scaled(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn gather4_scaled(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let (exec, chen) = self.chen(inst, true)?;
         let chmask = self.int_field(inst, "chmask")? & 0xF;
         let surface = self.int_field(inst, "surface")?;
@@ -1140,7 +1141,7 @@ impl Ctx<'_, '_> {
         Ok(Flow::Next)
     }
 
-    fn gather_scaled(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn gather_scaled(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let (exec, chen) = self.chen(inst, true)?;
         let n = 1usize << (self.int_field(inst, "num_blocks")? & 3);
         let surface = self.int_field(inst, "surface")?;
@@ -1166,7 +1167,7 @@ impl Ctx<'_, '_> {
         Ok(Flow::Next)
     }
 
-    fn oword(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn oword(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let len = 16usize << (self.int_field(inst, "size")? & 7);
         let surface = self.int_field(inst, "surface")?;
         let offset = self.scalar(inst, "offset")?;
@@ -1189,7 +1190,7 @@ impl Ctx<'_, '_> {
         Ok(Flow::Next)
     }
 
-    fn dword_atomic(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn dword_atomic(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let (exec, chen) = self.chen(inst, true)?;
         let op = self.int_field(inst, "op")?;
         let surface = self.int_field(inst, "surface")?;
@@ -1209,7 +1210,7 @@ impl Ctx<'_, '_> {
     /// One channel's atomic: reads src0/src1 element `c`, updates memory, returns the old value.
     fn atomic_one(
         &mut self,
-        inst: &Instruction,
+        inst: InstRef<'_>,
         op: u32,
         place: Place,
         c: usize,
@@ -1289,7 +1290,7 @@ impl Ctx<'_, '_> {
         Ok(())
     }
 
-    fn svm(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn svm(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         match inst.subop {
             Some(1) | Some(2) => {
                 let props = self.int_field(inst, "properties")?;
@@ -1397,7 +1398,7 @@ impl Ctx<'_, '_> {
 impl Ctx<'_, '_> {
     /// faddr: the address of a named program-scope object (IGC 2.x takes printf
     /// format strings' addresses this way); a function symbol is not supported.
-    fn faddr(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn faddr(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let index = self.int_field(inst, "function")? as usize;
         let name = self
             .p
@@ -1441,7 +1442,7 @@ impl Ctx<'_, '_> {
 
     /// `sample`/`sample_lz` (3D_SAMPLE): every enabled channel of `dst` gets
     /// exec_size results, one register block per channel in RGBA order.
-    fn sample_3d(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn sample_3d(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let op = self.int_field(inst, "op")? & 0xFF;
         // sample (0) and sample_lz (0x18) agree on an image without mip levels.
         if op != 0 && op != 0x18 {
@@ -1455,7 +1456,7 @@ impl Ctx<'_, '_> {
         let surface = self.int_field(inst, "surface")?;
         let dst = self.raw(inst, "dst")?;
         let mut params: Vec<Raw> = match inst.operand("params") {
-            Some(Operand::RawList(l)) => l.clone(),
+            Some(Operand::RawList(l)) => l.to_vec(),
             _ => Vec::new(),
         };
         // IGC 2.x (vISA 4.2) writes sample_lz with a %null first parameter ahead of
@@ -1496,7 +1497,7 @@ impl Ctx<'_, '_> {
 
     /// gather4_typed / scatter4_typed: one texel per channel at (u, v, r), the
     /// enabled colour channels in consecutive register blocks.
-    fn typed4(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn typed4(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let (exec, chen) = self.chen(inst, true)?;
         let chmask = self.int_field(inst, "chmask")? & 0xF;
         let surface = self.int_field(inst, "surface")?;
@@ -1550,7 +1551,7 @@ impl Ctx<'_, '_> {
     /// media_ld / media_st: a block of `block_width` bytes by `block_height` rows at
     /// byte x_offset, row y_offset of a 2D image; each row at a register pitch of the
     /// width rounded up to a power of two (at least 4).
-    fn media_block(&mut self, inst: &Instruction) -> Res<Flow> {
+    fn media_block(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let width = self.int_field(inst, "block_width")? as usize;
         let height = self.int_field(inst, "block_height")? as usize;
         let surface = self.int_field(inst, "surface")?;

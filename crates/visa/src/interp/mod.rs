@@ -19,7 +19,7 @@ pub use memory::{AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBound
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
-use crate::model::{Instruction, Interface, Routine};
+use crate::model::{InstructionList, Interface, Routine};
 use std::fmt;
 
 /// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
@@ -111,7 +111,7 @@ type Decl = (Type, u32, Option<(u32, u32)>);
 
 /// A kernel prepared for execution: storage layout and label targets.
 pub(crate) struct Program<'a> {
-    pub insts: &'a [Instruction],
+    pub insts: &'a InstructionList,
     /// The routine's string pool (symbol names of `faddr`).
     pub strings: &'a [Vec<u8>],
     pub labels: Vec<Option<usize>>,

@@ -2,6 +2,7 @@
 
 use super::operand::{ExecCtrl, Pred, Raw, Vector};
 use crate::isa::{Field, Opcode};
+use std::fmt;
 
 /// One decoded instruction. `operands` has one entry per field of the instruction's
 /// layout ([`Opcode::layout`]), in layout order; fields that the version or another
@@ -25,47 +26,22 @@ pub enum Operand {
     Label(u16),
     /// A plain integer field of 1, 2 or 4 bytes (mode bytes, counts, ids, immediates).
     Int(u32),
-    RawList(Vec<Raw>),
-    LabelList(Vec<u16>),
+    /// Boxed twice so that an operand stays 16 bytes: lists are rare (raw sends,
+    /// `switchjmp`), operands are many.
+    RawList(Box<Vec<Raw>>),
+    LabelList(Box<Vec<u16>>),
     /// The field is not present in this instruction.
     Absent,
 }
 
 impl Instruction {
-    /// The layout fields that describe `operands`.
-    pub fn fields(&self) -> Option<&'static [Field]> {
-        self.opcode.layout(self.subop).map(|l| l.fields)
-    }
-
-    /// The mnemonic, including the sub-opcode's name where there is one.
-    pub fn mnemonic(&self) -> &'static str {
-        self.opcode
-            .layout(self.subop)
-            .map(|l| l.mnemonic)
-            .unwrap_or(self.opcode.mnemonic())
-    }
-
-    /// The operand of the field called `name`, if the field exists and is present.
-    pub fn operand(&self, name: &str) -> Option<&Operand> {
-        let fields = self.fields()?;
-        fields
-            .iter()
-            .zip(&self.operands)
-            .find(|(f, o)| f.name == name && !matches!(o, Operand::Absent))
-            .map(|(_, o)| o)
-    }
-
-    pub fn exec(&self) -> Option<ExecCtrl> {
-        self.operands.iter().find_map(|o| match o {
-            Operand::Exec(e) => Some(*e),
-            _ => None,
-        })
-    }
-    pub fn pred(&self) -> Option<Pred> {
-        self.operands.iter().find_map(|o| match o {
-            Operand::Pred(p) => Some(*p),
-            _ => None,
-        })
+    /// This instruction as the borrowed form every reader of instructions takes.
+    pub fn view(&self) -> InstRef<'_> {
+        InstRef {
+            opcode: self.opcode,
+            subop: self.subop,
+            operands: &self.operands,
+        }
     }
 
     /// Builds an instruction from the values of its present fields, in layout order,
@@ -102,3 +78,296 @@ impl Instruction {
         })
     }
 }
+
+/// One instruction of an [`InstructionList`], borrowed: what the printer, the
+/// verifier, the analyses and the interpreter read. `operands` is aligned with the
+/// layout's fields as in [`Instruction`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstRef<'a> {
+    pub opcode: Opcode,
+    pub subop: Option<u8>,
+    pub operands: &'a [Operand],
+}
+
+impl<'a> InstRef<'a> {
+    /// The layout fields that describe `operands`.
+    pub fn fields(&self) -> Option<&'static [Field]> {
+        self.opcode.layout(self.subop).map(|l| l.fields)
+    }
+
+    /// The mnemonic, including the sub-opcode's name where there is one.
+    pub fn mnemonic(&self) -> &'static str {
+        self.opcode
+            .layout(self.subop)
+            .map(|l| l.mnemonic)
+            .unwrap_or(self.opcode.mnemonic())
+    }
+
+    /// The operand of the field called `name`, if the field exists and is present.
+    pub fn operand(&self, name: &str) -> Option<&'a Operand> {
+        let fields = self.fields()?;
+        fields
+            .iter()
+            .zip(self.operands)
+            .find(|(f, o)| f.name == name && !matches!(o, Operand::Absent))
+            .map(|(_, o)| o)
+    }
+
+    pub fn exec(&self) -> Option<ExecCtrl> {
+        self.operands.iter().find_map(|o| match o {
+            Operand::Exec(e) => Some(*e),
+            _ => None,
+        })
+    }
+    pub fn pred(&self) -> Option<Pred> {
+        self.operands.iter().find_map(|o| match o {
+            Operand::Pred(p) => Some(*p),
+            _ => None,
+        })
+    }
+
+    pub fn to_instruction(&self) -> Instruction {
+        Instruction {
+            opcode: self.opcode,
+            subop: self.subop,
+            operands: self.operands.to_vec(),
+        }
+    }
+}
+
+/// One instruction of an [`InstructionList`] with its operands open to change.
+#[derive(Debug)]
+pub struct InstMut<'a> {
+    pub opcode: Opcode,
+    pub subop: Option<u8>,
+    pub operands: &'a mut [Operand],
+}
+
+impl InstMut<'_> {
+    pub fn view(&self) -> InstRef<'_> {
+        InstRef {
+            opcode: self.opcode,
+            subop: self.subop,
+            operands: self.operands,
+        }
+    }
+}
+
+/// Where one instruction's operands start in [`InstructionList::operands`].
+/// Eight bytes: a stream of one-byte instructions (`barrier`, `wait`) must not cost
+/// more than a few times its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Head {
+    opcode: Opcode,
+    subop: Option<u8>,
+    start: u32,
+}
+
+/// The instructions of one routine, stored flat: a small head per instruction and
+/// one operand vector for all of them, so that decoding or parsing allocates nothing
+/// per instruction and memory stays a small multiple of the encoded stream.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct InstructionList {
+    heads: Vec<Head>,
+    operands: Vec<Operand>,
+}
+
+/// More than 2^32 operands in one routine (an input of many gigabytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListFull;
+
+impl fmt::Display for ListFull {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("more than 2^32 operands in one routine")
+    }
+}
+
+impl InstructionList {
+    pub const fn new() -> Self {
+        InstructionList {
+            heads: Vec::new(),
+            operands: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heads.is_empty()
+    }
+
+    /// Appends an instruction made of `operands` (aligned with its layout's fields).
+    pub fn push_parts(
+        &mut self,
+        opcode: Opcode,
+        subop: Option<u8>,
+        operands: impl IntoIterator<Item = Operand>,
+    ) -> Result<(), ListFull> {
+        let start = u32::try_from(self.operands.len()).map_err(|_| ListFull)?;
+        self.heads.push(Head {
+            opcode,
+            subop,
+            start,
+        });
+        self.operands.extend(operands);
+        Ok(())
+    }
+
+    pub fn push(&mut self, inst: Instruction) -> Result<(), ListFull> {
+        self.push_parts(inst.opcode, inst.subop, inst.operands)
+    }
+
+    fn operand_range(&self, index: usize) -> std::ops::Range<usize> {
+        let start = self.heads[index].start as usize;
+        let end = self
+            .heads
+            .get(index + 1)
+            .map_or(self.operands.len(), |h| h.start as usize);
+        start..end
+    }
+
+    pub fn get(&self, index: usize) -> Option<InstRef<'_>> {
+        let head = self.heads.get(index)?;
+        Some(InstRef {
+            opcode: head.opcode,
+            subop: head.subop,
+            operands: &self.operands[self.operand_range(index)],
+        })
+    }
+
+    /// The operands of instruction `index`, to be changed in place (renumbering
+    /// variables or labels); the instruction's shape stays.
+    pub fn operands_mut(&mut self, index: usize) -> Option<&mut [Operand]> {
+        if index >= self.heads.len() {
+            return None;
+        }
+        let range = self.operand_range(index);
+        Some(&mut self.operands[range])
+    }
+
+    /// Instruction `index`, for indices known to be in range (like slice indexing).
+    ///
+    /// # Panics
+    /// When `index >= self.len()`.
+    pub fn at(&self, index: usize) -> InstRef<'_> {
+        match self.get(index) {
+            Some(inst) => inst,
+            None => panic!("instruction {index} of {}", self.len()),
+        }
+    }
+
+    /// Every instruction with its operands open to change in place (renumbering
+    /// variables, strings or labels); shapes stay.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = InstMut<'_>> {
+        let heads = &self.heads;
+        let total = self.operands.len();
+        let mut rest: &mut [Operand] = &mut self.operands;
+        heads.iter().enumerate().map(move |(i, h)| {
+            let end = heads.get(i + 1).map_or(total, |n| n.start as usize);
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - h.start as usize);
+            rest = tail;
+            InstMut {
+                opcode: h.opcode,
+                subop: h.subop,
+                operands: mine,
+            }
+        })
+    }
+
+    pub fn last(&self) -> Option<InstRef<'_>> {
+        self.len().checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            list: self,
+            front: 0,
+            back: self.heads.len(),
+        }
+    }
+
+    /// Removes every instruction from `at` on.
+    pub fn truncate(&mut self, at: usize) {
+        if at < self.heads.len() {
+            let start = self.heads[at].start as usize;
+            self.heads.truncate(at);
+            self.operands.truncate(start);
+        }
+    }
+}
+
+impl fmt::Debug for InstructionList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Collects owned instructions; for tools and tests that build code by hand.
+///
+/// # Panics
+/// Over 2^32 operands, which no input within memory can reach; readers use
+/// [`InstructionList::push_parts`] and report [`ListFull`] instead.
+impl FromIterator<Instruction> for InstructionList {
+    fn from_iter<I: IntoIterator<Item = Instruction>>(iter: I) -> Self {
+        let mut list = InstructionList::new();
+        for inst in iter {
+            list.push(inst).expect("fewer than 2^32 operands");
+        }
+        list
+    }
+}
+
+impl From<Vec<Instruction>> for InstructionList {
+    fn from(v: Vec<Instruction>) -> Self {
+        v.into_iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for &'a InstructionList {
+    type Item = InstRef<'a>;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+#[derive(Clone)]
+pub struct Iter<'a> {
+    list: &'a InstructionList,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = InstRef<'a>;
+    fn next(&mut self) -> Option<InstRef<'a>> {
+        if self.front >= self.back {
+            return None;
+        }
+        let item = self.list.get(self.front);
+        self.front += 1;
+        item
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+    fn nth(&mut self, n: usize) -> Option<InstRef<'a>> {
+        self.front = self.front.saturating_add(n).min(self.back);
+        self.next()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.list.get(self.back)
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}

@@ -146,7 +146,7 @@ pub enum Interface {
 /// The instruction stream of a routine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Code {
-    Instructions(Vec<Instruction>),
+    Instructions(InstructionList),
     /// The stream did not decode; its bytes are kept unchanged so the object can
     /// still be inspected and written back. Only produced by lenient reading.
     Undecoded {
@@ -156,11 +156,17 @@ pub enum Code {
 }
 
 impl Code {
-    pub fn instructions(&self) -> Option<&[Instruction]> {
+    pub fn instructions(&self) -> Option<&InstructionList> {
         match self {
             Code::Instructions(v) => Some(v),
             Code::Undecoded { .. } => None,
         }
+    }
+
+    /// The instructions, or none when the stream did not decode.
+    pub fn instructions_or_empty(&self) -> &InstructionList {
+        static EMPTY: InstructionList = InstructionList::new();
+        self.instructions().unwrap_or(&EMPTY)
     }
 }
 
@@ -249,11 +255,11 @@ impl Object {
                     return Some(format!("label kind {}", l.kind_name()));
                 }
             }
-            for (i, inst) in r.code.instructions().unwrap_or(&[]).iter().enumerate() {
+            for (i, inst) in r.code.instructions_or_empty().iter().enumerate() {
                 if inst.opcode.info().is_none_or(|info| info.since > target) {
                     return Some(format!("instruction {i} ({})", inst.opcode.mnemonic()));
                 }
-                for op in &inst.operands {
+                for op in inst.operands {
                     if let Operand::Vector(Vector {
                         kind: VectorKind::Immediate { ty, .. } | VectorKind::Indirect { ty, .. },
                         ..

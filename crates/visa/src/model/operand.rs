@@ -148,7 +148,7 @@ pub enum VectorKind {
         region: Region,
     },
     /// Class 5: an immediate; `bits` holds 8 bytes for df/q/uq, else 4.
-    Immediate { ty: u8, bits: u64 },
+    Immediate { ty: u8, bits: Imm64 },
     /// Class 6: a surface (class 0) or sampler (class 1) element.
     State { class: u8, index: u16, offset: u8 },
 }
@@ -182,12 +182,41 @@ impl Vector {
     pub fn imm(ty: crate::isa::Type, bits: u64) -> Self {
         Vector {
             modifier: Modifier::NONE,
-            kind: VectorKind::Immediate { ty: ty.0, bits },
+            kind: VectorKind::Immediate {
+                ty: ty.0,
+                bits: Imm64::new(bits),
+            },
         }
     }
     pub fn with_modifier(mut self, m: Modifier) -> Self {
         self.modifier = m;
         self
+    }
+}
+
+/// The 64 bits of an immediate, kept 4-byte aligned so that an [`Operand`] takes 16
+/// bytes instead of 24 (a stream of small instructions is mostly operands).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Imm64([u32; 2]);
+
+impl Imm64 {
+    pub const fn new(bits: u64) -> Self {
+        Imm64([bits as u32, (bits >> 32) as u32])
+    }
+    pub const fn get(self) -> u64 {
+        self.0[0] as u64 | (self.0[1] as u64) << 32
+    }
+}
+
+impl From<u64> for Imm64 {
+    fn from(bits: u64) -> Self {
+        Imm64::new(bits)
+    }
+}
+
+impl std::fmt::Debug for Imm64 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.get())
     }
 }
 

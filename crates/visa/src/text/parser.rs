@@ -215,7 +215,7 @@ struct RoutineBuilder {
     defined_labels: Vec<bool>,
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
-    instructions: Vec<Instruction>,
+    instructions: InstructionList,
     build_info: Option<BuildInfo>,
     grf_bytes: u32,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
@@ -364,8 +364,9 @@ impl Parser {
             ));
         };
         let inst = parse_instruction(rb, version, c, &mut self.word_memo)?;
-        rb.instructions.push(inst);
-        Ok(())
+        rb.instructions
+            .push(inst)
+            .map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
     fn routine(&mut self, c: &LineCursor) -> PResult<&mut RoutineBuilder> {
@@ -408,12 +409,9 @@ impl Parser {
             ));
         }
         rb.defined_labels[id as usize] = true;
-        rb.instructions.push(Instruction {
-            opcode,
-            subop: None,
-            operands: vec![Operand::Label(id)],
-        });
-        Ok(())
+        rb.instructions
+            .push_parts(opcode, None, [Operand::Label(id)])
+            .map_err(|e| diag(line, col, e.to_string(), name, "a smaller routine"))
     }
 
     fn finish_routine(&mut self) {
@@ -541,7 +539,9 @@ impl Parser {
                         operands: vec![Operand::Int(c.uint(u32::MAX.into())?)],
                     }
                 };
-                rb.instructions.push(inst);
+                rb.instructions
+                    .push(inst)
+                    .map_err(|e| c.err(e.to_string(), "a smaller routine"))?;
             }
             "funcdecl" => {
                 c.quoted()?;
@@ -1247,7 +1247,7 @@ fn match_template(
             field_index(fields, "sfid", version),
             inst_operand(fields, &ops, "ex_desc"),
         ) {
-            ops[i] = Operand::Int(*bits as u32 & 0xF);
+            ops[i] = Operand::Int(bits.get() as u32 & 0xF);
         }
     }
     if sat {
@@ -1402,7 +1402,9 @@ fn generic(
         FieldKind::Aoffimmi => {
             let v = parse_vector(rb, c)?;
             match (version.wide_ids(), v.kind) {
-                (false, VectorKind::Immediate { bits, .. }) => Operand::Int(bits as u32 & 0xFFFF),
+                (false, VectorKind::Immediate { bits, .. }) => {
+                    Operand::Int(bits.get() as u32 & 0xFFFF)
+                }
                 _ => Operand::Vector(v),
             }
         }
@@ -1415,7 +1417,7 @@ fn generic(
                 }
                 list.push(parse_raw(rb, c)?);
             }
-            Operand::RawList(list)
+            Operand::RawList(Box::new(list))
         }
         FieldKind::LabelList(_) | FieldKind::Exec | FieldKind::Pred => {
             return Err(c.err(format!("field `{}` has no generic form", f.name), ""))
@@ -1509,7 +1511,10 @@ fn parse_vector_region(
         };
         return Ok(Vector {
             modifier,
-            kind: VectorKind::Immediate { ty: ty.0, bits },
+            kind: VectorKind::Immediate {
+                ty: ty.0,
+                bits: bits.into(),
+            },
         });
     }
     if r.starts_with("r[") {
@@ -1816,7 +1821,7 @@ fn formatted(
             if let Some(i) = fields.iter().position(|f| f.name == "num_labels") {
                 ops[i] = Operand::Int(v.len() as u32);
             }
-            Ok(Operand::LabelList(v))
+            Ok(Operand::LabelList(Box::new(v)))
         }
         Format::Str => {
             c.skip_ws();

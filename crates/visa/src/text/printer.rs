@@ -473,9 +473,9 @@ impl Printer<'_> {
                 out.truncate(out.len() - m.len());
                 let t = Type::of_operand_byte(ty);
                 let value = if t.is_wide_immediate() {
-                    bits
+                    bits.get()
                 } else {
-                    bits & 0xFFFF_FFFF
+                    bits.get() & 0xFFFF_FFFF
                 };
                 let _ = write!(out, "0x{value:x}:{}", t.name().unwrap_or("?"));
             }
@@ -511,7 +511,7 @@ impl Printer<'_> {
             Operand::Raw(r) => self.raw_into(r, out),
             Operand::Int(n) => push_uint(out, *n),
             Operand::RawList(list) => {
-                for r in list {
+                for r in list.iter() {
                     self.raw_into(r, out);
                 }
             }
@@ -560,7 +560,7 @@ impl Printer<'_> {
     // ------------------------------------------------------------ instructions
 
     /// One instruction line: indent, text, padding to column 80 and the id comment.
-    fn line(&self, inst: &Instruction, id: usize, out: &mut String) {
+    fn line(&self, inst: InstRef<'_>, id: usize, out: &mut String) {
         let op = inst.opcode;
         let start = out.len();
         if op != Opcode::LABEL {
@@ -625,7 +625,7 @@ impl Printer<'_> {
         }
     }
 
-    fn instruction(&self, inst: &Instruction, out: &mut String) {
+    fn instruction(&self, inst: InstRef<'_>, out: &mut String) {
         if matches!(inst.opcode, Opcode::FUNC | Opcode::LABEL) {
             out.push_str(&self.label_line(inst));
             return;
@@ -639,7 +639,7 @@ impl Printer<'_> {
                 ..
             })) = inst.operand("ex_desc")
             {
-                if *bits as u32 & 0xF == field_int(inst, "sfid") {
+                if bits.get() as u32 & 0xF == field_int(inst, "sfid") {
                     return self.render(inst, ALTERNATE_SYNTAX[0].template, out);
                 }
             }
@@ -649,7 +649,7 @@ impl Printer<'_> {
 
     /// `func` and `label` start blocks: a blank line, then the label (a subroutine's
     /// name carries its id and a `.function` line before it).
-    fn label_line(&self, inst: &Instruction) -> String {
+    fn label_line(&self, inst: InstRef<'_>) -> String {
         let id = match inst.operand("label") {
             Some(Operand::Label(l)) => u32::from(*l),
             _ => 0,
@@ -667,7 +667,7 @@ impl Printer<'_> {
         }
     }
 
-    fn render(&self, inst: &Instruction, template: &'static str, s: &mut String) {
+    fn render(&self, inst: InstRef<'_>, template: &'static str, s: &mut String) {
         let compiled = compiled(template);
         let (pieces, named) = (&compiled.pieces, &compiled.named);
         let fields = inst.fields().unwrap_or(&[]);
@@ -685,7 +685,7 @@ impl Printer<'_> {
                     }
                 }
                 Piece::Rest => {
-                    for (f, o) in fields.iter().zip(&inst.operands) {
+                    for (f, o) in fields.iter().zip(inst.operands) {
                         if !matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
                             && !named.contains(&f.name)
                         {
@@ -707,7 +707,7 @@ impl Printer<'_> {
     }
 
     /// One field through a formatter; `inst` gives the context some spellings need.
-    fn format(&self, inst: &Instruction, fmt: Format, o: &Operand) -> String {
+    fn format(&self, inst: InstRef<'_>, fmt: Format, o: &Operand) -> String {
         let v = match o {
             Operand::Int(v) => *v,
             Operand::Label(l) => u32::from(*l),
@@ -1088,7 +1088,7 @@ impl Printer<'_> {
     /// variable with its row/column only when not 0.
     fn lsc_vector(&self, v: &Vector) -> String {
         match v.kind {
-            VectorKind::Immediate { bits, .. } => format!("0x{:X}", bits as u32),
+            VectorKind::Immediate { bits, .. } => format!("0x{:X}", bits.get() as u32),
             VectorKind::General { id, row, col, .. } => {
                 if row != 0 || col != 0 {
                     format!("{}({row},{col})", self.var_name(id))
@@ -1101,7 +1101,7 @@ impl Printer<'_> {
     }
 
     /// The address model, with its surface for the stateful models.
-    fn lsc_surface(&self, inst: &Instruction, addr_type: u32) -> String {
+    fn lsc_surface(&self, inst: InstRef<'_>, addr_type: u32) -> String {
         let mut s = spell(&names::LSC_ADDR_TYPE, addr_type);
         if matches!(addr_type, 2..=4) {
             if let Some(Operand::Vector(v)) = inst.operand("surface") {
@@ -1121,7 +1121,7 @@ impl Printer<'_> {
 }
 
 /// The value of an integer field, or 0.
-pub(crate) fn field_int(inst: &Instruction, name: &str) -> u32 {
+pub(crate) fn field_int(inst: InstRef<'_>, name: &str) -> u32 {
     match inst.operand(name) {
         Some(Operand::Int(v)) => *v,
         _ => 0,

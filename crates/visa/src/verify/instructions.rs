@@ -8,7 +8,7 @@ use crate::isa::rules::{
     OPERAND_TYPES, RAW_TYPES,
 };
 use crate::isa::{Class, FieldKind, Opcode, Type};
-use crate::model::{Code, Instruction, Operand, Pred, VectorKind};
+use crate::model::{Code, InstRef, Operand, Pred, VectorKind};
 use crate::semantics::MaskControl;
 
 const BLOCK_LABEL: u8 = 0;
@@ -42,7 +42,7 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
             ),
             Some(Some(at)) => {
                 let jumps = matches!(
-                    code[index].opcode,
+                    code.at(index).opcode,
                     Opcode::JMP | Opcode::GOTO | Opcode::SWITCHJMP
                 );
                 if jumps && subroutine.get(index) != subroutine.get(*at) {
@@ -51,7 +51,7 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
                         cx.inst(index, Some("label")),
                         format!(
                             "{} to label {label}, placed in another subroutine (instruction {at})",
-                            code[index].mnemonic()
+                            code.at(index).mnemonic()
                         ),
                     );
                 }
@@ -71,7 +71,7 @@ fn is_alu(class: Class) -> bool {
 fn check_instruction(
     cx: &Cx,
     index: usize,
-    inst: &Instruction,
+    inst: InstRef<'_>,
     out: &mut Findings,
     placed: &mut [Option<usize>],
     targets: &mut Vec<(usize, u16)>,
@@ -118,7 +118,7 @@ fn check_instruction(
     check_exec_rules(cx, index, inst, exec_size, out);
     let alu = is_alu(info.class) && exec_size.is_some();
     let type_rule = OPERAND_TYPES.iter().find(|t| t.opcode == inst.opcode.0);
-    for (field, operand) in fields.iter().zip(&inst.operands) {
+    for (field, operand) in fields.iter().zip(inst.operands) {
         match operand {
             Operand::Vector(v) => {
                 let role = match field.name {
@@ -207,7 +207,7 @@ fn check_instruction(
                 operands::check_raw(&u, raw, out);
             }
             Operand::RawList(raws) => {
-                for raw in raws {
+                for raw in raws.iter() {
                     let u = Use {
                         index,
                         field: field.name,
@@ -223,7 +223,7 @@ fn check_instruction(
                 check_label(cx, index, inst.opcode, *label, out, placed, targets);
             }
             Operand::LabelList(labels) => {
-                for label in labels {
+                for label in labels.iter() {
                     check_label(cx, index, inst.opcode, *label, out, placed, targets);
                 }
             }
@@ -283,7 +283,7 @@ fn type_allowed(rule: &OperandTypes, class: Class, opcode: Opcode, ty: Type) -> 
 fn check_exec_rules(
     cx: &Cx,
     index: usize,
-    inst: &Instruction,
+    inst: InstRef<'_>,
     exec_size: Option<u32>,
     out: &mut Findings,
 ) {
@@ -380,7 +380,7 @@ pub(crate) fn raw_field_matches(spec: &str, layout_field: &str) -> bool {
 fn check_raw_type(
     cx: &Cx,
     index: usize,
-    inst: &Instruction,
+    inst: InstRef<'_>,
     field: &'static str,
     raw: &crate::model::Raw,
     out: &mut Findings,

@@ -5,7 +5,7 @@
 use super::{Cx, Findings, Platform};
 use crate::isa::names::{lsc_has_chmask, lsc_kind, LscKind, LSC_CACHE};
 use crate::isa::Opcode;
-use crate::model::{Code, Instruction, Operand};
+use crate::model::{Code, InstRef, Operand};
 
 const SFID_UGML: u32 = 1;
 const SFID_SLM: u32 = 3;
@@ -43,7 +43,7 @@ const PVC_CACHING: [(u32, u32, bool, bool); 13] = [
     (3, 3, false, true),
 ];
 
-fn int(inst: &Instruction, name: &str) -> Option<u32> {
+fn int(inst: InstRef<'_>, name: &str) -> Option<u32> {
     match inst.operand(name) {
         Some(Operand::Int(v)) => Some(*v),
         _ => None,
@@ -65,7 +65,7 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
     }
 }
 
-fn check_instruction(cx: &Cx, index: usize, inst: &Instruction, out: &mut Findings) {
+fn check_instruction(cx: &Cx, index: usize, inst: InstRef<'_>, out: &mut Findings) {
     let here = |field: &'static str| cx.inst(index, Some(field));
     for (field, lo, hi) in FIELD_RANGES {
         if let Some(v) = int(inst, field) {

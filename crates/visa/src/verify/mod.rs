@@ -60,7 +60,7 @@ pub enum Source {
 }
 
 /// A routine of an object: a kernel or a function, by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", content = "index", rename_all = "snake_case")]
 pub enum RoutineRef {
     Kernel(usize),

@@ -131,7 +131,7 @@ pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
         let Some(fields) = inst.fields() else {
             continue;
         };
-        for (field, operand) in fields.iter().zip(&inst.operands) {
+        for (field, operand) in fields.iter().zip(inst.operands) {
             let Operand::Vector(v) = operand else {
                 continue;
             };

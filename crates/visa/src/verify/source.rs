@@ -120,7 +120,7 @@ impl TextMap {
         self.kernels.len() == object.kernels.len()
             && self.functions.len() == object.functions.len()
             && routines.into_iter().all(|(body, l)| {
-                l.instructions.len() == body.code.instructions().map_or(0, <[_]>::len)
+                l.instructions.len() == body.code.instructions_or_empty().len()
                     && l.inputs.len() == body.inputs().len()
                     && l.variables.len() == body.variables.len()
                     && l.addresses.len() == body.addresses.len()
@@ -179,7 +179,7 @@ impl TextMap {
             }
             Place::Instruction { routine, index, .. } => {
                 let (l, body) = lines(routine)?;
-                let count = body.code.instructions().map_or(0, <[_]>::len);
+                let count = body.code.instructions_or_empty().len();
                 pick(&l.instructions, count, *index)
             }
         }

@@ -97,7 +97,7 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
             }
         }
         if let gpukit_visa::Code::Instructions(list) = &mut r.code {
-            for inst in list {
+            for inst in list.iter_mut() {
                 // IGC prints any fence with the software bit as `fence_sw` and drops the
                 // other bits (corpus README: 0xA1 reassembles to 0x80).
                 if inst.opcode == gpukit_visa::isa::Opcode::FENCE {
@@ -114,7 +114,7 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
                         *p &= 0x7f;
                     }
                 }
-                let fields = inst.fields().unwrap_or(&[]);
+                let fields = inst.view().fields().unwrap_or(&[]);
                 for (f, op) in fields.iter().zip(inst.operands.iter_mut()) {
                     let is_string = matches!(
                         (inst.opcode, f.name),
@@ -163,7 +163,7 @@ pub fn first_difference(a: &gpukit_visa::Object, b: &gpukit_visa::Object) -> Str
     }
     if let (Some(x), Some(y)) = (ra.code.instructions(), rb.code.instructions()) {
         if let Some(i) = x.iter().zip(y).position(|(p, q)| p != q) {
-            return format!("instruction {i}: {:?} vs {:?}", x[i], y[i]);
+            return format!("instruction {i}: {:?} vs {:?}", x.at(i), y.at(i));
         }
         return format!("instruction counts {} vs {}", x.len(), y.len());
     }

@@ -129,10 +129,7 @@ fn routine(
                 .map_or(format!("V{id}"), |p| p.name.to_string()),
         }
     };
-    let code: &[gpukit_visa::Instruction] = match &r.code {
-        Code::Instructions(c) => c,
-        Code::Undecoded { .. } => &[],
-    };
+    let code = r.code.instructions_or_empty();
     // The listing is the routine as `dis` prints it; its last lines are the
     // instructions, one each.
     let text = print_routine_with(

@@ -484,7 +484,7 @@ pub fn run(a: Args) -> CmdResult {
     let stats = result.map_err(|e| {
         let place = match (e.index, &text) {
             (Some(i), Some(t)) => {
-                let count = kernel.body.code.instructions().map_or(0, <[_]>::len);
+                let count = kernel.body.code.instructions_or_empty().len();
                 match line_map(t, count).and_then(|m| m.get(i).copied()) {
                     Some(line) => format!(
                         "{}:{line}: {}\n",

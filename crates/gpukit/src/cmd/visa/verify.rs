@@ -9,7 +9,7 @@ use crate::output::{emit, JsonArg};
 use crate::report::{run_files, Outcome};
 use gpukit_visa::binary::{read_with_layout, FileLayout, ReadOptions, MAGIC};
 use gpukit_visa::verify::{self, Finding, Options, Place, Platform, RoutineRef, Source};
-use gpukit_visa::{Code, Instruction, Interface, Kernel, Object, Relocations, Routine, Version};
+use gpukit_visa::{Object, Version};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -52,81 +52,34 @@ struct FindingReport {
     summary: &'static str,
 }
 
-/// The encoded size of each instruction of a stream, measured by writing a routine
-/// that holds just that instruction; `None` if any does not encode.
-fn instruction_sizes(version: Version, code: &[Instruction]) -> Option<Vec<usize>> {
-    let object = |code: Vec<Instruction>| Object {
-        version,
-        kernels: vec![Kernel {
-            name: b"k".to_vec(),
-            relocations: Relocations::default(),
-            gen_binaries: vec![],
-            body: Routine {
-                strings: vec![b"k".to_vec()],
-                name_index: 0,
-                variables: vec![],
-                addresses: vec![],
-                predicates: vec![],
-                labels: vec![],
-                samplers: vec![],
-                surfaces: vec![],
-                vmes: vec![],
-                interface: Interface::Kernel { inputs: vec![] },
-                attributes: vec![],
-                code: Code::Instructions(code),
-                build_info: None,
-            },
-        }],
-        filescope_vars: vec![],
-        functions: vec![],
-    };
-    let empty = gpukit_visa::write(&object(vec![])).ok()?.len();
-    code.iter()
-        .map(|i| {
-            let with = gpukit_visa::write(&object(vec![i.clone()])).ok()?.len();
-            with.checked_sub(empty)
-        })
-        .collect()
-}
-
-/// Absolute file offset of every instruction of every routine, where the measured
-/// sizes add up to the stream size the header records.
-fn instruction_offsets(object: &Object, layout: &FileLayout) -> Vec<(RoutineRef, Vec<usize>)> {
-    let routines = object
-        .kernels
+/// Absolute file offset of every instruction a finding names, per routine: the
+/// stream is walked again once per routine, keeping only the offsets asked for.
+fn instruction_offsets(
+    bytes: &[u8],
+    version: Version,
+    layout: &FileLayout,
+    findings: &[Finding],
+) -> Vec<(RoutineRef, Vec<(usize, usize)>)> {
+    let mut wanted: Vec<(RoutineRef, usize)> = findings
         .iter()
-        .zip(&layout.kernels)
-        .enumerate()
-        .map(|(i, (k, l))| (RoutineRef::Kernel(i), &k.body, l))
-        .chain(
-            object
-                .functions
-                .iter()
-                .zip(&layout.functions)
-                .enumerate()
-                .map(|(i, (f, l))| (RoutineRef::Function(i), &f.body, l)),
-        );
-    let mut out = Vec::new();
-    for (r, body, l) in routines {
-        let Some(code) = body.code.instructions() else {
-            continue;
+        .filter_map(|f| match &f.location.place {
+            Place::Instruction { routine, index, .. } => Some((*routine, *index)),
+            _ => None,
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut out: Vec<(RoutineRef, Vec<(usize, usize)>)> = Vec::new();
+    for group in wanted.chunk_by(|a, b| a.0 == b.0) {
+        let r = &group[0].0;
+        let placed = match r {
+            RoutineRef::Kernel(i) => layout.kernels.get(*i),
+            RoutineRef::Function(i) => layout.functions.get(*i),
         };
-        let Some(sizes) = instruction_sizes(object.version, code) else {
-            continue;
-        };
-        if sizes.iter().sum::<usize>() != l.code_size as usize {
-            continue;
-        }
-        let mut at = (l.offset + l.entry) as usize;
-        let offsets = sizes
-            .iter()
-            .map(|s| {
-                let here = at;
-                at += s;
-                here
-            })
-            .collect();
-        out.push((r, offsets));
+        let Some(placed) = placed else { continue };
+        let indices: Vec<usize> = group.iter().map(|(_, i)| *i).collect();
+        let offsets = gpukit_visa::binary::instruction_offsets(bytes, version, placed, &indices);
+        out.push((*r, offsets));
     }
     out
 }
@@ -136,7 +89,7 @@ fn instruction_offsets(object: &Object, layout: &FileLayout) -> Vec<(RoutineRef,
 fn binary_source(
     place: &Place,
     layout: &FileLayout,
-    instructions: &[(RoutineRef, Vec<usize>)],
+    instructions: &[(RoutineRef, Vec<(usize, usize)>)],
     version: Version,
 ) -> Option<Source> {
     let routine = |r: &RoutineRef| match r {
@@ -158,7 +111,8 @@ fn binary_source(
             routine: r, index, ..
         } => {
             let (_, offsets) = instructions.iter().find(|(x, _)| x == r)?;
-            *offsets.get(*index)?
+            let at = offsets.binary_search_by_key(index, |(i, _)| *i).ok()?;
+            offsets[at].1
         }
         _ => return None,
     };
@@ -167,7 +121,8 @@ fn binary_source(
 
 /// A read object and what locates its parts: the binary layout or the text's lines.
 enum Origin {
-    Binary(FileLayout),
+    /// The file's bytes are kept to locate instructions that findings name.
+    Binary(FileLayout, Vec<u8>),
     Text(verify::TextMap),
 }
 
@@ -181,7 +136,7 @@ fn load(a: &Args, path: &std::path::Path) -> Result<(Object, Origin), CmdError> 
             },
         )
         .map_err(|e| CmdError::input(path, e))?;
-        return Ok((object, Origin::Binary(layout)));
+        return Ok((object, Origin::Binary(layout, bytes)));
     }
     // The platform decides the GRF size `&var[offset]` operands count in.
     let text = crate::input::text(path, bytes)?;
@@ -237,8 +192,8 @@ fn check(a: &Args, path: &std::path::Path) -> Result<Outcome<Report>, CmdError> 
     };
     let mut findings = verify::verify(&object, &options);
     match &origin {
-        Origin::Binary(layout) => {
-            let instructions = instruction_offsets(&object, layout);
+        Origin::Binary(layout, bytes) => {
+            let instructions = instruction_offsets(bytes, object.version, layout, &findings);
             for f in &mut findings {
                 f.location.source =
                     binary_source(&f.location.place, layout, &instructions, object.version);
