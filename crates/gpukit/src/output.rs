@@ -2,7 +2,7 @@
 //! guarantees the output contract:
 //!
 //! - an output that is the same file as any input (through symlinks or hard links)
-//!   is refused, and the input is untouched (`emit_in_place` is the one exception,
+//!   is refused, and the input is untouched (`emit_streamed_in_place` is the one exception,
 //!   for `visa fmt --in-place`);
 //! - a regular file is replaced atomically: a temporary sibling with an
 //!   unpredictable name, created exclusively, fsynced, renamed over the target; the
@@ -56,8 +56,11 @@ pub fn emit_binary(out: Option<&Path>, bytes: &[u8]) -> CmdResult {
 }
 
 /// Rewrites an input file in place, atomically (`visa fmt --in-place`).
-pub fn emit_in_place(path: &Path, bytes: &[u8]) -> CmdResult {
-    write_to(Some(path), bytes, Kind::Text, true)
+pub fn emit_streamed_in_place(
+    path: &Path,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> CmdResult {
+    write_with(Some(path), Kind::Text, true, |stream| produce(stream))
 }
 
 /// Serialises a report as pretty JSON followed by a newline.

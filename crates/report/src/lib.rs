@@ -10,6 +10,7 @@
 
 pub mod html;
 pub mod layout;
+pub mod limits;
 pub mod model;
 pub mod svg;
 

@@ -12,6 +12,7 @@ mod template;
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use parser::{parse_text, parse_text_with, ParseOptions};
 pub use printer::{
-    print_routine, print_routine_with, print_text, print_text_with, PrintOptions, RoutineRef,
+    print_routine, print_routine_with, print_text, print_text_with, write_text_with, PrintOptions,
+    RoutinePrinter, RoutineRef,
 };
 pub use style::Style;

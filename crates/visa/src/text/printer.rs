@@ -34,15 +34,43 @@ pub fn print_text(obj: &Object) -> String {
 
 /// `.visaasm` text in the style of the release that writes the object's version.
 pub fn print_text_with(obj: &Object, options: &PrintOptions) -> String {
-    let style = Style::for_version(obj.version);
     let mut out = String::new();
-    for i in 0..obj.kernels.len() {
-        print_routine_into(obj, RoutineRef::Kernel(i), style, options, &mut out);
-    }
-    for i in 0..obj.functions.len() {
-        print_routine_into(obj, RoutineRef::Function(i), style, options, &mut out);
-    }
+    let _ = print_all(obj, options, &mut out, None);
     out
+}
+
+/// Writes the text of [`print_text_with`] to `w` as it is made, a block of lines at a
+/// time: memory stays that of the object, whatever the size of the text.
+pub fn write_text_with(
+    obj: &Object,
+    options: &PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut out = String::with_capacity(FLUSH_AT + 4096);
+    print_all(obj, options, &mut out, Some(w))
+}
+
+/// How much text is gathered before a streamed write.
+const FLUSH_AT: usize = 1 << 20;
+
+fn print_all<'w>(
+    obj: &Object,
+    options: &PrintOptions,
+    out: &mut String,
+    mut sink: Option<&mut (dyn std::io::Write + 'w)>,
+) -> std::io::Result<()> {
+    let style = Style::for_version(obj.version);
+    let routines = (0..obj.kernels.len())
+        .map(RoutineRef::Kernel)
+        .chain((0..obj.functions.len()).map(RoutineRef::Function));
+    for which in routines {
+        print_routine_into(obj, which, style, options, out, sink.as_deref_mut())?;
+    }
+    if let Some(w) = sink {
+        w.write_all(out.as_bytes())?;
+        out.clear();
+    }
+    Ok(())
 }
 
 /// Which routine of an object to print.
@@ -63,49 +91,101 @@ pub fn print_routine_with(
     options: &PrintOptions,
 ) -> String {
     let mut out = String::new();
-    print_routine_into(obj, which, style, options, &mut out);
+    let _ = print_routine_into(obj, which, style, options, &mut out, None);
     out
 }
 
 /// Appends one routine's text to `out` (one buffer for the whole text: no string per
-/// line or operand).
-fn print_routine_into(
+/// line or operand); with a `sink`, the buffer is written out and emptied whenever it
+/// holds [`FLUSH_AT`] bytes.
+fn print_routine_into<'w>(
     obj: &Object,
     which: RoutineRef,
     style: Style,
     options: &PrintOptions,
     out: &mut String,
-) {
-    let (r, is_kernel) = match which {
-        RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
-        RoutineRef::Function(i) => (&obj.functions[i].body, false),
-    };
-    let grf_bytes = options
-        .grf_bytes
-        .or_else(|| obj.grf_bytes())
-        .unwrap_or(crate::limits::GRF_BYTES_DEFAULT)
-        .max(1) as usize;
-    let p = Printer {
-        r,
-        version: obj.version,
-        style,
-        grf_bytes,
-    };
-    out.push_str(&p.header(obj, is_kernel));
+    mut sink: Option<&mut (dyn std::io::Write + 'w)>,
+) -> std::io::Result<()> {
+    let rp = RoutinePrinter::new(obj, which, style, options);
+    let (p, r) = (&rp.printer, rp.printer.r);
+    out.push_str(&rp.header());
     if let Some(insts) = r.code.instructions() {
-        // About 75 bytes a line in IGC's layout; a hint, not a bound.
-        out.reserve(insts.len().saturating_mul(80));
+        if sink.is_none() {
+            // About 75 bytes a line in IGC's layout; a hint, not a bound.
+            out.reserve(insts.len().saturating_mul(80));
+        }
         for (id, inst) in insts.iter().enumerate() {
             p.line(inst, id, out);
             out.push('\n');
+            if let Some(w) = sink.as_deref_mut() {
+                if out.len() >= FLUSH_AT {
+                    w.write_all(out.as_bytes())?;
+                    out.clear();
+                }
+            }
         }
     }
-    if let (true, Some(b)) = (style.prints_build_info(), &r.build_info) {
-        let _ = write!(
-            out,
-            "\n//Platform: {}\n//Build option: {}",
-            b.platform, b.options
-        );
+    out.push_str(&rp.trailer());
+    Ok(())
+}
+
+/// One routine's text a piece at a time (the header, any instruction's line, the
+/// trailer), for callers that show part of a routine (reports of huge kernels).
+pub struct RoutinePrinter<'a> {
+    printer: Printer<'a>,
+    obj: &'a Object,
+    is_kernel: bool,
+}
+
+impl<'a> RoutinePrinter<'a> {
+    /// # Panics
+    /// When `which` names no routine of `obj`.
+    pub fn new(obj: &'a Object, which: RoutineRef, style: Style, options: &PrintOptions) -> Self {
+        let (r, is_kernel) = match which {
+            RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
+            RoutineRef::Function(i) => (&obj.functions[i].body, false),
+        };
+        let grf_bytes = options
+            .grf_bytes
+            .or_else(|| obj.grf_bytes())
+            .unwrap_or(crate::limits::GRF_BYTES_DEFAULT)
+            .max(1) as usize;
+        RoutinePrinter {
+            printer: Printer {
+                r,
+                version: obj.version,
+                style,
+                grf_bytes,
+            },
+            obj,
+            is_kernel,
+        }
+    }
+
+    /// Everything before the first instruction: the routine line, declarations,
+    /// inputs and attributes; ends with a newline.
+    pub fn header(&self) -> String {
+        self.printer.header(self.obj, self.is_kernel)
+    }
+
+    /// Appends the line of instruction `index` (without its newline); nothing when
+    /// the routine has no such instruction.
+    pub fn instruction_line(&self, index: usize, out: &mut String) {
+        if let Some(inst) = self.printer.r.code.instructions_or_empty().get(index) {
+            self.printer.line(inst, index, out);
+        }
+    }
+
+    /// What follows the last instruction (IGC 2.x's build trailer), often nothing.
+    pub fn trailer(&self) -> String {
+        let p = &self.printer;
+        match (p.style.prints_build_info(), &p.r.build_info) {
+            (true, Some(b)) => format!(
+                "\n//Platform: {}\n//Build option: {}",
+                b.platform, b.options
+            ),
+            _ => String::new(),
+        }
     }
 }
 

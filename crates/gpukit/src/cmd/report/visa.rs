@@ -4,10 +4,11 @@
 
 use crate::detect::Format;
 use crate::error::CmdError;
+use gpukit_report::limits::{ANALYSED_INSTRUCTIONS, LISTING_LINES};
 use gpukit_report::{Bars, Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
 use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
-use gpukit_visa::text::{print_routine_with, PrintOptions, RoutineRef as PrintRef};
+use gpukit_visa::text::{PrintOptions, RoutinePrinter, RoutineRef as PrintRef};
 use gpukit_visa::verify::{self, Place, Platform, RoutineRef};
 use gpukit_visa::{AttributeValue, Code, Object, Routine};
 use std::collections::BTreeMap;
@@ -130,9 +131,9 @@ fn routine(
         }
     };
     let code = r.code.instructions_or_empty();
-    // The listing is the routine as `dis` prints it; its last lines are the
-    // instructions, one each.
-    let text = print_routine_with(
+    // The listing is the routine as `dis` prints it (header, then one line per
+    // instruction), up to the page's limit.
+    let printer = RoutinePrinter::new(
         object,
         print_ref,
         style,
@@ -140,27 +141,20 @@ fn routine(
             grf_bytes: Some(grf),
         },
     );
-    let mut lines: Vec<&str> = text.lines().collect();
-    if r.build_info.is_some() {
-        while lines
-            .last()
-            .is_some_and(|l| l.starts_with("//") || l.is_empty())
-        {
-            lines.pop();
-        }
-    }
-    let first_inst = lines.len().saturating_sub(code.len());
-    let mut listing: Vec<Line> = lines
-        .iter()
+    let mut listing: Vec<Line> = printer
+        .header()
+        .lines()
+        .take(LISTING_LINES)
         .map(|t| Line {
             text: t.to_string(),
             ..Line::default()
         })
         .collect();
-    for (i, inst) in code.iter().enumerate() {
-        let Some(line) = listing.get_mut(first_inst + i) else {
-            break;
-        };
+    let first_inst = listing.len();
+    let shown = code.len().min(LISTING_LINES.saturating_sub(first_inst));
+    for (i, inst) in code.iter().take(shown).enumerate() {
+        let mut line = Line::default();
+        printer.instruction_line(i, &mut line.text);
         line.is_label = matches!(inst.mnemonic(), "label" | "func");
         for acc in variable_accesses(inst) {
             let n = var_name(acc.id);
@@ -173,8 +167,21 @@ fn routine(
                 list.push(n);
             }
         }
+        listing.push(line);
     }
-    let line_of = |index: usize| first_inst + index;
+    if shown < code.len() {
+        listing.push(Line {
+            text: format!(
+                "// ... {} more instructions: the page shows {LISTING_LINES} lines \
+                 (`gpukit visa dis` prints them all)",
+                code.len() - shown
+            ),
+            ..Line::default()
+        });
+    }
+    // Instructions past the listing link to its last line.
+    let last_line = listing.len().saturating_sub(1);
+    let line_of = |index: usize| (first_inst + index).min(last_line);
 
     let mut summary = vec![
         ("instructions".into(), code.len().to_string()),
@@ -234,7 +241,15 @@ fn routine(
             *mix.entry(inst.mnemonic()).or_insert(0) += 1;
         }
     }
-    let (cfg, pressure) = match Liveness::analyze(r, grf) {
+    let analysis = if code.len() > ANALYSED_INSTRUCTIONS {
+        Err(format!(
+            "not computed: {} instructions, over the page's limit of {ANALYSED_INSTRUCTIONS}",
+            code.len()
+        ))
+    } else {
+        Liveness::analyze(r, grf).map_err(|e| e.to_string())
+    };
+    let (cfg, pressure) = match analysis {
         Ok(live) => {
             let graph = Graph {
                 nodes: live
@@ -289,7 +304,7 @@ fn routine(
             (Some(graph), (!code.is_empty()).then_some(pressure))
         }
         Err(e) => {
-            summary.push(("register pressure".into(), e.to_string()));
+            summary.push(("register pressure".into(), e));
             (None, None)
         }
     };

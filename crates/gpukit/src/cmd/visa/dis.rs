@@ -2,7 +2,7 @@
 
 use crate::detect::Format;
 use crate::error::{CmdError, CmdResult};
-use crate::output::emit;
+use crate::output::emit_streamed;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -22,8 +22,8 @@ pub struct Args {
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &[Format::VisaBinary])?;
     let obj = gpukit_visa::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
-    emit(
-        a.output.as_deref(),
-        gpukit_visa::text::print_text_with(&obj, &super::print_options(a.platform)).as_bytes(),
-    )
+    let options = super::print_options(a.platform);
+    emit_streamed(a.output.as_deref(), |w| {
+        gpukit_visa::text::write_text_with(&obj, &options, w)
+    })
 }

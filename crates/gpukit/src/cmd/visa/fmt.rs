@@ -2,7 +2,7 @@
 //! IGC's layout.
 
 use crate::error::CmdResult;
-use crate::output::{emit, emit_in_place};
+use crate::output::{emit_streamed, emit_streamed_in_place};
 use gpukit_visa::verify::Platform;
 use std::path::PathBuf;
 
@@ -24,9 +24,10 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let obj = super::parse_file(&a.file, a.platform)?;
-    let text = gpukit_visa::text::print_text_with(&obj, &super::print_options(a.platform));
+    let options = super::print_options(a.platform);
+    let print = |w: &mut dyn std::io::Write| gpukit_visa::text::write_text_with(&obj, &options, w);
     if a.in_place {
-        return emit_in_place(&a.file, text.as_bytes());
+        return emit_streamed_in_place(&a.file, print);
     }
-    emit(a.output.as_deref(), text.as_bytes())
+    emit_streamed(a.output.as_deref(), print)
 }
