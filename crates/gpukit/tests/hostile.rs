@@ -370,7 +370,7 @@ fn visa_many_valid_kernels() {
 fn visa_dense_instruction_stream() {
     let data =
         std::fs::read(workspace_root().join("tests/data/visa/trivial__empty_kernel.isa")).unwrap();
-    let make = |n: usize| visa_dense_stream(&data, n);
+    let make = |n: usize| visa_dense_stream(&data, None, n);
     two_sizes(
         "visa-dense-dis",
         make,
@@ -385,6 +385,37 @@ fn visa_dense_instruction_stream() {
         &["visa", "info", "{}"],
         OK,
     );
+}
+
+/// Streams of the smallest instructions: `barrier` (one byte, no operands) and
+/// `ret (M1, 1)` (four bytes, two operands), a million and more, through every
+/// command that reads them. The model stores an instruction in a few bytes more
+/// than its encoding, `dis` streams its text, and a report shows a bounded part.
+#[test]
+fn visa_tiny_instruction_streams() {
+    let data =
+        std::fs::read(workspace_root().join("tests/data/visa/trivial__empty_kernel.isa")).unwrap();
+    let barrier: &[u8] = &[0x59];
+    let ret: &[u8] = &[0x34, 0x00, 0x00, 0x00];
+    for (name, unit, sizes) in [
+        ("barrier", barrier, [1 << 19, 1 << 21]),
+        ("ret", ret, [1 << 17, 1 << 19]),
+    ] {
+        for command in [
+            &["visa", "info", "{}"][..],
+            &["visa", "dis", "{}"],
+            &["visa", "verify", "{}"],
+            &["report", "{}", "-o", "/dev/null"],
+        ] {
+            two_sizes(
+                &format!("visa-{name}-stream-{}", command[1].replace("{}", "report")),
+                |n| visa_dense_stream(&data, Some(unit), n),
+                sizes,
+                command,
+                OK,
+            );
+        }
+    }
 }
 
 /// Symbols and sections that all name one long string (amplification by copying names).

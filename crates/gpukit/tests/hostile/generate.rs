@@ -341,10 +341,10 @@ pub fn opencl_kernels(kernels: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// A one-kernel vISA file whose instruction stream is the fixture's repeated
-/// `copies` times (the ordinary path: many small instructions). The fixture's
-/// Gen binaries move after the grown object.
-pub fn visa_dense_stream(fixture: &[u8], copies: usize) -> Vec<u8> {
+/// A one-kernel vISA file whose instruction stream is `unit` (by default the
+/// fixture's own stream) repeated `copies` times: the ordinary path at its densest,
+/// many small instructions. The fixture's Gen binaries move after the grown object.
+pub fn visa_dense_stream(fixture: &[u8], unit: Option<&[u8]>, copies: usize) -> Vec<u8> {
     let (_, layout) =
         gpukit_visa::binary::read_with_layout(fixture, Default::default()).expect("fixture reads");
     let k = &layout.kernels[0];
@@ -357,10 +357,11 @@ pub fn visa_dense_stream(fixture: &[u8], copies: usize) -> Vec<u8> {
         .windows(8)
         .position(|w| w == pair)
         .expect("size/entry fields");
+    let unit = unit.unwrap_or(&object[entry..]);
     let mut body = object[..entry].to_vec();
-    body[size_at..size_at + 4].copy_from_slice(&((code * copies) as u32).to_le_bytes());
+    body[size_at..size_at + 4].copy_from_slice(&((unit.len() * copies) as u32).to_le_bytes());
     for _ in 0..copies {
-        body.extend_from_slice(&object[entry..]);
+        body.extend_from_slice(unit);
     }
     let mut header = fixture[..start].to_vec();
     let patch = |header: &mut Vec<u8>, old: [u32; 2], new: [u32; 2]| {
