@@ -149,7 +149,7 @@ fn object(v: Version, insts: Vec<Instruction>) -> Object {
         b"Note".to_vec(),
     ];
     let body = Routine {
-        strings,
+        strings: strings.into_iter().collect(),
         name_index: 0,
         variables: vec![Variable {
             name_index: 1,

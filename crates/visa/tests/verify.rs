@@ -187,7 +187,7 @@ fn base() -> Object {
         size,
     };
     let body = Routine {
-        strings,
+        strings: strings.into_iter().collect(),
         name_index: 0,
         variables,
         addresses: vec![AddressVar {

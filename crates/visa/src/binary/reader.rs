@@ -384,10 +384,12 @@ fn read_routine(
     let at = cur.pos();
     let ns = cur.id(version, "string_count")? as usize;
     cur.check_count(ns, 1, limits::MAX_STRINGS, "string_count", at)?;
-    let mut strings = Vec::with_capacity(ns);
+    let mut strings = StringPool::new();
     for i in 0..ns {
         cur.enter("string", Some(i));
-        strings.push(cur.cstr(limits::MAX_STRING_LEN, "string")?.to_vec());
+        let s = cur.cstr(limits::MAX_STRING_LEN, "string")?;
+        // The pool holds at most the input's bytes, far below its 4 GiB bound.
+        let _ = strings.push(s);
         cur.leave();
     }
     let name_index = cur.id(version, "name_index")?;
@@ -679,7 +681,7 @@ pub(crate) fn decode_stream(
 fn read_states(
     cur: &mut Cursor,
     version: Version,
-    strings: &[Vec<u8>],
+    strings: &StringPool,
     count_field: &'static str,
     what: &'static str,
 ) -> Result<Vec<StateVar>, ReadError> {
@@ -706,7 +708,7 @@ fn read_states(
 fn read_attributes_u8(
     cur: &mut Cursor,
     version: Version,
-    strings: &[Vec<u8>],
+    strings: &StringPool,
 ) -> Result<Vec<Attribute>, ReadError> {
     let at = cur.pos();
     let n = cur.u8("attribute_count")? as usize;
@@ -717,7 +719,7 @@ fn read_attributes_u8(
 fn read_attributes(
     cur: &mut Cursor,
     version: Version,
-    strings: &[Vec<u8>],
+    strings: &StringPool,
     n: usize,
 ) -> Result<Vec<Attribute>, ReadError> {
     let mut v = Vec::with_capacity(n);

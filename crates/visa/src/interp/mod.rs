@@ -19,7 +19,7 @@ pub use memory::{AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBound
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
-use crate::model::{InstructionList, Interface, Routine};
+use crate::model::{InstructionList, Interface, Routine, StringPool};
 use std::fmt;
 
 /// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
@@ -113,7 +113,7 @@ type Decl = (Type, u32, Option<(u32, u32)>);
 pub(crate) struct Program<'a> {
     pub insts: &'a InstructionList,
     /// The routine's string pool (symbol names of `faddr`).
-    pub strings: &'a [Vec<u8>],
+    pub strings: &'a StringPool,
     pub labels: Vec<Option<usize>>,
     pub vars: Vec<Option<Slot>>,
     pub grf_size: u32,

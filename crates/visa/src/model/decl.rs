@@ -173,3 +173,126 @@ impl AttributeValue {
         }
     }
 }
+
+/// A routine's string pool: every string's bytes in one buffer and where each ends,
+/// so that a pool of many short strings costs a few bytes per string, not a vector
+/// each (a hostile file can hold 131072 empty strings per routine).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct StringPool {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl StringPool {
+    pub const fn new() -> Self {
+        StringPool {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(index)? as usize;
+        let start = index.checked_sub(1).map_or(0, |i| self.ends[i] as usize);
+        self.bytes.get(start..end)
+    }
+
+    /// Appends a string and returns its index. Strings come from inputs of at most
+    /// a few gigabytes; the pool refuses to grow past 4 GiB of text.
+    pub fn push(&mut self, s: &[u8]) -> Option<u32> {
+        let end = u32::try_from(self.bytes.len().checked_add(s.len())?).ok()?;
+        let index = u32::try_from(self.ends.len()).ok()?;
+        self.bytes.extend_from_slice(s);
+        self.ends.push(end);
+        Some(index)
+    }
+
+    /// Keeps the first `len` strings.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.ends.len() {
+            let end = len.checked_sub(1).map_or(0, |i| self.ends[i] as usize);
+            self.ends.truncate(len);
+            self.bytes.truncate(end);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    pub fn iter(&self) -> StringIter<'_> {
+        StringIter {
+            pool: self,
+            next: 0,
+        }
+    }
+}
+
+pub struct StringIter<'a> {
+    pool: &'a StringPool,
+    next: usize,
+}
+
+impl<'a> Iterator for StringIter<'a> {
+    type Item = &'a [u8];
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let s = self.pool.get(self.next)?;
+        self.next += 1;
+        Some(s)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.pool.len().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for StringIter<'_> {}
+
+impl<'a> IntoIterator for &'a StringPool {
+    type Item = &'a [u8];
+    type IntoIter = StringIter<'a>;
+    fn into_iter(self) -> StringIter<'a> {
+        self.iter()
+    }
+}
+
+impl std::ops::Index<usize> for StringPool {
+    type Output = [u8];
+    /// # Panics
+    /// When `index` is past the pool (like slice indexing).
+    fn index(&self, index: usize) -> &[u8] {
+        match self.get(index) {
+            Some(s) => s,
+            None => panic!("string {index} of {}", self.len()),
+        }
+    }
+}
+
+impl std::fmt::Debug for StringPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.iter().map(String::from_utf8_lossy))
+            .finish()
+    }
+}
+
+impl<S: AsRef<[u8]>> FromIterator<S> for StringPool {
+    /// # Panics
+    /// Past 4 GiB of text or 2^32 strings, which no input within memory reaches;
+    /// readers use [`StringPool::push`].
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut pool = StringPool::new();
+        for s in iter {
+            pool.push(s.as_ref()).expect("string pool under 4 GiB");
+        }
+        pool
+    }
+}

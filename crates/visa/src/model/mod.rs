@@ -103,7 +103,7 @@ pub struct RawAttribute {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Routine {
     /// The string pool, without terminators. Index 0 is the routine's own name.
-    pub strings: Vec<Vec<u8>>,
+    pub strings: StringPool,
     pub name_index: u32,
     /// User variables; variable id = [`crate::limits::PREDEFINED_VARS`] + index.
     pub variables: Vec<Variable>,
@@ -173,7 +173,7 @@ impl Code {
 impl Routine {
     /// The string at `index` of the pool, if present.
     pub fn string(&self, index: u32) -> Option<&[u8]> {
-        self.strings.get(index as usize).map(Vec::as_slice)
+        self.strings.get(index as usize)
     }
     /// The string at `index`, lossily decoded, or `"<string #N?>"` when out of range.
     pub fn string_lossy(&self, index: u32) -> String {

@@ -194,7 +194,7 @@ struct Parser {
 struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
-    strings: Vec<Vec<u8>>,
+    strings: StringPool,
     string_ids: FastMap<Vec<u8>, u32>,
     variables: Vec<Variable>,
     var_ids: FastMap<String, u32>,
@@ -228,8 +228,8 @@ impl RoutineBuilder {
         if let Some(&i) = self.string_ids.get(s) {
             return i;
         }
-        let i = self.strings.len() as u32;
-        self.strings.push(s.to_vec());
+        // Past 4 GiB of names (an input larger still) the index names no string.
+        let i = self.strings.push(s).unwrap_or(u32::MAX);
         self.string_ids.insert(s.to_vec(), i);
         i
     }
@@ -1203,9 +1203,12 @@ fn match_template(
             }
         }
         rb.defined_labels.truncate(nl);
-        for s in rb.strings.drain(ns..) {
-            rb.string_ids.remove(&s);
+        for i in ns..rb.strings.len() {
+            if let Some(s) = rb.strings.get(i) {
+                rb.string_ids.remove(s);
+            }
         }
+        rb.strings.truncate(ns);
         return Err(e);
     }
     for (i, f) in fields.iter().enumerate() {

@@ -132,16 +132,16 @@ pub fn canonical(o: &gpukit_visa::Object) -> gpukit_visa::Object {
         let old = std::mem::take(&mut r.strings);
         let mut pool: Vec<Vec<u8>> = refs
             .iter()
-            .filter_map(|i| old.get(**i as usize).cloned())
+            .filter_map(|i| old.get(**i as usize).map(<[u8]>::to_vec))
             .collect();
         pool.sort();
         pool.dedup();
         for i in refs {
             if let Some(s) = old.get(*i as usize) {
-                *i = pool.binary_search(s).unwrap() as u32;
+                *i = pool.binary_search_by(|p| p.as_slice().cmp(s)).unwrap() as u32;
             }
         }
-        r.strings = pool;
+        r.strings = pool.into_iter().collect();
     }
     o
 }
