@@ -730,7 +730,7 @@ fn read_attributes(
         let bytes = cur.bytes(size, "value")?;
         let kind = strings
             .get(name_index as usize)
-            .and_then(|s| attribute_kind(s));
+            .and_then(attribute_kind);
         v.push(Attribute {
             name_index,
             value: decode_attribute_value(kind, bytes),
