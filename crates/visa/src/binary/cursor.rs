@@ -81,47 +81,70 @@ impl<'a> Cursor<'a> {
 
     pub fn bytes(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], ReadError> {
         if n > self.remaining() {
-            return Err(self.error_at(
-                field,
-                self.pos,
-                ReadErrorKind::Truncated {
-                    needed: n,
-                    available: self.remaining(),
-                },
-            ));
+            return Err(self.truncated(n, field));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(s)
     }
 
-    fn array<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], ReadError> {
-        let b = self.bytes(N, field)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(b);
-        Ok(a)
+    // Kept out of line: the reads below are inlined into every field decoder, and
+    // their error (a path string built from the structure stack) is rare.
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, n: usize, field: &'static str) -> ReadError {
+        self.error_at(
+            field,
+            self.pos,
+            ReadErrorKind::Truncated {
+                needed: n,
+                available: self.remaining(),
+            },
+        )
     }
 
+    #[inline(always)]
+    fn array<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], ReadError> {
+        match self
+            .data
+            .get(self.pos..)
+            .and_then(|rest| rest.first_chunk::<N>())
+        {
+            Some(a) => {
+                self.pos += N;
+                Ok(*a)
+            }
+            None => Err(self.truncated(N, field)),
+        }
+    }
+
+    #[inline(always)]
     pub fn u8(&mut self, field: &'static str) -> Result<u8, ReadError> {
         Ok(self.array::<1>(field)?[0])
     }
+    #[inline(always)]
     pub fn u16(&mut self, field: &'static str) -> Result<u16, ReadError> {
         Ok(u16::from_le_bytes(self.array(field)?))
     }
+    #[inline(always)]
     pub fn i16(&mut self, field: &'static str) -> Result<i16, ReadError> {
         Ok(i16::from_le_bytes(self.array(field)?))
     }
+    #[inline(always)]
     pub fn u32(&mut self, field: &'static str) -> Result<u32, ReadError> {
         Ok(u32::from_le_bytes(self.array(field)?))
     }
+    #[inline(always)]
     pub fn i32(&mut self, field: &'static str) -> Result<i32, ReadError> {
         Ok(i32::from_le_bytes(self.array(field)?))
     }
+    #[inline(always)]
     pub fn u64(&mut self, field: &'static str) -> Result<u64, ReadError> {
         Ok(u64::from_le_bytes(self.array(field)?))
     }
 
     /// An id or count whose width grew from 2 to 4 bytes in vISA 3.4.
+    #[inline(always)]
     pub fn id(&mut self, version: Version, field: &'static str) -> Result<u32, ReadError> {
         if version.wide_ids() {
             self.u32(field)

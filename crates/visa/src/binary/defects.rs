@@ -184,9 +184,8 @@ fn decode_one_truncated(
                 operands.push(Operand::Absent);
             }
             _ => {
-                let v = super::instruction::decode_field(cur, version, f, &operands).ok()?;
-                bounds.check(&v)?;
-                operands.push(v);
+                super::instruction::decode_field(cur, version, f, &mut operands, 0).ok()?;
+                bounds.check(operands.last()?)?;
                 slots += 1;
             }
         }

@@ -16,14 +16,16 @@ fn raw_size(version: Version) -> usize {
     }
 }
 
-/// Decodes one instruction into `operands` (cleared first), returning its opcode and
-/// sub-opcode; the caller's vector is reused so that a stream allocates once.
+/// Decodes one instruction, pushing its operands onto `operands` after index
+/// `start` (a routine's operand vector: each operand is written once, where it
+/// stays), and returns its opcode and sub-opcode. On error, `operands` may hold part
+/// of the instruction past `start`.
 pub(crate) fn decode_operands(
     cur: &mut Cursor,
     version: Version,
     operands: &mut Vec<Operand>,
+    start: usize,
 ) -> Result<(Opcode, Option<u8>), ReadError> {
-    operands.clear();
     let at = cur.pos();
     let opcode = Opcode(cur.u8("opcode")?);
     let info = opcode
@@ -55,9 +57,9 @@ pub(crate) fn decode_operands(
     };
     let layout = opcode.layout(subop).expect("checked above");
     for field in layout.fields {
-        if field.cond.version_allows(version) && field.cond.field_allows(operands) {
-            let value = decode_field(cur, version, field, operands)?;
-            operands.push(value);
+        let earlier = operands.get(start..).unwrap_or_default();
+        if field.cond.version_allows(version) && field.cond.field_allows(earlier) {
+            decode_field(cur, version, field, operands, start)?;
         } else {
             operands.push(Operand::Absent);
         }
@@ -72,14 +74,20 @@ fn count_of(operands: &[Operand], index: usize) -> usize {
     }
 }
 
+/// Decodes one field and pushes its value onto `operands`, whose entries from `start`
+/// on are the instruction's earlier fields. Pushing here, rather than returning the
+/// operand, writes it once: a returned operand was copied through the stack in
+/// overlapping pieces that stalled the loads (store-forwarding failures).
 pub(crate) fn decode_field(
     cur: &mut Cursor,
     version: Version,
     field: &Field,
-    earlier: &[Operand],
-) -> Result<Operand, ReadError> {
+    operands: &mut Vec<Operand>,
+    start: usize,
+) -> Result<(), ReadError> {
     let name = field.name;
-    Ok(match field.kind {
+    let earlier = operands.get(start..).unwrap_or_default();
+    let value = match field.kind {
         FieldKind::Exec => Operand::Exec(ExecCtrl(cur.u8(name)?)),
         FieldKind::Pred => Operand::Pred(Pred(cur.u16(name)?)),
         FieldKind::Vector => Operand::Vector(decode_vector(cur, version, name)?),
@@ -122,9 +130,12 @@ pub(crate) fn decode_field(
             }
             Operand::LabelList(Box::new(v))
         }
-    })
+    };
+    operands.push(value);
+    Ok(())
 }
 
+#[inline(always)]
 fn decode_raw(cur: &mut Cursor, version: Version, name: &'static str) -> Result<Raw, ReadError> {
     Ok(Raw {
         id: cur.id(version, name)?,
@@ -132,6 +143,9 @@ fn decode_raw(cur: &mut Cursor, version: Version, name: &'static str) -> Result<
     })
 }
 
+// Inlined into the field decoder: returned through the stack, the vector was
+// copied in overlapping pieces that stalled the loads reading it back.
+#[inline(always)]
 fn decode_vector(
     cur: &mut Cursor,
     version: Version,

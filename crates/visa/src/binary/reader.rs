@@ -626,7 +626,8 @@ pub fn instruction_offsets(
             out.push((index, start + cur.pos()));
             wanted.next();
         }
-        if instruction::decode_operands(&mut cur, version, &mut operands).is_err() {
+        operands.clear();
+        if instruction::decode_operands(&mut cur, version, &mut operands, 0).is_err() {
             break;
         }
         index += 1;
@@ -643,24 +644,24 @@ pub(crate) fn decode_stream(
 ) -> Result<InstructionList, Box<StreamError>> {
     let mut cur = Cursor::new(stream);
     let mut list = InstructionList::new();
-    let mut operands = Vec::new();
     while cur.remaining() > 0 {
         let at = cur.pos();
         cur.enter("instruction", Some(list.len()));
-        let result = instruction::decode_operands(&mut cur, version, &mut operands);
+        let result = list.push_decoded(|operands, start| {
+            instruction::decode_operands(&mut cur, version, operands, start)
+        });
         cur.leave();
         match result {
-            Ok((opcode, subop)) => {
-                if list.push_parts(opcode, subop, operands.drain(..)).is_err() {
-                    let mut cause = cur.invalid("instruction", at, ListFull.to_string());
-                    cause.offset += base;
-                    return Err(Box::new(StreamError {
-                        index: list.len(),
-                        offset: at + base,
-                        cause,
-                        defect: None,
-                    }));
-                }
+            Ok(Ok(())) => {}
+            Ok(Err(ListFull)) => {
+                let mut cause = cur.invalid("instruction", at, ListFull.to_string());
+                cause.offset += base;
+                return Err(Box::new(StreamError {
+                    index: list.len(),
+                    offset: at + base,
+                    cause,
+                    defect: None,
+                }));
             }
             Err(mut e) => {
                 e.offset += base;
@@ -728,9 +729,7 @@ fn read_attributes(
         let name_index = cur.id(version, "name")?;
         let size = cur.u8("size")? as usize;
         let bytes = cur.bytes(size, "value")?;
-        let kind = strings
-            .get(name_index as usize)
-            .and_then(attribute_kind);
+        let kind = strings.get(name_index as usize).and_then(attribute_kind);
         v.push(Attribute {
             name_index,
             value: decode_attribute_value(kind, bytes),

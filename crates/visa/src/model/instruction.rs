@@ -215,6 +215,36 @@ impl InstructionList {
         Ok(())
     }
 
+    /// Appends an instruction whose operands `decode` pushes straight onto the list's
+    /// operand vector, after the index it is given (the binary reader: no copy of
+    /// each operand through a scratch vector). On an error nothing is kept.
+    pub(crate) fn push_decoded<E>(
+        &mut self,
+        decode: impl FnOnce(&mut Vec<Operand>, usize) -> Result<(Opcode, Option<u8>), E>,
+    ) -> Result<Result<(), ListFull>, E> {
+        let start = self.operands.len();
+        match decode(&mut self.operands, start) {
+            Ok((opcode, subop)) => match u32::try_from(start) {
+                Ok(start32) => {
+                    self.heads.push(Head {
+                        opcode,
+                        subop,
+                        start: start32,
+                    });
+                    Ok(Ok(()))
+                }
+                Err(_) => {
+                    self.operands.truncate(start);
+                    Ok(Err(ListFull))
+                }
+            },
+            Err(e) => {
+                self.operands.truncate(start);
+                Err(e)
+            }
+        }
+    }
+
     pub fn push(&mut self, inst: Instruction) -> Result<(), ListFull> {
         self.push_parts(inst.opcode, inst.subop, inst.operands)
     }
