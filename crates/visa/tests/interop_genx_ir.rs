@@ -58,9 +58,15 @@ fn igc_texts() -> Vec<(PathBuf, &'static str)> {
 }
 
 fn scratch(tag: &str, path: &Path) -> PathBuf {
+    // Files of one stem sit in several corpus folders and run in parallel: a
+    // counter keeps their folders apart.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let stem = path.file_stem().unwrap().to_string_lossy();
-    let dir =
-        std::env::temp_dir().join(format!("gpukit-genxir-{}-{tag}-{stem}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "gpukit-genxir-{}-{n}-{tag}-{stem}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
