@@ -32,6 +32,20 @@ pub fn read_any(path: &Path) -> Result<Vec<u8>, CmdError> {
     Ok(bytes)
 }
 
+/// The first `n` bytes of a file (all of it when shorter): enough to tell its format
+/// without holding a large input twice (a freed copy raises malloc's mmap threshold,
+/// so the reader's own copy would then stay in the heap).
+pub fn read_head(path: &Path, n: usize) -> Result<Vec<u8>, CmdError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| CmdError::Io(format!("{}: cannot read: {e}", path.display()));
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(n as u64).read_to_end(&mut head))
+        .map_err(cannot)?;
+    remember(path);
+    Ok(head)
+}
+
 /// Reads a file that should be one of `accepts`. A file recognised as some other
 /// format is refused with one line that names it and the command that reads it; a
 /// file of no recognised format goes to the parser, whose message is more precise.

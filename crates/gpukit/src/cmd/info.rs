@@ -79,7 +79,12 @@ pub fn run(a: Args) -> CmdResult {
 }
 
 fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
-    let head = crate::input::read_any(path)?;
+    // Text formats are told from their first bytes; ELF containers from their headers,
+    // which may sit anywhere in the file.
+    let mut head = crate::input::read_head(path, detect::SNIFF_BYTES)?;
+    if head.starts_with(b"\x7fELF") {
+        head = crate::input::read_any(path)?;
+    }
     let mut format = detect::detect(&head);
     drop(head);
     let mut problem = None;
