@@ -418,6 +418,23 @@ fn visa_tiny_instruction_streams() {
     }
 }
 
+/// Routines whose string pools are full of empty strings (a string costs one byte
+/// of input; the pool stores it in four).
+#[test]
+fn visa_empty_string_pools() {
+    let data =
+        std::fs::read(workspace_root().join("tests/data/visa/trivial__empty_kernel.isa")).unwrap();
+    for command in [&["visa", "info", "{}"][..], &["visa", "verify", "{}"]] {
+        two_sizes(
+            &format!("visa-empty-strings-{}", command[1]),
+            |n| visa_empty_strings(&data, n),
+            [8, 32],
+            command,
+            OK,
+        );
+    }
+}
+
 /// Symbols and sections that all name one long string (amplification by copying names).
 #[test]
 fn elf_names_sharing_one_string() {

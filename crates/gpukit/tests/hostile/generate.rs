@@ -390,3 +390,24 @@ pub fn visa_dense_stream(fixture: &[u8], unit: Option<&[u8]>, copies: usize) -> 
     out.extend_from_slice(&out_gens);
     out
 }
+
+/// `kernels` copies of the fixture's kernel (named `k0`, `k1`, ...), each with its
+/// string pool filled up to the format's limit with empty strings: one input byte per
+/// string, the densest record a vISA routine has.
+pub fn visa_empty_strings(fixture: &[u8], kernels: usize) -> Vec<u8> {
+    let mut obj = gpukit_visa::read(fixture).expect("fixture reads");
+    let mut kernel = obj.kernels[0].clone();
+    kernel.gen_binaries.clear();
+    while kernel.body.strings.len() < gpukit_visa::limits::MAX_STRINGS {
+        kernel.body.strings.push(b"").expect("pool has room");
+    }
+    obj.kernels = (0..kernels)
+        .map(|i| {
+            let mut k = kernel.clone();
+            k.name = format!("k{i}").into_bytes();
+            k
+        })
+        .collect();
+    obj.functions.clear();
+    gpukit_visa::write(&obj).expect("writes")
+}
