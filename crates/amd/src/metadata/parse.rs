@@ -326,7 +326,10 @@ impl<'a> Cursor<'a> {
         }
         let start = self.pos;
         // Fields are a few bytes long: a plain scan beats memchr's setup.
-        match self.text.as_bytes()[start..].iter().position(|&b| b == b':') {
+        match self.text.as_bytes()[start..]
+            .iter()
+            .position(|&b| b == b':')
+        {
             Some(n) => {
                 self.pos = start + n + 1;
                 Ok((&self.text[start..start + n], start))
