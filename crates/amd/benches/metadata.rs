@@ -61,10 +61,50 @@ fn cpu_throughput(blocks: &[Vec<u8>], total: usize) {
     );
 }
 
+/// One block of about 16 MB: the entry lines of every sample block, repeated
+/// (what a generated dense kernel looks like to the parser).
+fn large_block(blocks: &[Vec<u8>]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for b in blocks {
+        for line in b.split_inclusive(|&c| c == b'\n') {
+            if !line.starts_with(b";ARGSTART:") && !line.starts_with(b";ARGEND:") {
+                body.extend_from_slice(line);
+            }
+        }
+    }
+    let mut out = b";ARGSTART:__OpenCL_large_kernel\n".to_vec();
+    while out.len() < 16 << 20 {
+        out.extend_from_slice(&body);
+    }
+    out.extend_from_slice(b";ARGEND:__OpenCL_large_kernel\n");
+    out
+}
+
+/// Parse throughput of the large block in CPU time: the median of 5 parses.
+fn cpu_throughput_large(block: &[u8]) {
+    let mut rounds = Vec::new();
+    for _ in 0..5 {
+        let Some(t0) = thread_cpu_ns() else {
+            return;
+        };
+        std::hint::black_box(parse_metadata(std::hint::black_box(block)).unwrap());
+        rounds.push((thread_cpu_ns().unwrap_or(t0) - t0) as f64);
+    }
+    rounds.sort_by(f64::total_cmp);
+    let ns = rounds[rounds.len() / 2];
+    eprintln!(
+        "metadata parse, one large block: {} bytes in {:.1} ms of CPU time (median of 5): {:.0} MB/s",
+        block.len(),
+        ns / 1e6,
+        block.len() as f64 / ns * 1e3
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let blocks = blocks();
     let total: usize = blocks.iter().map(Vec::len).sum();
     cpu_throughput(&blocks, total);
+    cpu_throughput_large(&large_block(&blocks));
     let mut g = c.benchmark_group("metadata");
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function("parse", |b| {

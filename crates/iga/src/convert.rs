@@ -19,8 +19,14 @@ use std::collections::{BTreeSet, HashMap};
 /// Converts a listing to `to`, filling in what that version carries and the
 /// other does not. Converting to the listing's own version returns it as is.
 pub fn convert(listing: &Listing, to: Version) -> Listing {
+    convert_owned(listing.clone(), to)
+}
+
+/// As [`convert`], reusing the listing's elements (and their vector) for the
+/// result: converting a large listing does not hold two of it.
+pub fn convert_owned(listing: Listing, to: Version) -> Listing {
     match (listing.version, to) {
-        (a, b) if a == b => listing.clone(),
+        (a, b) if a == b => listing,
         (_, Version::V2) => to_v2(listing),
         (_, Version::V1) => to_v1(listing),
     }
@@ -211,44 +217,41 @@ pub fn derive_uses(l: &Listing) -> HashMap<i64, DerivedUses> {
     out
 }
 
-fn to_v2(l: &Listing) -> Listing {
-    let cfg = Cfg::build_iga64(l);
-    let derived = derive_uses(l);
-    let mut out = Listing {
-        version: Version::V2,
-        platform: l.platform.clone(),
-        elems: Vec::with_capacity(l.elems.len()),
-        extra: l.extra.clone(),
-    };
+fn to_v2(l: Listing) -> Listing {
+    let cfg = Cfg::build_iga64(&l);
+    let derived = derive_uses(&l);
     let block_at: HashMap<usize, usize> = cfg
         .blocks
         .iter()
         .enumerate()
         .filter_map(|(b, blk)| blk.label.map(|ix| (ix, b)))
         .collect();
-    for (ix, e) in l.elems.iter().enumerate() {
-        match e {
+    // Each element is changed where it lies (`collect` reuses the vector).
+    let elems = l
+        .elems
+        .into_iter()
+        .enumerate()
+        .map(|(ix, e)| match e {
             Element::Label(lb) => {
                 // Every label opens a block; the fallback is for the type checker.
                 let b = block_at.get(&ix).copied().unwrap_or(0);
-                out.elems.push(Element::Label(Label {
+                Element::Label(Box::new(Label {
                     id: Some(b as i64),
                     preds: cfg.preds[b].iter().map(|&p| p as i64).collect(),
                     succs: cfg.succs[b].iter().map(|&s| s as i64).collect(),
-                    ..lb.clone()
-                }));
+                    ..*lb
+                }))
             }
-            Element::Inst(i) => {
-                let mut n = (**i).clone();
+            Element::Inst(mut n) => {
                 for_each_defs(&mut n, |d| *d = sorted_unique(d));
                 let uses = derived.get(&n.id).cloned().unwrap_or_default();
                 n.implicit = if has_implicit_operands(&n) && n.implicit.is_some() {
                     let old = n.implicit.take().unwrap_or_default();
-                    Some(Implicit {
+                    Some(Box::new(Implicit {
                         defs: old.defs,
                         uses: uses.implicit,
                         extra: old.extra,
-                    })
+                    }))
                 } else {
                     None
                 };
@@ -264,9 +267,10 @@ fn to_v2(l: &Listing) -> Listing {
                         r.uses = uses.dst;
                     }
                 }
+                let exec_size = n.exec_size;
                 for s in &mut n.srcs {
                     if let OperandKind::Indirect(r) = &mut s.kind {
-                        r.rgn.get_or_insert(inferred_indirect_region(n.exec_size));
+                        r.rgn.get_or_insert(inferred_indirect_region(exec_size));
                     }
                     if let OperandKind::Address(a) = &mut s.kind {
                         if let Some(surf) = &mut a.surface {
@@ -279,15 +283,20 @@ fn to_v2(l: &Listing) -> Listing {
                         }
                     }
                 }
-                out.elems.push(Element::Inst(Box::new(n)));
+                Element::Inst(n)
             }
-        }
+        })
+        .collect();
+    Listing {
+        version: Version::V2,
+        platform: l.platform,
+        elems,
+        extra: l.extra,
     }
-    out
 }
 
-fn to_v1(l: &Listing) -> Listing {
-    let cfg = Cfg::build_iga64(l);
+fn to_v1(l: Listing) -> Listing {
+    let cfg = Cfg::build_iga64(&l);
     // iga64's analysis emits a use's definitions block by block in program
     // order, walking each block backwards.
     let order = |ids: &mut Vec<i64>| {
@@ -298,30 +307,26 @@ fn to_v1(l: &Listing) -> Listing {
             )
         });
     };
-    let mut out = Listing {
-        version: Version::V1,
-        platform: l.platform.clone(),
-        elems: Vec::with_capacity(l.elems.len()),
-        extra: l.extra.clone(),
-    };
-    for e in &l.elems {
-        match e {
-            Element::Label(lb) => out.elems.push(Element::Label(Label {
+    // Each element is changed where it lies (`collect` reuses the vector).
+    let elems = l
+        .elems
+        .into_iter()
+        .map(|e| match e {
+            Element::Label(lb) => Element::Label(Box::new(Label {
                 id: None,
                 preds: Vec::new(),
                 succs: Vec::new(),
-                ..lb.clone()
+                ..*lb
             })),
-            Element::Inst(i) => {
-                let mut n = (**i).clone();
+            Element::Inst(mut n) => {
                 // 1.0 prints `other` (implicit reads) on every instruction when dataflow is on.
                 n.implicit = if n.live_totals.is_some() || n.implicit.is_some() {
                     let old = n.implicit.take().unwrap_or_default();
-                    Some(Implicit {
+                    Some(Box::new(Implicit {
                         defs: old.defs,
                         uses: Vec::new(),
                         extra: old.extra,
-                    })
+                    }))
                 } else {
                     None
                 };
@@ -347,11 +352,16 @@ fn to_v1(l: &Listing) -> Listing {
                         }
                     }
                 }
-                out.elems.push(Element::Inst(Box::new(n)));
+                Element::Inst(n)
             }
-        }
+        })
+        .collect();
+    Listing {
+        version: Version::V1,
+        platform: l.platform,
+        elems,
+        extra: l.extra,
     }
-    out
 }
 
 /// The surface id iga64's message decoder gives a flat (stateless) address, which 1.0

@@ -29,7 +29,7 @@ pub mod render;
 pub mod svg;
 pub mod write;
 
-pub use convert::convert;
+pub use convert::{convert, convert_owned};
 pub use error::{Error, ErrorKind, Repair};
 pub use model::{Listing, Version};
 pub use read::{parse, Mode, Parsed};

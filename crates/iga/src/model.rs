@@ -39,9 +39,11 @@ pub struct Listing {
     pub extra: Extra,
 }
 
+/// Both kinds boxed: a listing holds one element per instruction, so the
+/// element itself stays two words.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Element {
-    Label(Label),
+    Label(Box<Label>),
     Inst(Box<Instruction>),
 }
 
@@ -61,28 +63,31 @@ pub struct Label {
     pub extra: Extra,
 }
 
+/// Parts most instructions lack (a predicate, a flag modifier, implicit
+/// operands, an SBID) and the destination, the largest, are boxed: a dense
+/// listing's model is mostly instructions, and this keeps each under 400 bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
     pub id: i64,
     pub pc: Option<i64>,
-    pub pred: Option<Predicate>,
+    pub pred: Option<Box<Predicate>>,
     /// WrEn / NoMask (`(W)` in assembly).
     pub wren: bool,
     pub op: String,
     pub subop: Option<String>,
     pub exec_size: i64,
     pub exec_offset: i64,
-    pub flag_modifier: Option<FlagModifier>,
+    pub flag_modifier: Option<Box<FlagModifier>>,
     pub flag_reg: Option<Reg>,
     /// Implicit accumulator (and `sel` predicate) reads and writes: 2.0
     /// `implicit`, 1.0 `other` (which carries only the reads). `None` is 1.0
     /// `"other":null` (no dataflow analysis) or an absent 2.0 key.
-    pub implicit: Option<Implicit>,
-    pub dst: Option<Operand>,
+    pub implicit: Option<Box<Implicit>>,
+    pub dst: Option<Box<Operand>>,
     pub srcs: Vec<Operand>,
     /// Software scoreboard register distance, e.g. `"@4"`, `"A@1"`.
     pub reg_dist: Option<String>,
-    pub sbid: Option<Sbid>,
+    pub sbid: Option<Box<Sbid>>,
     pub opts: Vec<String>,
     /// Raw instruction bits (`-Xprint-bits`), as iga64 prints them.
     pub encoding: Option<String>,
@@ -350,7 +355,7 @@ impl Listing {
     }
     pub fn labels(&self) -> impl Iterator<Item = &Label> {
         self.elems.iter().filter_map(|e| match e {
-            Element::Label(l) => Some(l),
+            Element::Label(l) => Some(&**l),
             Element::Inst(_) => None,
         })
     }

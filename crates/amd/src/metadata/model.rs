@@ -125,7 +125,24 @@ impl DataType {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        DataType::ALL.into_iter().find(|t| t.as_str() == s)
+        Some(match s {
+            "i1" => DataType::I1,
+            "i8" => DataType::I8,
+            "i16" => DataType::I16,
+            "i32" => DataType::I32,
+            "i64" => DataType::I64,
+            "u8" => DataType::U8,
+            "u16" => DataType::U16,
+            "u32" => DataType::U32,
+            "u64" => DataType::U64,
+            "float" => DataType::Float,
+            "double" => DataType::Double,
+            "struct" => DataType::Struct,
+            "union" => DataType::Union,
+            "event" => DataType::Event,
+            "opaque" => DataType::Opaque,
+            _ => return None,
+        })
     }
 
     /// Bytes of one element; `None` for aggregates whose size is given separately.
@@ -255,7 +272,7 @@ pub enum MemType {
 
 impl MemType {
     pub const EXPECTED: &'static str = "one of g p l uav c r hl hp hc hr up flat";
-    const ALL: [MemType; 12] = [
+    pub const ALL: [MemType; 12] = [
         MemType::Global,
         MemType::Private,
         MemType::Local,
@@ -286,7 +303,21 @@ impl MemType {
         }
     }
     pub fn from_name(s: &str) -> Option<Self> {
-        MemType::ALL.into_iter().find(|t| t.as_str() == s)
+        Some(match s {
+            "g" => MemType::Global,
+            "p" => MemType::Private,
+            "l" => MemType::Local,
+            "uav" => MemType::Uav,
+            "c" => MemType::Constant,
+            "r" => MemType::Region,
+            "hl" => MemType::HwLocal,
+            "hp" => MemType::HwPrivate,
+            "hc" => MemType::HwConstant,
+            "hr" => MemType::HwRegion,
+            "up" => MemType::UavPrivate,
+            "flat" => MemType::Flat,
+            _ => return None,
+        })
     }
 }
 
@@ -549,8 +580,9 @@ pub struct Argument {
     pub index: usize,
     pub name: String,
     pub kind: ArgKind,
-    /// Element type as written (`u32`, `float`, `struct`, image dimension, counter width...).
-    pub type_name: String,
+    /// Element type as written (`u32`, `float`, `struct`, image dimension, counter width...);
+    /// borrowed from the type tables but for counters.
+    pub type_name: std::borrow::Cow<'static, str>,
     /// Vector width for values; 1 otherwise.
     pub vector_width: u32,
     pub cb: u32,
@@ -581,4 +613,19 @@ pub struct MemoryTotals {
     pub abi_64bit: bool,
     pub data_required: bool,
     pub compiler_write: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for t in DataType::ALL {
+            assert_eq!(DataType::from_name(t.as_str()), Some(t));
+        }
+        for t in MemType::ALL {
+            assert_eq!(MemType::from_name(t.as_str()), Some(t));
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! every field of a known key is checked, and a failure names the line,
 //! column, field, the offending token and the form that was expected.
 
-use super::emit::entry_text;
+use super::emit::entry_to_string;
 use super::model::*;
 use crate::{limits, printf};
 use std::fmt;
@@ -95,7 +95,12 @@ pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata, ParseError> {
 
 /// As [`parse_metadata`], numbering lines from `first_line` (for blocks cut out of a larger text).
 pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, ParseError> {
-    let text = utf8(bytes, first_line)?;
+    parse_block(utf8(bytes, first_line)?, first_line)
+}
+
+/// One block of text already checked to be UTF-8 (`find_blocks` and
+/// `parse_blocks` check the whole text once, not each block again).
+fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
     let mut lines = split_lines(text)
         .enumerate()
         .map(|(i, (l, e))| (i + first_line, l, e));
@@ -117,8 +122,10 @@ pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, Pa
             expected: "`;ARGSTART:<function>`".into(),
         });
     };
-    let mut out = Vec::new();
-    let mut scratch = Vec::with_capacity(128);
+    // One line per terminator, so the vector never regrows (and never moves
+    // its lines); the count is bounded by the text, not by anything it claims.
+    let terminators = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let mut out = Vec::with_capacity(terminators.min(limits::MAX_METADATA_LINES));
     for (n, line, eol) in lines.by_ref() {
         if let Some(end_name) = line.strip_prefix(";ARGEND:") {
             if let Some((n2, extra, _)) = lines.next() {
@@ -147,7 +154,7 @@ pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, Pa
                 expected: "a smaller block".into(),
             });
         }
-        out.push(parse_line_with(line, n, eol, &mut scratch)?);
+        out.push(parse_line(line, n, eol)?);
     }
     Err(ParseError {
         line: first_line + text.lines().count().max(1) - 1,
@@ -190,7 +197,7 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
                         expected: "fewer blocks".into(),
                     });
                 }
-                out.push(parse_metadata_at(&bytes[from..end], first)?);
+                out.push(parse_block(&text[from..end], first)?);
                 start = None;
             }
             Some(_) => {}
@@ -199,7 +206,7 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
     }
     if let Some((from, first)) = start {
         // Let the block parser report the missing `;ARGEND`.
-        parse_metadata_at(&bytes[from..], first)?;
+        parse_block(&text[from..], first)?;
     }
     Ok(out)
 }
@@ -226,7 +233,7 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
                         expected: "fewer blocks".into(),
                     });
                 }
-                out.push((first, parse_metadata_at(&bytes[from..end], first)?));
+                out.push((first, parse_block(&text[from..end], first)?));
                 start = None;
             }
             _ => {}
@@ -234,24 +241,13 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
         pos = end;
     }
     if let Some((from, first)) = start {
-        parse_metadata_at(&bytes[from..], first)?;
+        parse_block(&text[from..], first)?;
     }
     Ok(out)
 }
 
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
-    parse_line_with(line, line_no, eol, &mut Vec::new())
-}
-
-/// As [`parse_line`], printing the canonical form into `scratch` to decide
-/// whether the raw text must be kept.
-fn parse_line_with(
-    line: &str,
-    line_no: usize,
-    eol: Eol,
-    scratch: &mut Vec<u8>,
-) -> Result<Line, ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -261,11 +257,33 @@ fn parse_line_with(
             expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
         });
     }
-    let entry = parse_entry(line, line_no)?;
-    scratch.clear();
-    entry_text(&entry, scratch);
-    let raw = (scratch.as_slice() != line.as_bytes()).then(|| line.to_owned());
+    let (entry, form) = parse_entry(line, line_no)?;
+    // The parse knows whether the entry prints back as `line`: every field is
+    // taken verbatim except numbers, which print without leading zeros.
+    // Printf format strings are decoded, so only printing them again tells.
+    let canonical = match form {
+        Form::Canonical => true,
+        Form::Rewritten => false,
+        Form::PrintToCompare => entry_to_string(&entry) == line.as_bytes(),
+    };
+    #[cfg(debug_assertions)]
+    debug_assert_eq!(
+        canonical,
+        entry_to_string(&entry) == line.as_bytes(),
+        "canonical form decided wrongly for {line:?}"
+    );
+    let raw = (!canonical).then(|| line.to_owned());
     Ok(Line { entry, raw, eol })
+}
+
+/// Whether a parsed line prints back as written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Canonical,
+    /// A number had leading zeros.
+    Rewritten,
+    /// Undecided by the parse (printf format strings).
+    PrintToCompare,
 }
 
 struct Cursor<'a> {
@@ -276,6 +294,8 @@ struct Cursor<'a> {
     done: bool,
     line: usize,
     key: &'a str,
+    /// Every number read so far was written without leading zeros.
+    canonical: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -305,7 +325,11 @@ impl<'a> Cursor<'a> {
             ));
         }
         let start = self.pos;
-        match memchr::memchr(b':', &self.text.as_bytes()[start..]) {
+        // Fields are a few bytes long: a plain scan beats memchr's setup.
+        match self.text.as_bytes()[start..]
+            .iter()
+            .position(|&b| b == b':')
+        {
             Some(n) => {
                 self.pos = start + n + 1;
                 Ok((&self.text[start..start + n], start))
@@ -342,15 +366,21 @@ impl<'a> Cursor<'a> {
         Ok(r)
     }
 
+    /// A decimal field, noting whether it is written canonically.
+    fn decimal(&mut self, tok: &str) -> Option<u64> {
+        self.canonical &= !has_leading_zero(tok);
+        parse_decimal(tok)
+    }
+
     fn u64(&mut self, name: &str) -> Result<u64, ParseError> {
         let (tok, at) = self.field(name, "a decimal integer")?;
-        parse_decimal(tok)
+        self.decimal(tok)
             .ok_or_else(|| self.err(at, name, quote_or_empty(tok), "a decimal integer"))
     }
 
     fn u32(&mut self, name: &str) -> Result<u32, ParseError> {
         let (tok, at) = self.field(name, "a decimal integer")?;
-        parse_decimal(tok)
+        self.decimal(tok)
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| {
                 self.err(
@@ -390,6 +420,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    fn form(&self) -> Form {
+        if self.canonical {
+            Form::Canonical
+        } else {
+            Form::Rewritten
+        }
+    }
+
     fn remaining_fields(&self) -> usize {
         if self.done {
             0
@@ -410,13 +448,26 @@ fn quote_or_empty(tok: &str) -> String {
 /// Decimal digits only; no sign, no spaces. Leading zeros are accepted (the
 /// line then keeps its raw text so it prints back unchanged).
 pub(crate) fn parse_decimal(tok: &str) -> Option<u64> {
-    if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
+    if tok.is_empty() {
         return None;
     }
-    tok.parse().ok()
+    let mut v: u64 = 0;
+    for b in tok.bytes() {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(v)
 }
 
-fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
+/// `007` prints back as `7`.
+fn has_leading_zero(tok: &str) -> bool {
+    tok.len() > 1 && tok.as_bytes()[0] == b'0'
+}
+
+fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -436,6 +487,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
         done: !has_fields,
         line: line_no,
         key,
+        canonical: true,
     };
     if !has_fields {
         c.pos = line.len();
@@ -459,7 +511,11 @@ fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
         "cbid" => one(&mut c, "id", Entry::CbId)?,
         "privateid" => one(&mut c, "id", Entry::PrivateId)?,
         "lws" => one(&mut c, "size", Entry::Lws)?,
-        "memory" => return parse_memory(c, line),
+        "memory" => {
+            let entry = parse_memory(&mut c, line)?;
+            return Ok((entry, c.form()));
+        }
+        "printf_fmt" => return Ok((parse_printf(&mut c)?, Form::PrintToCompare)),
         "value" => {
             let name = c.name("name")?;
             let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
@@ -562,7 +618,6 @@ fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
                 Entry::Intrinsic(ids)
             }
         }
-        "printf_fmt" => parse_printf(&mut c)?,
         "cws" => {
             let x = c.u32("x")?;
             let y = c.u32("y")?;
@@ -602,7 +657,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<Entry, ParseError> {
             }
         }
     };
-    Ok(entry)
+    Ok((entry, c.form()))
 }
 
 fn one(c: &mut Cursor, name: &str, f: impl Fn(u32) -> Entry) -> Result<Entry, ParseError> {
@@ -613,7 +668,8 @@ fn one(c: &mut Cursor, name: &str, f: impl Fn(u32) -> Entry) -> Result<Entry, Pa
 
 fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
     let (tok, at) = c.field("count", "a decimal integer")?;
-    let count = parse_decimal(tok)
+    let count = c
+        .decimal(tok)
         .ok_or_else(|| c.err(at, "count", quote_or_empty(tok), "a decimal integer"))?;
     let present = c.remaining_fields();
     if count != present as u64 {
@@ -715,7 +771,7 @@ fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
     }))
 }
 
-fn parse_memory(mut c: Cursor, line: &str) -> Result<Entry, ParseError> {
+fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
     let (name, at) = c.field("space", "a memory space or flag")?;
     if name.is_empty() {
         return Err(c.err(
@@ -737,6 +793,7 @@ fn parse_memory(mut c: Cursor, line: &str) -> Result<Entry, ParseError> {
         }
         let rest = &line[c.pos..];
         if let Some(size) = parse_decimal(rest) {
+            c.canonical &= !has_leading_zero(rest);
             return Ok(Entry::Memory(Memory {
                 kind,
                 size: Some(size),

@@ -299,6 +299,21 @@ pub fn iga_repairs(repairs: usize, key_len: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// A dense IGA 2.0 listing: one label and `insts` tiny instructions (the shape
+/// whose JSON tree and model are largest next to their text).
+pub fn iga_dense(insts: usize) -> Vec<u8> {
+    let mut s = String::from(
+        "{\"version\":\"2.0\",\"platform\":\"xe\",\"elems\":[{\"kind\":\"L\",\"id\":0,\"symbol\":\"k\",\"succs\":[]}",
+    );
+    for i in 0..insts {
+        s.push_str(&format!(
+            ",{{\"kind\":\"I\",\"id\":{i},\"op\":\"nop\",\"es\":1,\"srcs\":[],\"liveTotals\":{{\"r\":0,\"acc\":0,\"f\":0,\"a\":0}}}}"
+        ));
+    }
+    s.push_str("]}");
+    s.into_bytes()
+}
+
 /// A whole-program AMD IL text whose kernel calls `fanout` functions.
 pub fn il_fanout(fanout: usize) -> Vec<u8> {
     let mut s =

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, ErrorKind, Repair};
 use crate::limits;
+use crate::model::{Element, Version};
 use std::borrow::Cow;
 
 #[derive(Debug)]
@@ -183,17 +184,54 @@ pub struct Document<'a> {
     pub repairs: Vec<Repair>,
     nodes: Vec<Node<'a>>,
     members: Vec<Member<'a>>,
+    /// The listing's elements when they were read as the parse went (then the
+    /// tree holds their array empty).
+    pub streamed: Option<Streamed>,
 }
 
-impl<'a> Document<'a> {
+/// A view of a document's containers: the finished ones of a whole document,
+/// or those of the element being read while the parse goes on.
+#[derive(Clone, Copy)]
+pub struct Tree<'t, 'a> {
+    nodes: &'t [Node<'a>],
+    members: &'t [Member<'a>],
+}
+
+impl<'t, 'a> Tree<'t, 'a> {
     /// The elements of an array.
-    pub fn items(&self, span: Span) -> &[Node<'a>] {
+    pub fn items(&self, span: Span) -> &'t [Node<'a>] {
         &self.nodes[span.start..span.start + span.len]
     }
     /// The members of an object, in document order.
-    pub fn members(&self, span: Span) -> &[Member<'a>] {
+    pub fn members(&self, span: Span) -> &'t [Member<'a>] {
         &self.members[span.start..span.start + span.len]
     }
+}
+
+impl<'a> Document<'a> {
+    pub fn tree(&self) -> Tree<'_, 'a> {
+        Tree {
+            nodes: &self.nodes,
+            members: &self.members,
+        }
+    }
+}
+
+/// The listing's element array, turned into model elements one at a time as
+/// the parse reads them, so that the tree never holds the whole array (a dense
+/// listing's tree is ten times its text). Done only when the root's
+/// `"version"` precedes the array and names its key; otherwise the whole tree is
+/// built and read afterwards. Errors wait until `read_listing` reaches the
+/// array, so they are the ones a whole-tree read reports, in the same order.
+pub struct Streamed {
+    pub version: Version,
+    /// Byte offset of the array's `[`.
+    pub start: usize,
+    pub elems: Vec<Element>,
+    /// Elements in the array (also past the limit or the first error).
+    pub count: usize,
+    /// The first element that did not read.
+    pub error: Option<Error>,
 }
 
 pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
@@ -209,6 +247,8 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
         members: Vec::new(),
         open_nodes: Vec::new(),
         open_members: Vec::new(),
+        stream_next: None,
+        streamed: None,
     };
     p.ws();
     let root = p.value(0)?;
@@ -227,6 +267,7 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
         repairs: p.repairs,
         nodes: p.nodes,
         members: p.members,
+        streamed: p.streamed,
     })
 }
 
@@ -245,6 +286,9 @@ struct Parser<'a> {
     /// moved to `nodes`/`members` when it closes.
     open_nodes: Vec<Node<'a>>,
     open_members: Vec<Member<'a>>,
+    /// The next value is the listing's element array, of this version.
+    stream_next: Option<Version>,
+    streamed: Option<Streamed>,
 }
 
 impl<'a> Parser<'a> {
@@ -320,6 +364,7 @@ impl<'a> Parser<'a> {
 
     fn value(&mut self, depth: usize) -> Result<Node<'a>, Error> {
         let start = self.pos;
+        let stream = self.stream_next.take();
         let val = match self.peek() {
             Some(b'{') => {
                 if depth >= limits::MAX_DEPTH {
@@ -337,7 +382,7 @@ impl<'a> Parser<'a> {
                         format!("nesting deeper than {} levels", limits::MAX_DEPTH),
                     ));
                 }
-                self.array(depth + 1)?
+                self.array(depth + 1, stream)?
             }
             Some(b'"') => Val::Str(self.string()?),
             Some(b't') => self.literal("true", Val::Bool(true))?,
@@ -555,7 +600,11 @@ impl<'a> Parser<'a> {
             }
             let key_start = self.pos;
             let key = self.string()?;
+            if depth == 1 && self.streamed.is_none() {
+                self.stream_next = self.listing_version(base, &key);
+            }
             self.member_rest(key, key_start, depth)?;
+            self.stream_next = None;
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -573,6 +622,23 @@ impl<'a> Parser<'a> {
                     ));
                 }
             }
+        }
+    }
+
+    /// The version of the listing when `key` of the root object (whose members
+    /// start at `base`) is its element array: the first `"version"` member,
+    /// already read, says "1.0" and `key` is `insts`, or "2.0" and `elems`.
+    fn listing_version(&self, base: usize, key: &str) -> Option<Version> {
+        if key != "insts" && key != "elems" {
+            return None;
+        }
+        let version = self.open_members[base..]
+            .iter()
+            .find(|m| m.key == "version")?;
+        match (&version.value.val, key) {
+            (Val::Str(v), "insts") if v == "1.0" => Some(Version::V1),
+            (Val::Str(v), "elems") if v == "2.0" => Some(Version::V2),
+            _ => None,
         }
     }
 
@@ -614,20 +680,61 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn array(&mut self, depth: usize) -> Result<Val<'a>, Error> {
+    /// An array; with `stream`, the listing's element array (see [`Streamed`]).
+    fn array(&mut self, depth: usize, stream: Option<Version>) -> Result<Val<'a>, Error> {
+        let open = self.pos;
         self.pos += 1;
         let base = self.open_nodes.len();
+        if let Some(version) = stream {
+            self.streamed = Some(Streamed {
+                version,
+                start: open,
+                elems: Vec::new(),
+                count: 0,
+                error: None,
+            });
+        }
         self.ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
             return Ok(self.close_array(base));
         }
+        let mut read = 0;
         loop {
             self.ws();
-            self.path.push(Seg::Index(self.open_nodes.len() - base));
+            self.path.push(Seg::Index(read));
+            let (nodes, members) = (self.nodes.len(), self.members.len());
             let item = self.element(depth)?;
             self.path.pop();
-            self.open_nodes.push(item);
+            read += 1;
+            match (stream, &mut self.streamed) {
+                (Some(_), Some(s)) => {
+                    // Past the limit or an error nothing more is kept: the read
+                    // stops there, once the JSON is known to be whole.
+                    if s.error.is_none() && s.count < limits::MAX_ELEMS {
+                        let tree = Tree {
+                            nodes: &self.nodes,
+                            members: &self.members,
+                        };
+                        match super::listing::read_streamed_element(
+                            self.src,
+                            self.lenient,
+                            s.version,
+                            tree,
+                            &item,
+                            s.count,
+                        ) {
+                            Ok(e) => s.elems.push(e),
+                            Err(e) => s.error = Some(e),
+                        }
+                    }
+                    s.count += 1;
+                    // The element's containers are done with.
+                    self.nodes.truncate(nodes);
+                    self.members.truncate(members);
+                }
+                _ => self.open_nodes.push(item),
+            }
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -647,8 +754,7 @@ impl<'a> Parser<'a> {
                         );
                     }
                     // Name the element just read, where the fault is.
-                    let read = self.open_nodes.len() - base;
-                    self.path.push(Seg::Index(read.saturating_sub(1)));
+                    self.path.push(Seg::Index(read - 1));
                     return Err(self.err(self.pos, msg));
                 }
             }

@@ -3,7 +3,7 @@
 //! `Vt`/`v`, `"$2.dst"`/`{"id":2,"func":".dst"}`), which the version decides.
 //! Strict mode rejects keys it does not know; lenient mode keeps them in order.
 
-use super::json::{render_path, Document, Member, Node, Seg, Val};
+use super::json::{render_path, Document, Member, Node, Seg, Streamed, Tree, Val};
 use crate::error::{Error, ErrorKind};
 use crate::limits;
 use crate::model::*;
@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 pub(crate) struct Cx<'a> {
     pub src: &'a str,
-    pub doc: &'a Document<'a>,
+    pub doc: Tree<'a, 'a>,
     pub lenient: bool,
     pub version: Version,
 }
@@ -327,19 +327,49 @@ fn read_reg(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Reg, Error> {
     Ok(reg)
 }
 
-pub(crate) fn read_listing(src: &str, lenient: bool, doc: &Document<'_>) -> Result<Listing, Error> {
+/// One element of the listing's element array, read while the parse goes on
+/// (`json::Streamed`); `index` is its place in the array.
+pub(crate) fn read_streamed_element(
+    src: &str,
+    lenient: bool,
+    version: Version,
+    tree: Tree<'_, '_>,
+    node: &Node<'_>,
+    index: usize,
+) -> Result<Element, Error> {
+    let cx = &Cx {
+        src,
+        doc: tree,
+        lenient,
+        version,
+    };
+    let key = match version {
+        Version::V1 => "insts",
+        Version::V2 => "elems",
+    };
+    let list_path = P::ROOT.key(key);
+    read_element(cx, node, &list_path.index(index))
+}
+
+pub(crate) fn read_listing(
+    src: &str,
+    lenient: bool,
+    doc: &Document<'_>,
+    streamed: Option<Streamed>,
+) -> Result<Listing, Error> {
     let root = &doc.root;
+    let tree = doc.tree();
     let path = P::ROOT;
     let probe = Cx {
         src,
-        doc,
+        doc: tree,
         lenient,
         version: Version::V1,
     };
     let Val::Obj(members) = root.val else {
         return Err(probe.expected(root, &path, "a listing (an object)"));
     };
-    let members = doc.members(members);
+    let members = tree.members(members);
     let version_node = members
         .iter()
         .find(|m| m.key == "version")
@@ -378,7 +408,7 @@ pub(crate) fn read_listing(src: &str, lenient: bool, doc: &Document<'_>) -> Resu
     };
     let cx = &Cx {
         src,
-        doc,
+        doc: tree,
         lenient,
         version,
     };
@@ -392,7 +422,9 @@ pub(crate) fn read_listing(src: &str, lenient: bool, doc: &Document<'_>) -> Resu
     let list = o.req(key)?;
     let list_path = path.key(key);
     let items = cx.array(list, &list_path)?;
-    if items.len() > limits::MAX_ELEMS {
+    let streamed = streamed.filter(|s| s.start == list.start && s.version == version);
+    let count = streamed.as_ref().map_or(items.len(), |s| s.count);
+    if count > limits::MAX_ELEMS {
         return Err(Error::at(
             ErrorKind::Limit,
             cx.src,
@@ -401,10 +433,19 @@ pub(crate) fn read_listing(src: &str, lenient: bool, doc: &Document<'_>) -> Resu
             "too many listing elements".into(),
         ));
     }
-    let mut elems = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        elems.push(read_element(cx, item, &list_path.index(i))?);
-    }
+    let elems = match streamed {
+        Some(s) => match s.error {
+            Some(e) => return Err(e),
+            None => s.elems,
+        },
+        None => {
+            let mut elems = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                elems.push(read_element(cx, item, &list_path.index(i))?);
+            }
+            elems
+        }
+    };
     let extra = o.finish()?;
     Ok(Listing {
         version,
@@ -444,7 +485,7 @@ fn read_element(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Element, E
                 },
             };
             let extra = o.finish()?;
-            Ok(Element::Label(Label { extra, ..label }))
+            Ok(Element::Label(Box::new(Label { extra, ..label })))
         }
         "I" => {
             o.what = "an instruction";
@@ -581,19 +622,19 @@ fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instru
     Ok(Instruction {
         id,
         pc,
-        pred,
+        pred: pred.map(Box::new),
         wren,
         op,
         subop,
         exec_size,
         exec_offset,
-        flag_modifier,
+        flag_modifier: flag_modifier.map(Box::new),
         flag_reg,
-        implicit,
-        dst,
+        implicit: implicit.map(Box::new),
+        dst: dst.map(Box::new),
         srcs,
         reg_dist,
-        sbid,
+        sbid: sbid.map(Box::new),
         opts,
         encoding,
         live_totals,

@@ -58,8 +58,9 @@ pub fn parse(bytes: &[u8], mode: Mode) -> Result<Parsed, Error> {
         }
     };
     let lenient = mode == Mode::Lenient;
-    let doc = json::parse(src, lenient)?;
-    let listing = listing::read_listing(src, lenient, &doc)?;
+    let mut doc = json::parse(src, lenient)?;
+    let streamed = doc.streamed.take();
+    let listing = listing::read_listing(src, lenient, &doc, streamed)?;
     Ok(Parsed {
         listing,
         repairs: doc.repairs,

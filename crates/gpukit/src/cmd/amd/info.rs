@@ -253,7 +253,7 @@ fn text(r: &Report) -> String {
             let ty = if a.vector_width > 1 {
                 format!("{}x{}", a.type_name, a.vector_width)
             } else {
-                a.type_name.clone()
+                a.type_name.to_string()
             };
             let mut extra = Vec::new();
             if let Some(m) = a.mem_type {

@@ -3,7 +3,7 @@
 
 use crate::detect::Format;
 use crate::error::{CmdError, CmdResult};
-use crate::output::{emit, JsonArg};
+use crate::output::{emit, emit_streamed, JsonArg};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::cl2::Cl2Binary;
 use gpukit_amd::container::{detect, BinaryKind};
@@ -60,8 +60,8 @@ pub fn run(args: Args) -> CmdResult {
     if matches!(detect(bytes), BinaryKind::Cl2 { .. }) {
         return cl2(&args, bytes);
     }
-    // Raw text of each block, as stored.
-    let mut texts: Vec<Vec<u8>> = Vec::new();
+    // Printing a parsed block reproduces its stored text byte for byte, so
+    // no copy of the text is kept beside the model.
     let mut blocks: Vec<Metadata> = Vec::new();
     if bytes.starts_with(b"\x7fELF") {
         let bin = Cl1Binary::parse(bytes).map_err(|e| CmdError::input(&args.file, e))?;
@@ -69,7 +69,6 @@ pub fn run(args: Args) -> CmdResult {
             let md = parse_metadata(k.metadata).map_err(|e| {
                 CmdError::input(&args.file, format!("kernel `{}` metadata: {e}", k.name))
             })?;
-            texts.push(k.metadata.to_vec());
             blocks.push(md);
         }
     } else {
@@ -85,7 +84,6 @@ pub fn run(args: Args) -> CmdResult {
                 "no `;ARGSTART:`..`;ARGEND:` metadata block",
             ));
         }
-        texts = blocks.iter().map(Metadata::emit).collect();
     }
     if let Some(want) = &args.kernel {
         let keep: Vec<bool> = blocks
@@ -104,8 +102,6 @@ pub fn run(args: Args) -> CmdResult {
         }
         let mut k = keep.iter();
         blocks.retain(|_| *k.next().unwrap_or(&false));
-        let mut k = keep.iter();
-        texts.retain(|_| *k.next().unwrap_or(&false));
     }
     if args.check {
         #[derive(Serialize)]
@@ -158,7 +154,16 @@ pub fn run(args: Args) -> CmdResult {
             .collect();
         args.json.emit_many(args.output.as_deref(), &reports)
     } else {
-        emit(args.output.as_deref(), &texts.concat())
+        // One block's text at a time (a block may be most of the input).
+        emit_streamed(args.output.as_deref(), |w| {
+            let mut text = Vec::new();
+            for m in &blocks {
+                text.clear();
+                m.emit_into(&mut text);
+                w.write_all(&text)?;
+            }
+            Ok(())
+        })
     }
 }
 

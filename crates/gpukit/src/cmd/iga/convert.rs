@@ -28,8 +28,8 @@ pub fn run(a: Args) -> CmdResult {
         Some(other) => return Err(CmdError::Usage(format!("--to {other}: expected 1 or 2"))),
         None => parsed.listing.version,
     };
-    let out = gpukit_iga::convert(&parsed.listing, to);
-    // Neither the input's model nor the whole output is held while writing.
-    drop(parsed);
+    // The listing is converted where it lies and written as it goes: neither a
+    // second model nor the whole output is held.
+    let out = gpukit_iga::convert_owned(parsed.listing, to);
     emit_streamed(a.output.as_deref(), |w| gpukit_iga::write_to(&out, to, w))
 }

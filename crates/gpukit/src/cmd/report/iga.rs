@@ -38,7 +38,7 @@ pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
                     }
                     _ => None,
                 };
-                if let Some(d) = i.dst.as_ref().and_then(reg) {
+                if let Some(d) = i.dst.as_deref().and_then(reg) {
                     line.defs.push(d);
                 }
                 for s in i.srcs.iter().filter_map(reg) {
