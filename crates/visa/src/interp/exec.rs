@@ -3,6 +3,8 @@
 // Channel loops index per-channel arrays and bit masks by the same channel number.
 #![allow(clippy::needless_range_loop)]
 
+mod lsc;
+
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
 use super::{
@@ -588,11 +590,13 @@ impl Ctx<'_, '_> {
                 Ok(Flow::Moved)
             }
             Opcode::SVM => self.svm(inst),
+            Opcode::LSC_UNTYPED => self.lsc_untyped(inst),
             Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => self.gather4_scaled(inst),
             Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => self.gather_scaled(inst),
             Opcode::DWORD_ATOMIC => self.dword_atomic(inst),
             Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => self.oword(inst),
             Opcode::SAMPLE_3D => self.sample_3d(inst),
+            Opcode::INFO_3D => self.resinfo(inst),
             Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
@@ -801,6 +805,13 @@ impl Ctx<'_, '_> {
         } else {
             None
         };
+        // bfn's truth table: bit (s2 << 2 | s1 << 1 | s0) of func_ctrl is the result bit
+        // (the table is the function evaluated on s0 = 0xAA, s1 = 0xCC, s2 = 0xF0).
+        let bfn_table = if op == Opcode::BFN {
+            self.int_field(inst, "func_ctrl")?
+        } else {
+            0
+        };
         for c in 0..exec as usize {
             out[c] = if float {
                 let (a, b, x) = (flt(s(0, c)), flt(s(1, c)), flt(s(2, c)));
@@ -891,6 +902,13 @@ impl Ctx<'_, '_> {
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
                     Opcode::NOT => !a,
+                    Opcode::BFN => (0..8)
+                        .filter(|k| bfn_table & (1 << k) != 0)
+                        .map(|k| {
+                            let pick = |bit: u32, v: i128| if k & bit != 0 { v } else { !v };
+                            pick(1, a) & pick(2, b) & pick(4, x)
+                        })
+                        .fold(0, |r, t| r | t),
                     Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
                     Opcode::SHR => {
                         let ua = if src0_bits >= 64 {
@@ -1233,53 +1251,7 @@ impl Ctx<'_, '_> {
         let mut ob = [0u8; 8];
         ob[..size].copy_from_slice(&old_bytes);
         let old = u64::from_le_bytes(ob);
-        let m = if size == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (size * 8)) - 1
-        };
-        let sx = |v: u64| -> i64 {
-            if size == 8 {
-                v as i64
-            } else {
-                ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
-            }
-        };
-        let fl = |v: u64| f32::from_bits(v as u32);
-        let new = match op & 0x1F {
-            0 => old.wrapping_add(a),
-            1 => old.wrapping_sub(a),
-            2 => old.wrapping_add(1),
-            3 | 13 => old.wrapping_sub(1),
-            4 => old.min(a & m),
-            5 => old.max(a & m),
-            6 => a,
-            // IGC passes the new value in src0 and the expected one in src1.
-            7 => {
-                if old == b & m {
-                    a
-                } else {
-                    old
-                }
-            }
-            8 => old & a,
-            9 => old | a,
-            10 => old ^ a,
-            11 => sx(old).min(sx(a)) as u64,
-            12 => sx(old).max(sx(a)) as u64,
-            16 => fl(old).max(fl(a)).to_bits() as u64,
-            17 => fl(old).min(fl(a)).to_bits() as u64,
-            18 => {
-                if fl(old) == fl(b) {
-                    a
-                } else {
-                    old
-                }
-            }
-            19 => (fl(old) + fl(a)).to_bits() as u64,
-            20 => (fl(old) - fl(a)).to_bits() as u64,
-            o => return fault(format!("atomic operation {o} is not supported")),
-        } & m;
+        let new = atomic_result(op, old, a, b, size)?;
         self.mem_write(place, &new.to_le_bytes()[..size]);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
@@ -1443,10 +1415,10 @@ impl Ctx<'_, '_> {
     /// exec_size results, one register block per channel in RGBA order.
     fn sample_3d(&mut self, inst: &Instruction) -> Res<Flow> {
         let op = self.int_field(inst, "op")? & 0xFF;
-        // sample (0) and sample_lz (0x18) agree on an image without mip levels.
-        if op != 0 && op != 0x18 {
+        // sample (0), sample_l (2) and sample_lz (0x18) agree on an image without mip levels.
+        if !matches!(op, 0 | 2 | 0x18) {
             return fault(format!(
-                "3D sampler operation {op:#x} is not supported (sample and sample_lz are)"
+                "3D sampler operation {op:#x} is not supported (sample, sample_l and sample_lz are)"
             ));
         }
         let (exec, chen) = self.chen(inst, true)?;
@@ -1460,10 +1432,11 @@ impl Ctx<'_, '_> {
         };
         // IGC 2.x (vISA 4.2) writes sample_lz with a %null first parameter ahead of
         // u, v, r; a null u is otherwise meaningless, so a leading null is skipped.
-        if params.len() > 1 && params[0].id == 0 {
+        // sample_l's first parameter is the level of detail, ignored likewise.
+        if params.len() > 1 && (params[0].id == 0 || op == 2) {
             params.remove(0);
         }
-        let index = self.sampler_var(sampler_var)?;
+        let index = super::memory::sampler_index(self.sampler_var(sampler_var)?);
         let sampler = *self
             .mem
             .samplers
@@ -1490,6 +1463,39 @@ impl Ctx<'_, '_> {
                     k += 1;
                 }
             }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `resinfo` (info_3d operation 10): width, height, depth (layers of an array)
+    /// and mip levels in R, G, B and A, the enabled ones in consecutive register
+    /// blocks, the same in every channel. Images have one mip level, so any LOD reads
+    /// level 0's size.
+    fn resinfo(&mut self, inst: &Instruction) -> Res<Flow> {
+        let op = self.int_field(inst, "op")? & 0xFF;
+        if op != 10 {
+            return fault(format!(
+                "sampler information operation {op:#x} is not supported (resinfo is)"
+            ));
+        }
+        let (exec, chen) = self.chen(inst, false)?;
+        let chmask = self.int_field(inst, "chmask")? & 0xF;
+        let surface = self.int_field(inst, "surface")?;
+        let dst = self.raw(inst, "dst")?;
+        let (_, desc) = self.image(surface)?;
+        let values = [desc.width, desc.height, desc.depth, 1];
+        let block = (exec as usize * 4).div_ceil(self.grf as usize) * self.grf as usize;
+        let mut k = 0;
+        for (ch, v) in values.iter().enumerate() {
+            if chmask & (1 << ch) == 0 {
+                continue;
+            }
+            for c in 0..exec as usize {
+                if chen & (1 << c) != 0 {
+                    self.raw_write(dst, k * block + 4 * c, &v.to_le_bytes())?;
+                }
+            }
+            k += 1;
         }
         Ok(Flow::Next)
     }
@@ -1589,6 +1595,59 @@ impl Ctx<'_, '_> {
         }
         Ok(Flow::Next)
     }
+}
+
+/// The value an atomic operation (dword-atomic code `op`) leaves in memory of `size`
+/// bytes holding `old`, with operands `a` (src0; the new value of a compare-and-swap)
+/// and `b` (src1; the value a compare-and-swap expects).
+pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> Res<u64> {
+    let m = if size == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size * 8)) - 1
+    };
+    let sx = |v: u64| -> i64 {
+        if size == 8 {
+            v as i64
+        } else {
+            ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
+        }
+    };
+    let fl = |v: u64| f32::from_bits(v as u32);
+    Ok(match op & 0x1F {
+        0 => old.wrapping_add(a),
+        1 => old.wrapping_sub(a),
+        2 => old.wrapping_add(1),
+        3 | 13 => old.wrapping_sub(1),
+        4 => old.min(a & m),
+        5 => old.max(a & m),
+        6 => a,
+        // IGC passes the new value in src0 and the expected one in src1.
+        7 => {
+            if old == b & m {
+                a
+            } else {
+                old
+            }
+        }
+        8 => old & a,
+        9 => old | a,
+        10 => old ^ a,
+        11 => sx(old).min(sx(a)) as u64,
+        12 => sx(old).max(sx(a)) as u64,
+        16 => fl(old).max(fl(a)).to_bits() as u64,
+        17 => fl(old).min(fl(a)).to_bits() as u64,
+        18 => {
+            if fl(old) == fl(b) {
+                a
+            } else {
+                old
+            }
+        }
+        19 => (fl(old) + fl(a)).to_bits() as u64,
+        20 => (fl(old) - fl(a)).to_bits() as u64,
+        o => return fault(format!("atomic operation {o} is not supported")),
+    } & m)
 }
 
 fn atomic_size(op: u32) -> usize {

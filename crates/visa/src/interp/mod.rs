@@ -15,7 +15,9 @@ mod image;
 pub mod memory;
 mod value;
 
-pub use memory::{AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler};
+pub use memory::{
+    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler,
+};
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
@@ -240,7 +242,8 @@ impl<'a> Program<'a> {
             addr_total,
             pred_count: routine.predicates.len(),
             surface_count: crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len(),
-            sampler_count: routine.samplers.len(),
+            // S31 is reserved for bindless samplers (4_visa_header.md): always present.
+            sampler_count: routine.samplers.len().max(32),
         })
     }
     fn grf_bytes_needed(&self) -> usize {
