@@ -283,10 +283,14 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def compile_release(name, ocloc, cl_dir, work, device="tgllp"):
+def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
+    """Compiles every source (with `igc_env`: only those that define noinline functions,
+    under those IGC settings) and returns {file: (dir, binary)}."""
     out = {}
     for src in sorted(glob.glob(os.path.join(cl_dir, "*.cl"))):
         f = os.path.splitext(os.path.basename(src))[0]
+        if igc_env and "noinline" not in open(src).read():
+            continue
         d = os.path.join(work, name, f)
         binary = os.path.join(d, f)
         if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
@@ -300,7 +304,7 @@ def compile_release(name, ocloc, cl_dir, work, device="tgllp"):
             cmd = [ocloc, "compile", "-file", f + ".cl", "-device", device, "-output_no_suffix", "-output", f]
             if opts:
                 cmd += ["-options", opts]
-            env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/")
+            env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/", **(igc_env or {}))
             run(cmd, cwd=d, env=env)
         for b in (binary, binary + ".bin"):
             if os.path.exists(b):
@@ -624,6 +628,11 @@ def main():
                     help="ocloc -device to compile for (repeatable; default tgllp). Results of a device other "
                          "than tgllp are reported as release NAME-DEVICE; a release whose ocloc does not know "
                          "the device (no kernel compiles) is reported and skipped")
+    ap.add_argument("--stack-calls", action="store_true",
+                    help="also compile the sources with noinline functions with IGC's stack calls "
+                         "(IGC_EnableStackCallFuncCall=1: fcall/fret, each function in its own "
+                         "..._fN.visaasm), reported as release NAME-stackcall; a release whose IGC "
+                         "ignores the setting runs subroutine calls as before")
     a = ap.parse_args()
     ctx = queue = None
     if not a.no_pocl:
@@ -645,9 +654,11 @@ def main():
     for rel in a.release:
         base, ocloc = rel.split("=", 1)
         for device in a.device or ["tgllp"]:
-            targets.append((base if device == "tgllp" else f"{base}-{device}", ocloc, device))
-    for name, ocloc, device in targets:
-        built = compile_release(name, ocloc, a.cl_dir, a.work, device)
+            targets.append((base if device == "tgllp" else f"{base}-{device}", ocloc, device, None))
+        if a.stack_calls:
+            targets.append((f"{base}-stackcall", ocloc, "tgllp", {"IGC_EnableStackCallFuncCall": "1"}))
+    for name, ocloc, device, igc_env in targets:
+        built = compile_release(name, ocloc, a.cl_dir, a.work, device, igc_env)
         if not built:
             print(f"== {name}: ocloc {ocloc} compiled no kernel for -device {device} (the release does not know it)")
             continue
@@ -785,6 +796,9 @@ def main():
                     row["status"] = "unsupported input"
                     row["detail"] = unsupported
                     continue
+                # Functions called by fcall: IGC dumps each beside the kernel, as <kernel>_fN.visaasm.
+                for fn in sorted(glob.glob(visa[: -len(".visaasm")] + "_f*.visaasm")):
+                    argv += ["--function", fn]
                 cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--kernel", kn,
                        "--global", ",".join(map(str, global_)), "--local", ",".join(map(str, local)), "--json"] + argv
                 r = run(cmd)

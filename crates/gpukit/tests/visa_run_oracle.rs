@@ -38,6 +38,8 @@ fn gpukit_agrees_with_pocl() {
         // DG2 (Xe-HPG) too: IGC 2.x compiles its memory access to LSC messages there.
         // IGC 1.0.5353 does not know the device and is reported as skipped.
         .args(["--device", "tgllp", "--device", "dg2"])
+        // Stack calls (fcall/fret) as IGC 2.x compiles noinline functions when asked.
+        .arg("--stack-calls")
         .arg("--work")
         .arg(&work)
         .arg("--cl-dir")

@@ -8,7 +8,7 @@ mod lsc;
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
 use super::{
-    fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
+    fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
 };
 use crate::isa::{Opcode, Type};
 use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
@@ -37,8 +37,7 @@ pub(crate) fn run_thread(
         let active: u32 = (0..simd)
             .filter(|c| th.pc[*c] == pc)
             .fold(0, |m, c| m | (1 << c));
-        let index = pc as usize;
-        let Some(inst) = p.insts.get(index) else {
+        let Some((r, inst)) = p.at(pc) else {
             // Falling off the end ends the channels.
             for c in 0..simd {
                 if th.pc[c] == pc {
@@ -47,12 +46,17 @@ pub(crate) fn run_thread(
             }
             continue;
         };
+        let index = (pc - r.start) as usize;
+        let at = Location {
+            routine: r,
+            index,
+            group,
+        };
         stats.instructions += 1;
         if stats.instructions > launch.max_instructions {
             return Err(err_at(
                 inst,
-                index,
-                group,
+                &at,
                 th.index,
                 format!(
                     "instruction limit of {} reached (endless loop?)",
@@ -72,6 +76,7 @@ pub(crate) fn run_thread(
         }
         let mut ctx = Ctx {
             p,
+            r,
             th,
             mem,
             slm,
@@ -84,7 +89,7 @@ pub(crate) fn run_thread(
         };
         let outcome = ctx
             .step(inst, pc)
-            .map_err(|Fault(m)| err_at(inst, index, group, ctx.th.index, m))?;
+            .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
         stats.channel_instructions += u64::from(active.count_ones());
         match outcome {
             Flow::Next => advance(th, active, pc + 1),
@@ -105,17 +110,20 @@ fn advance(th: &mut Thread, active: u32, to: u32) {
     }
 }
 
-fn err_at(
-    inst: &Instruction,
+/// Where an instruction is: its routine, its index there and the work-group running it.
+struct Location<'a, 'b> {
+    routine: &'a Layout<'b>,
     index: usize,
     group: [u32; 3],
-    thread: u32,
-    message: String,
-) -> RunError {
+}
+
+fn err_at(inst: &Instruction, at: &Location, thread: u32, message: String) -> RunError {
     RunError {
-        index: Some(index),
+        index: Some(at.index),
+        function: (at.routine.start != 0)
+            .then(|| String::from_utf8_lossy(at.routine.name).into_owned()),
         mnemonic: inst.mnemonic().to_string(),
-        group,
+        group: at.group,
         thread,
         message,
     }
@@ -130,6 +138,8 @@ enum Flow {
 
 struct Ctx<'a, 'b> {
     p: &'a Program<'b>,
+    /// The routine of the instruction running.
+    r: &'a Layout<'b>,
     th: &'a mut Thread,
     mem: &'a mut Memory,
     slm: &'a mut Vec<u8>,
@@ -192,7 +202,7 @@ impl Ctx<'_, '_> {
     }
 
     fn slot(&self, id: u32) -> Res<super::Slot> {
-        self.p
+        self.r
             .vars
             .get(id as usize)
             .copied()
@@ -232,7 +242,7 @@ impl Ctx<'_, '_> {
 
     fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
         let base = *self
-            .p
+            .r
             .addr_base
             .get(id as usize)
             .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
@@ -377,11 +387,16 @@ impl Ctx<'_, '_> {
         if id == 0 {
             return Ok(0);
         }
-        self.th
-            .preds
-            .get(id as usize - 1)
-            .copied()
-            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))
+        let at = self.pred_index(id)?;
+        Ok(self.th.preds[at])
+    }
+
+    /// Where the running routine's predicate `id` (not P0) lives in the thread's predicates.
+    fn pred_index(&self, id: u16) -> Res<usize> {
+        if id as usize > self.r.pred_count {
+            return fault(format!("predicate P{id} is not declared"));
+        }
+        Ok(self.r.pred_base + id as usize - 1)
     }
 
     /// The byte offsets a destination writes, per channel, and its type.
@@ -425,7 +440,7 @@ impl Ctx<'_, '_> {
             VectorKind::General { id: 0, .. } => Ok(()),
             VectorKind::Address { id, offset, .. } => {
                 let base = *self
-                    .p
+                    .r
                     .addr_base
                     .get(id as usize)
                     .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
@@ -491,12 +506,8 @@ impl Ctx<'_, '_> {
         if id == 0 {
             return Ok(());
         }
-        let s = self
-            .th
-            .preds
-            .get_mut(id as usize - 1)
-            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))?;
-        *s = bits;
+        let at = self.pred_index(id)?;
+        self.th.preds[at] = bits;
         Ok(())
     }
 
@@ -589,6 +600,52 @@ impl Ctx<'_, '_> {
                 advance(self.th, self.active, target);
                 Ok(Flow::Moved)
             }
+            Opcode::FCALL => {
+                let index = self.int_field(inst, "function")? as usize;
+                let name =
+                    self.r.strings.get(index).ok_or_else(|| {
+                        Fault(format!("string {index} is not in the string pool"))
+                    })?;
+                let target = self.function_named(name).ok_or_else(|| {
+                    Fault(format!(
+                        "fcall of {:?}: no such function was given (visa run --function)",
+                        String::from_utf8_lossy(name)
+                    ))
+                })?;
+                self.call_function(target, pc)
+            }
+            Opcode::IFCALL => {
+                let addr = self.scalar(inst, "function_addr")? as u64;
+                let target = addr
+                    .checked_sub(FUNCTION_ADDRESS)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .filter(|i| (1..self.p.routines.len()).contains(i))
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "ifcall of {addr:#x}: not the address of a function faddr took"
+                        ))
+                    })?;
+                self.call_function(target, pc)
+            }
+            Opcode::SWITCHJMP => {
+                let index = self.scalar(inst, "index")?;
+                let Some(Operand::LabelList(labels)) = inst.operand("labels") else {
+                    return fault("switchjmp without labels");
+                };
+                let label = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| labels.get(i))
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "switchjmp index {index} is outside its {} labels",
+                            labels.len()
+                        ))
+                    })?;
+                let target = self.label_at(*label)?;
+                advance(self.th, self.active, target);
+                Ok(Flow::Moved)
+            }
+            Opcode::RAW_SEND | Opcode::RAW_SENDS => self.raw_send(inst),
             Opcode::SVM => self.svm(inst),
             Opcode::LSC_UNTYPED => self.lsc_untyped(inst),
             Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => self.gather4_scaled(inst),
@@ -604,16 +661,71 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// raw_send/raw_sends: a message given by its hardware descriptors. None is
+    /// decoded yet; the error names the shared function and the descriptors, so the
+    /// message can be looked up (IGC's OpenCL code uses the typed vISA messages).
+    fn raw_send(&mut self, inst: &Instruction) -> Res<Flow> {
+        // The descriptors' values as this instruction sees them (immediate or variable).
+        let desc = self.scalar(inst, "desc")? as u32;
+        let (sfid, ex_desc) = if inst.opcode == Opcode::RAW_SEND {
+            let ex = self.int_field(inst, "ex_desc")?;
+            (ex & 0xF, ex)
+        } else {
+            let ex = self.scalar(inst, "ex_desc")? as u32;
+            (self.int_field(inst, "sfid").unwrap_or(ex & 0xF), ex)
+        };
+        fault(format!(
+            "{} of SFID {sfid:#x}, descriptor {desc:#010x}, extended descriptor {ex_desc:#010x}: raw messages are not decoded by the interpreter",
+            inst.mnemonic()
+        ))
+    }
+
+    /// The routine index of the function called `name`.
+    fn function_named(&self, name: &[u8]) -> Option<usize> {
+        (1..self.p.routines.len()).find(|i| self.p.routines[*i].name == name)
+    }
+
+    /// fcall/ifcall: the active channels continue in function `target` and come back
+    /// after this instruction at its fret. Each function has one set of registers,
+    /// so a call of a function already on a channel's call stack is refused.
+    fn call_function(&mut self, target: usize, pc: u32) -> Res<Flow> {
+        let callee = &self.p.routines[target];
+        let range = callee.start..callee.start + callee.insts.len() as u32;
+        for c in 0..32 {
+            if self.active & (1 << c) == 0 {
+                continue;
+            }
+            let calls = &mut self.th.calls[c];
+            if range.contains(&pc) || calls.iter().any(|ret| range.contains(&(ret - 1))) {
+                return fault(format!(
+                    "recursive call of {}: the interpreter gives each function one set of registers",
+                    String::from_utf8_lossy(callee.name)
+                ));
+            }
+            if calls.len() >= 256 {
+                return fault("call depth beyond 256");
+            }
+            calls.push(pc + 1);
+        }
+        advance(self.th, self.active, callee.start);
+        Ok(Flow::Moved)
+    }
+
     fn label_target(&self, inst: &Instruction) -> Res<u32> {
         let Some(Operand::Label(l)) = inst.operand("label") else {
             return fault("no label operand");
         };
-        self.p
+        self.label_at(*l)
+    }
+
+    /// The program counter of label `l` of the running routine.
+    fn label_at(&self, l: u16) -> Res<u32> {
+        self.r
             .labels
-            .get(*l as usize)
+            .get(l as usize)
             .copied()
             .flatten()
-            .map(|i| i as u32)
+            .map(|i| self.r.start + i as u32)
             .ok_or_else(|| Fault(format!("label {l} is never placed")))
     }
 
@@ -1368,23 +1480,27 @@ impl Ctx<'_, '_> {
 // ---- images ----
 impl Ctx<'_, '_> {
     /// faddr: the address of a named program-scope object (IGC 2.x takes printf
-    /// format strings' addresses this way); a function symbol is not supported.
+    /// format strings' addresses this way) or of a function (for ifcall).
     fn faddr(&mut self, inst: &Instruction) -> Res<Flow> {
         let index = self.int_field(inst, "function")? as usize;
         let name = self
-            .p
+            .r
             .strings
             .get(index)
             .ok_or_else(|| Fault(format!("string {index} is not in the string pool")))?;
+        let function = self
+            .function_named(name)
+            .map(|i| FUNCTION_ADDRESS + i as u64);
         let addr = self
             .mem
             .symbols
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, a)| *a)
+            .or(function)
             .ok_or_else(|| {
                 Fault(format!(
-                    "faddr of {:?}: no program data symbol of that name",
+                    "faddr of {:?}: no program data symbol or function of that name",
                     String::from_utf8_lossy(name)
                 ))
             })?;
@@ -1649,6 +1765,10 @@ pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> R
         o => return fault(format!("atomic operation {o} is not supported")),
     } & m)
 }
+
+/// What `faddr` gives for function `i` (its routine index), and `ifcall` takes: far
+/// from every buffer address.
+const FUNCTION_ADDRESS: u64 = 0xFFFF_0000_0000_0000;
 
 fn atomic_size(op: u32) -> usize {
     if op >> 6 == 1 {

@@ -22,6 +22,11 @@ pub struct Args {
     /// Kernel name (default: the only kernel of FILE)
     #[arg(long)]
     kernel: Option<String>,
+    /// A function the kernel calls (fcall, ifcall): a .visaasm text holding
+    /// `.global_function`, as IGC dumps each beside its kernel (`..._f0.visaasm`).
+    /// Functions inside a .isa FILE are found without it
+    #[arg(long = "function", value_name = "FILE")]
+    functions: Vec<PathBuf>,
     /// Global work size X[,Y[,Z]]
     #[arg(long)]
     global: String,
@@ -274,6 +279,16 @@ pub fn run(a: Args) -> CmdResult {
         },
     };
     let name = String::from_utf8_lossy(&kernel.name).into_owned();
+    let mut extra = Vec::with_capacity(a.functions.len());
+    for path in &a.functions {
+        extra.push(super::parse_file(path, None)?);
+    }
+    let functions: Vec<(&[u8], &gpukit_visa::Routine)> = object
+        .functions
+        .iter()
+        .chain(extra.iter().flat_map(|o| o.functions.iter()))
+        .map(|f| (f.name.as_slice(), &f.body))
+        .collect();
     let program_bytes = crate::input::read(&a.binary, &crate::cmd::intel::info::PROGRAMS)?;
     let program = gpukit_intel::read(&program_bytes).map_err(|e| CmdError::input(&a.binary, e))?;
     let abi: &KernelAbi = program
@@ -514,10 +529,12 @@ pub fn run(a: Args) -> CmdResult {
     let mut trace_sink = |line: String| eprintln!("{line}");
     let trace: Option<&mut dyn FnMut(String)> = if a.trace { Some(&mut trace_sink) } else { None };
     let started = std::time::Instant::now();
-    let result = interp::run(&kernel.body, &launch, &mut mem, trace);
+    let result = interp::run_with_functions(&kernel.body, &functions, &launch, &mut mem, trace);
     let elapsed = started.elapsed();
     let stats = result.map_err(|e| {
         let place = match (e.index, &text) {
+            // The error message names the function and the instruction's index there.
+            _ if e.function.is_some() => format!("{}: ", a.file.display()),
             (Some(i), Some(t)) => {
                 let count = kernel.body.code.instructions().map_or(0, <[_]>::len);
                 match line_map(t, count).and_then(|m| m.get(i).copied()) {
