@@ -13,8 +13,8 @@ use super::{
 use crate::isa::{Opcode, Type};
 use crate::model::{Instruction, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
-    channel_enable, destination_elements, direct_origin, indirect_multi_elements, source_elements,
-    ExecMask, MaskControl, PredControl, Predication, RegionParams,
+    channel_enable, destination_offsets, direct_origin, indirect_multi_elements, source_offsets,
+    ExecMask, MaskControl, Offsets, PredControl, Predication, RegionParams,
 };
 
 /// Runs until the thread ends or reaches a barrier.
@@ -254,12 +254,21 @@ impl Ctx<'_, '_> {
     }
 
     /// The values of a source operand for `exec` channels, with its type.
-    fn src(&self, v: &Vector, exec: u32) -> Res<(Vec<Val>, Type)> {
-        let (vals, ty) = match v.kind {
+    fn src(&self, v: &Vector, exec: u32) -> Res<(Lanes, Type)> {
+        let mut vals = Lanes::EMPTY;
+        let ty = self.src_into(v, exec, &mut vals)?;
+        Ok((vals, ty))
+    }
+
+    /// [`Self::src`] into `out` (the interpreter's hottest path: no list per operand).
+    fn src_into(&self, v: &Vector, exec: u32, out: &mut Lanes) -> Res<Type> {
+        let exec = exec.min(32);
+        out.len = exec as usize;
+        let ty = match v.kind {
             VectorKind::Immediate { ty, bits } => {
                 let t = Type::of_operand_byte(ty);
-                let vals = (0..exec)
-                    .map(|c| match t {
+                for c in 0..exec {
+                    out.vals[c as usize] = match t {
                         Type::V => {
                             let n = ((bits >> (4 * (c % 8))) & 0xF) as i128;
                             Val::I(if n >= 8 { n - 16 } else { n })
@@ -267,15 +276,14 @@ impl Ctx<'_, '_> {
                         Type::UV => Val::I(((bits >> (4 * (c % 8))) & 0xF) as i128),
                         Type::VF => Val::F(vf((bits >> (8 * (c % 4))) as u8)),
                         _ => decode(t, bits),
-                    })
-                    .collect();
-                let t = match t {
+                    };
+                }
+                match t {
                     Type::V => Type::W,
                     Type::UV => Type::UW,
                     Type::VF => Type::F,
                     t => t,
-                };
-                (vals, t)
+                }
             }
             VectorKind::General {
                 id,
@@ -284,13 +292,12 @@ impl Ctx<'_, '_> {
                 region,
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
-                let els = source_elements(origin, es, self.grf, exec, region_params(region)?)
+                let offsets = source_offsets(origin, es, self.grf, exec, region_params(region)?)
                     .map_err(|e| Fault(e.to_string()))?;
-                let vals = els
-                    .iter()
-                    .map(|e| self.load(e.byte_offset, s.ty).map(|b| decode(s.ty, b)))
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, s.ty)
+                for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                    *slot = decode(s.ty, self.load(*at, s.ty)?);
+                }
+                s.ty
             }
             VectorKind::Indirect {
                 addr,
@@ -302,7 +309,7 @@ impl Ctx<'_, '_> {
                 let t = Type::of_operand_byte(ty);
                 let es = t.size().unwrap_or(4) as u32;
                 let rp = region_params(region)?;
-                let els = if rp.vstride.is_none() {
+                if rp.vstride.is_none() {
                     // Multi-address: row i starts at address element addr_offset + i.
                     let rows = exec / rp.width.max(1);
                     let addrs = (0..rows)
@@ -311,7 +318,7 @@ impl Ctx<'_, '_> {
                                 .map(i64::from)
                         })
                         .collect::<Res<Vec<_>>>()?;
-                    indirect_multi_elements(
+                    let els = indirect_multi_elements(
                         &addrs,
                         offset as i64,
                         es,
@@ -320,40 +327,40 @@ impl Ctx<'_, '_> {
                         rp.width,
                         rp.hstride,
                     )
-                    .map_err(|e| Fault(e.to_string()))?
+                    .map_err(|e| Fault(e.to_string()))?;
+                    for (slot, e) in out.vals.iter_mut().zip(els.iter()) {
+                        *slot = decode(t, self.load(e.byte_offset, t)?);
+                    }
                 } else {
                     let origin =
                         self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
-                    source_elements(origin, es, self.grf, exec, rp)
-                        .map_err(|e| Fault(e.to_string()))?
-                };
-                let vals = els
-                    .iter()
-                    .map(|e| self.load(e.byte_offset, t).map(|b| decode(t, b)))
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, t)
+                    let offsets = source_offsets(origin, es, self.grf, exec, rp)
+                        .map_err(|e| Fault(e.to_string()))?;
+                    for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                        *slot = decode(t, self.load(*at, t)?);
+                    }
+                }
+                t
             }
             VectorKind::Address { id, offset, width } => {
                 let n = 1u32 << width.min(5);
-                let vals = (0..exec)
-                    .map(|c| {
-                        self.addr_value(id, offset as usize + (c as usize % n as usize))
-                            .map(|a| Val::I(a as i128))
-                    })
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, Type::UW)
+                for c in 0..exec {
+                    let a = self.addr_value(id, offset as usize + (c as usize % n as usize))?;
+                    out.vals[c as usize] = Val::I(a as i128);
+                }
+                Type::UW
             }
             VectorKind::Predicate(pr) => {
                 // Channel n reads bit n (from the mask offset); a scalar read takes them all.
                 let bits = self.pred_bits(pr.id())? >> self.mask_offset;
-                let vals = if exec == 1 {
-                    vec![Val::I(bits as i128)]
+                if exec == 1 {
+                    out.vals[0] = Val::I(bits as i128);
                 } else {
-                    (0..exec)
-                        .map(|c| Val::I(((bits >> c) & 1) as i128))
-                        .collect()
-                };
-                (vals, Type::UD)
+                    for c in 0..exec {
+                        out.vals[c as usize] = Val::I(((bits >> c) & 1) as i128);
+                    }
+                }
+                Type::UD
             }
             VectorKind::State { class, index, .. } => {
                 let s = match class {
@@ -361,10 +368,12 @@ impl Ctx<'_, '_> {
                     1 => self.sampler_var(index as u32)?,
                     _ => return fault("VME state operands are not supported"),
                 };
-                (vec![Val::I(s as i128); exec as usize], Type::UD)
+                out.vals[..exec as usize].fill(Val::I(s as i128));
+                Type::UD
             }
         };
-        Ok((apply_modifier(v.modifier, vals, ty), ty))
+        apply_modifier(v.modifier, out);
+        Ok(ty)
     }
 
     fn surface(&self, id: u32) -> Res<u32> {
@@ -400,7 +409,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The byte offsets a destination writes, per channel, and its type.
-    fn dst_elems(&self, v: &Vector, exec: u32) -> Res<(Vec<i64>, Type)> {
+    fn dst_elems(&self, v: &Vector, exec: u32) -> Res<(Offsets, Type)> {
         match v.kind {
             VectorKind::General {
                 id,
@@ -410,9 +419,9 @@ impl Ctx<'_, '_> {
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let els = destination_elements(origin, es, self.grf, exec, h)
+                let offsets = destination_offsets(origin, es, self.grf, exec, h)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((els.iter().map(|e| e.byte_offset).collect(), s.ty))
+                Ok((offsets, s.ty))
             }
             VectorKind::Indirect {
                 addr,
@@ -425,9 +434,9 @@ impl Ctx<'_, '_> {
                 let es = t.size().unwrap_or(4) as u32;
                 let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let els = destination_elements(origin, es, self.grf, exec, h)
+                let offsets = destination_offsets(origin, es, self.grf, exec, h)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((els.iter().map(|e| e.byte_offset).collect(), t))
+                Ok((offsets, t))
             }
             _ => fault("destination kind not supported here"),
         }
@@ -763,6 +772,17 @@ impl Ctx<'_, '_> {
     }
 
     fn alu(&mut self, inst: &Instruction) -> Res<Flow> {
+        // The operands' values go to the thread's buffers, reused instruction after
+        // instruction (taken out of the thread while this one runs).
+        let mut lanes = std::mem::take(&mut self.th.lanes);
+        lanes.resize(5, Lanes::EMPTY);
+        let result = self.alu_with(inst, &mut lanes);
+        self.th.lanes = lanes;
+        result
+    }
+
+    /// The ALU instruction, sources in `lanes[..4]` and the result in `lanes[4]`.
+    fn alu_with(&mut self, inst: &Instruction, lanes: &mut [Lanes]) -> Res<Flow> {
         let op = inst.opcode;
         let fields = inst.fields().unwrap_or(&[]);
         let has = |n: &str| fields.iter().any(|f| f.name == n);
@@ -776,25 +796,28 @@ impl Ctx<'_, '_> {
         let is_sel = op == Opcode::SEL;
         let (exec, chen) = self.chen(inst, !is_sel && op != Opcode::CMP)?;
         let names = ["src0", "src1", "src2", "src3"];
-        let mut srcs = Vec::new();
+        let (src_buf, out_buf) = lanes.split_at_mut(4);
+        let mut tys = [Type::UD; 4];
+        let mut count = 0;
         for n in names {
             if let Some(Operand::Vector(v)) = inst.operand(n) {
-                srcs.push(self.src(v, exec)?);
+                tys[count] = self.src_into(v, exec, &mut src_buf[count])?;
+                count += 1;
             }
         }
+        let srcs = &src_buf[..count];
+        let tys = &tys[..count];
         let dst_ty = match dst.kind {
             VectorKind::General { id, .. } => self.slot(id).map(|s| s.ty).unwrap_or(Type::UD),
             VectorKind::Indirect { ty, .. } => Type::of_operand_byte(ty),
             _ => Type::UD,
         };
-        let float = is_float(dst_ty) || srcs.iter().any(|(_, t)| is_float(*t));
-        let unsigned = srcs.iter().all(|(_, t)| is_unsigned(*t));
-        let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|(v, _)| v[c]).unwrap_or(Val::I(0)) };
-        let src0_bits = srcs
-            .first()
-            .map(|(_, t)| t.size().unwrap_or(4) * 8)
-            .unwrap_or(32) as u32;
-        let mut out = vec![Val::I(0); exec as usize];
+        let float = is_float(dst_ty) || tys.iter().any(|t| is_float(*t));
+        let unsigned = tys.iter().all(|t| is_unsigned(*t));
+        let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|v| v[c]).unwrap_or(Val::I(0)) };
+        let src0_bits = tys.first().map(|t| t.size().unwrap_or(4) * 8).unwrap_or(32) as u32;
+        let out = &mut out_buf[0];
+        out.len = exec.min(32) as usize;
         match op {
             Opcode::CMP => {
                 let relop = self.int_field(inst, "relop")?;
@@ -849,7 +872,7 @@ impl Ctx<'_, '_> {
                 let VectorKind::Predicate(pr) = dst.kind else {
                     return fault("setp destination is not a predicate");
                 };
-                let (vals, _) = &srcs[0];
+                let vals = &srcs[0];
                 let scalar = match self.vector(inst, "src0")?.kind {
                     VectorKind::Immediate { .. } => true,
                     VectorKind::General { region, .. } => {
@@ -877,7 +900,7 @@ impl Ctx<'_, '_> {
             }
             Opcode::ADDC | Opcode::SUBB => {
                 let carry = self.vector(inst, "carry")?;
-                let mut cv = vec![Val::I(0); exec as usize];
+                let mut cv = Lanes::splat(exec, Val::I(0));
                 for c in 0..exec as usize {
                     let a = int(s(0, c)) as u32 as i128;
                     let b = int(s(1, c)) as u32 as i128;
@@ -1118,7 +1141,7 @@ impl Ctx<'_, '_> {
         let src0 = self.vector(inst, "src0")?;
         let src1 = self.vector(inst, "src1")?;
         let (off, _) = self.src(&src1, exec)?;
-        let mut out = vec![Val::I(0); exec as usize];
+        let mut out = Lanes::splat(exec, Val::I(0));
         for c in 0..exec as usize {
             let base = match src0.kind {
                 VectorKind::General { id, row, col, .. } => self.direct(id, row, col)?.2,
@@ -1140,14 +1163,35 @@ impl Ctx<'_, '_> {
     /// One element of a gather (`load`: memory to the raw operand at byte `at`) or a
     /// scatter (the raw operand's bytes at `at` to memory).
     fn transfer(&mut self, load: bool, place: Place, data: Raw, at: usize, len: usize) -> Res<()> {
-        if load {
-            let v = self.mem_read(place, len);
-            self.raw_write(data, at, &v)
-        } else {
+        if len > 8 {
+            if load {
+                let v = self.mem_read(place, len);
+                return self.raw_write(data, at, &v);
+            }
             let v = self.raw_bytes_at(data, at, len)?;
             self.mem_write(place, &v);
+            return Ok(());
+        }
+        // One element (gathers move 1 to 8 bytes a channel): through the stack.
+        let mut b = [0u8; 8];
+        if load {
+            self.mem_read_into(place, &mut b[..len]);
+            self.raw_write(data, at, &b[..len])
+        } else {
+            b[..len].copy_from_slice(self.raw_slice(data, at, len)?);
+            self.mem_write(place, &b[..len]);
             Ok(())
         }
+    }
+
+    /// The bytes at a resolved place, into `out`.
+    fn mem_read_into(&self, place: Place, out: &mut [u8]) {
+        let len = out.len();
+        out.copy_from_slice(match place {
+            Place::Buffer(b, o) => &self.mem.buffers[b].data[o..o + len],
+            Place::Slm(o) => &self.slm[o..o + len],
+            Place::Scratch(o) => &self.th.scratch[o..o + len],
+        });
     }
 
     fn mem_read(&self, place: Place, len: usize) -> Vec<u8> {
@@ -1199,27 +1243,27 @@ impl Ctx<'_, '_> {
     }
     /// `len` bytes at byte `extra` past a raw operand.
     fn raw_bytes_at(&self, r: Raw, extra: usize, len: usize) -> Res<Vec<u8>> {
+        self.raw_slice(r, extra, len).map(<[u8]>::to_vec)
+    }
+    /// [`Self::raw_bytes_at`], borrowed from the register file.
+    fn raw_slice(&self, r: Raw, extra: usize, len: usize) -> Res<&[u8]> {
         let s = self.slot(r.id)?;
         let at = s.base as usize + r.offset as usize + extra;
-        self.th
-            .grf
-            .get(at..at + len)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| {
-                Fault(format!(
-                    "V{} + {len} bytes lies outside the register file",
-                    r.id
-                ))
-            })
+        self.th.grf.get(at..at + len).ok_or_else(|| {
+            Fault(format!(
+                "V{} + {len} bytes lies outside the register file",
+                r.id
+            ))
+        })
     }
     fn raw_dword(&self, r: Raw, i: usize) -> Res<u32> {
-        let b = self.raw_bytes_at(r, 4 * i, 4)?;
+        let b = self.raw_slice(r, 4 * i, 4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     fn raw_qword(&self, r: Raw, i: usize) -> Res<u64> {
-        let b = self.raw_bytes_at(r, 8 * i, 8)?;
+        let b = self.raw_slice(r, 8 * i, 8)?;
         let mut a = [0u8; 8];
-        a.copy_from_slice(&b);
+        a.copy_from_slice(b);
         Ok(u64::from_le_bytes(a))
     }
     fn raw_write(&mut self, r: Raw, at: usize, bytes: &[u8]) -> Res<()> {
@@ -1810,21 +1854,67 @@ fn vf(b: u8) -> f64 {
     sign * (1.0 + m / 16.0) * 2f64.powi(e - 3)
 }
 
-fn apply_modifier(m: Modifier, vals: Vec<Val>, _ty: Type) -> Vec<Val> {
-    match m {
-        Modifier::NONE | Modifier::SAT => vals,
-        _ => vals
-            .into_iter()
-            .map(|v| match (m, v) {
-                (Modifier::ABS, Val::I(i)) => Val::I(i.abs()),
-                (Modifier::ABS, Val::F(f)) => Val::F(f.abs()),
-                (Modifier::NEG, Val::I(i)) => Val::I(i.wrapping_neg()),
-                (Modifier::NEG, Val::F(f)) => Val::F(-f),
-                (Modifier::NEG_ABS, Val::I(i)) => Val::I(-i.abs()),
-                (Modifier::NEG_ABS, Val::F(f)) => Val::F(-f.abs()),
-                (Modifier::NOT, Val::I(i)) => Val::I(!i),
-                (_, v) => v,
-            })
-            .collect(),
+fn apply_modifier(m: Modifier, vals: &mut Lanes) {
+    if matches!(m, Modifier::NONE | Modifier::SAT) {
+        return;
+    }
+    for v in vals.iter_mut() {
+        *v = match (m, *v) {
+            (Modifier::ABS, Val::I(i)) => Val::I(i.abs()),
+            (Modifier::ABS, Val::F(f)) => Val::F(f.abs()),
+            (Modifier::NEG, Val::I(i)) => Val::I(i.wrapping_neg()),
+            (Modifier::NEG, Val::F(f)) => Val::F(-f),
+            (Modifier::NEG_ABS, Val::I(i)) => Val::I(-i.abs()),
+            (Modifier::NEG_ABS, Val::F(f)) => Val::F(-f.abs()),
+            (Modifier::NOT, Val::I(i)) => Val::I(!i),
+            (_, v) => v,
+        };
+    }
+}
+
+/// One operand's values, one per channel: exec sizes are at most 32, so they live in
+/// a fixed array rather than a new list per operand.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes {
+    len: usize,
+    vals: [Val; 32],
+}
+
+impl Lanes {
+    const EMPTY: Lanes = Lanes {
+        len: 0,
+        vals: [Val::I(0); 32],
+    };
+    /// `n` channels (at most 32) of `v`.
+    fn splat(n: u32, v: Val) -> Lanes {
+        Lanes {
+            len: (n as usize).min(32),
+            vals: [v; 32],
+        }
+    }
+}
+
+impl std::ops::Deref for Lanes {
+    type Target = [Val];
+    fn deref(&self) -> &[Val] {
+        &self.vals[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Lanes {
+    fn deref_mut(&mut self) -> &mut [Val] {
+        &mut self.vals[..self.len]
+    }
+}
+
+/// At most 32 values: an exec size is never larger.
+impl FromIterator<Val> for Lanes {
+    fn from_iter<I: IntoIterator<Item = Val>>(iter: I) -> Self {
+        let mut out = Lanes::EMPTY;
+        for v in iter.into_iter().take(32) {
+            out.vals[out.len] = v;
+            out.len += 1;
+        }
+        out
     }
 }

@@ -170,6 +170,8 @@ pub(crate) struct Thread {
     pub calls: Vec<Vec<u32>>,
     pub index: u32,
     pub scratch: Vec<u8>,
+    /// The ALU's operand buffers, reused by every instruction.
+    pub lanes: Vec<exec::Lanes>,
 }
 
 impl<'a> Program<'a> {
@@ -462,6 +464,7 @@ pub fn run_with_functions(
                         calls: vec![Vec::new(); 32],
                         index: t,
                         scratch: Vec::new(),
+                        lanes: Vec::new(),
                     };
                     for (s, (_, bti)) in th
                         .surfaces
