@@ -913,7 +913,7 @@ impl Ctx<'_, '_> {
                     out[c] = Val::I(r);
                     cv[c] = Val::I(k);
                 }
-                self.write(&dst, exec, chen, &out)?;
+                self.write(&dst, exec, chen, out)?;
                 self.write(&carry, exec, chen, &cv)?;
                 return Ok(Flow::Next);
             }
@@ -1130,7 +1130,7 @@ impl Ctx<'_, '_> {
                 })
             };
         }
-        self.write(&dst, exec, chen, &out)?;
+        self.write(&dst, exec, chen, out)?;
         Ok(Flow::Next)
     }
 
