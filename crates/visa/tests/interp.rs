@@ -157,3 +157,54 @@ fn raw_send_names_its_descriptors() {
         "{e}"
     );
 }
+
+/// LSC untyped messages on flat A64 addresses: a gathering load and a scattering
+/// store with an immediate offset, a transposed (block) load and store of 16 dwords,
+/// an atomic add returning the old values, and a compare-and-swap whose operands
+/// come expected value first, then the new one.
+#[test]
+fn lsc_loads_stores_and_atomics() {
+    let decls = format!(
+        "{DECLS}
+.decl V0040 v_type=G type=ud num_elts=8 align=GRF
+.decl V0041 v_type=G type=ud num_elts=16 align=GRF
+.decl V0042 v_type=G type=ud num_elts=8 align=GRF
+.decl V0043 v_type=G type=ud num_elts=8 align=GRF
+.decl V0044 v_type=G type=ud num_elts=8 align=GRF"
+    );
+    let body = "\
+    mov (M1, 8) V0036(0,0)<1> V0034(0,0)<1;1,0>
+    shl (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq
+    add (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> V0033(0,0)<0;1,0>
+    lsc_load.ugm (M1, 8)  V0040:d32  flat[V0036]:a64
+    add (M1, 8) V0040(0,0)<1> V0040(0,0)<1;1,0> 0x64:ud
+    lsc_store.ugm (M1, 8)  flat[V0036+0x20]:a64  V0040:d32
+    lsc_load.ugm (M1_NM, 1)  V0041:d32x16t  flat[V0033]:a64
+    lsc_store.ugm (M1_NM, 1)  flat[V0033+0x40]:a64  V0041:d32x16t
+    lsc_atomic_iadd.ugm (M1, 8)  V0042:d32  flat[V0036]:a64  V0040  %null
+    lsc_store.ugm (M1, 8)  flat[V0036+0xa0]:a64  V0042:d32
+    add (M1, 8) V0043(0,0)<1> V0034(0,0)<1;1,0> 0x30:ud
+    mov (M1, 8) V0044(0,0)<1> 0x7:ud
+    lsc_atomic_icas.ugm (M1, 8)  %null:d32  flat[V0036+0xc0]:a64  V0043  V0044
+    ret (M1, 1)";
+    let object = kernel(&decls, body);
+    let mut mem = Memory::default();
+    let init: Vec<u8> = (0u32..64).flat_map(u32::to_le_bytes).collect();
+    let base = mem.add("buf", init);
+    interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
+    let got: Vec<u32> = mem.buffers[0]
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let lanes = 0u32..8;
+    let mut want: Vec<u32> = lanes.clone().map(|c| 2 * c + 100).collect();
+    want.extend(lanes.clone().map(|c| c + 100));
+    want.extend(lanes.clone());
+    want.extend(lanes.clone().map(|c| c + 100));
+    want.extend(32..40);
+    want.extend(lanes.clone());
+    want.extend([7; 8]);
+    want.extend(56..64);
+    assert_eq!(got, want);
+}
