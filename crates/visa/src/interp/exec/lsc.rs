@@ -79,7 +79,8 @@ impl Ctx<'_, '_> {
         let subop = inst.subop.unwrap_or(0);
         let mnemonic = inst.mnemonic();
         match subop {
-            0x00 | 0x02 | 0x04 | 0x06 | 0x08..=0x1A => {}
+            // lsc_store_uncompressed (0x1C) stores like lsc_store: compression is a cache matter.
+            0x00 | 0x02 | 0x04 | 0x06 | 0x08..=0x1A | 0x1C => {}
             _ => {
                 return fault(format!(
                     "{mnemonic} is not supported by the interpreter (LSC loads, stores, quads and atomics are)"
@@ -136,7 +137,7 @@ impl Ctx<'_, '_> {
             a[..addr_bytes].copy_from_slice(&b);
             Ok(scale * i128::from(u64::from_le_bytes(a)) + imm)
         };
-        if subop >= 0x08 {
+        if (0x08..=0x1A).contains(&subop) {
             if transposed {
                 return fault(format!("{mnemonic}: atomics have no transposed form"));
             }
