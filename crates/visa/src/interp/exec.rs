@@ -292,8 +292,16 @@ impl Ctx<'_, '_> {
                 region,
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
-                let offsets = source_offsets(origin, es, self.grf, exec, region_params(region)?)
-                    .map_err(|e| Fault(e.to_string()))?;
+                let mut offsets = Offsets::default();
+                source_offsets(
+                    origin,
+                    es,
+                    self.grf,
+                    exec,
+                    region_params(region)?,
+                    &mut offsets,
+                )
+                .map_err(|e| Fault(e.to_string()))?;
                 for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
                     *slot = decode(s.ty, self.load(*at, s.ty)?);
                 }
@@ -334,7 +342,8 @@ impl Ctx<'_, '_> {
                 } else {
                     let origin =
                         self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
-                    let offsets = source_offsets(origin, es, self.grf, exec, rp)
+                    let mut offsets = Offsets::default();
+                    source_offsets(origin, es, self.grf, exec, rp, &mut offsets)
                         .map_err(|e| Fault(e.to_string()))?;
                     for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
                         *slot = decode(t, self.load(*at, t)?);
@@ -409,7 +418,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The byte offsets a destination writes, per channel, and its type.
-    fn dst_elems(&self, v: &Vector, exec: u32) -> Res<(Offsets, Type)> {
+    fn dst_elems(&self, v: &Vector, exec: u32, offsets: &mut Offsets) -> Res<Type> {
         match v.kind {
             VectorKind::General {
                 id,
@@ -419,9 +428,9 @@ impl Ctx<'_, '_> {
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let offsets = destination_offsets(origin, es, self.grf, exec, h)
+                destination_offsets(origin, es, self.grf, exec, h, offsets)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((offsets, s.ty))
+                Ok(s.ty)
             }
             VectorKind::Indirect {
                 addr,
@@ -434,9 +443,9 @@ impl Ctx<'_, '_> {
                 let es = t.size().unwrap_or(4) as u32;
                 let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let offsets = destination_offsets(origin, es, self.grf, exec, h)
+                destination_offsets(origin, es, self.grf, exec, h, offsets)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((offsets, t))
+                Ok(t)
             }
             _ => fault("destination kind not supported here"),
         }
@@ -500,7 +509,8 @@ impl Ctx<'_, '_> {
                 self.set_pred(pr.id(), bits)
             }
             _ => {
-                let (offs, ty) = self.dst_elems(v, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(v, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         self.store(offs[c], ty, encode(ty, vals[c], sat))?;
@@ -775,7 +785,9 @@ impl Ctx<'_, '_> {
         // The operands' values go to the thread's buffers, reused instruction after
         // instruction (taken out of the thread while this one runs).
         let mut lanes = std::mem::take(&mut self.th.lanes);
-        lanes.resize(5, Lanes::EMPTY);
+        if lanes.len() < 5 {
+            lanes.resize(5, Lanes::EMPTY);
+        }
         let result = self.alu_with(inst, &mut lanes);
         self.th.lanes = lanes;
         result
@@ -859,7 +871,8 @@ impl Ctx<'_, '_> {
                     let new = (old & !m) | ((bits << offset) & m);
                     return self.set_pred(pr.id(), new).map(|_| Flow::Next);
                 }
-                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(&dst, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
@@ -918,7 +931,8 @@ impl Ctx<'_, '_> {
                 return Ok(Flow::Next);
             }
             Opcode::MADW => {
-                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(&dst, exec, &mut offs)?;
                 let hi_at =
                     ((exec as u64 * 4).div_ceil(u64::from(self.grf)) * u64::from(self.grf)) as i64;
                 for c in 0..exec as usize {

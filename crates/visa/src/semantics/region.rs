@@ -161,7 +161,7 @@ fn first_error(errors: Vec<RegionError>) -> Result<(), RegionError> {
 /// same evaluation as [`source_elements`] and [`destination_elements`], in a fixed
 /// array (exec sizes are at most 32), for callers that evaluate regions per
 /// instruction executed and should not allocate each time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Offsets {
     len: u8,
     at: [i64; 32],
@@ -197,26 +197,33 @@ pub fn source_elements(
     exec_size: u32,
     region: RegionParams,
 ) -> Result<Vec<Element>, RegionError> {
-    source_offsets(origin_byte, elem_size, grf_size, exec_size, region).map(|o| o.elements())
+    let mut offsets = Offsets::default();
+    source_offsets(
+        origin_byte,
+        elem_size,
+        grf_size,
+        exec_size,
+        region,
+        &mut offsets,
+    )?;
+    Ok(offsets.elements())
 }
 
-/// [`source_elements`]' byte offsets, without allocating.
+/// [`source_elements`]' byte offsets into `out`, without allocating.
 pub fn source_offsets(
     origin_byte: i64,
     elem_size: u32,
     grf_size: u32,
     exec_size: u32,
     region: RegionParams,
-) -> Result<Offsets, RegionError> {
+    out: &mut Offsets,
+) -> Result<(), RegionError> {
     check_sizes(elem_size, grf_size)?;
     first_error(check_region(exec_size, region, false))?;
     let vstride = region.vstride.ok_or(RegionError::NullVertStride)?;
     let size = i64::from(elem_size);
     // check_region accepted the exec size: at most 32.
-    let mut out = Offsets {
-        len: exec_size as u8,
-        at: [0; 32],
-    };
+    out.len = exec_size as u8;
     for ch in 0..exec_size {
         let row = i64::from(ch / region.width);
         let col = i64::from(ch % region.width);
@@ -225,7 +232,7 @@ pub fn source_offsets(
             .checked_add(within)
             .ok_or(RegionError::Overflow)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The elements of a destination `VN(row,col)<hstride>`.
@@ -236,30 +243,37 @@ pub fn destination_elements(
     exec_size: u32,
     hstride: u32,
 ) -> Result<Vec<Element>, RegionError> {
-    destination_offsets(origin_byte, elem_size, grf_size, exec_size, hstride).map(|o| o.elements())
+    let mut offsets = Offsets::default();
+    destination_offsets(
+        origin_byte,
+        elem_size,
+        grf_size,
+        exec_size,
+        hstride,
+        &mut offsets,
+    )?;
+    Ok(offsets.elements())
 }
 
-/// [`destination_elements`]' byte offsets, without allocating.
+/// [`destination_elements`]' byte offsets into `out`, without allocating.
 pub fn destination_offsets(
     origin_byte: i64,
     elem_size: u32,
     grf_size: u32,
     exec_size: u32,
     hstride: u32,
-) -> Result<Offsets, RegionError> {
+    out: &mut Offsets,
+) -> Result<(), RegionError> {
     check_sizes(elem_size, grf_size)?;
     first_error(check_region(exec_size, RegionParams::dst(hstride), true))?;
     let size = i64::from(elem_size);
-    let mut out = Offsets {
-        len: exec_size as u8,
-        at: [0; 32],
-    };
+    out.len = exec_size as u8;
     for ch in 0..exec_size {
         out.at[ch as usize] = origin_byte
             .checked_add(i64::from(ch) * i64::from(hstride) * size)
             .ok_or(RegionError::Overflow)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The byte offset of element `(row, col)` of a direct operand: the spec's
