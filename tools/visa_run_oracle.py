@@ -51,13 +51,16 @@ ORDER_DEPENDENT = {
     "c11_atomics": "atomic_store/atomic_exchange/fetch results depend on work-item order",
     "atomic_int64": "atom_xchg leaves the value of whichever work item came last",
 }
-# Kernels whose source is undefined on the device the corpus is compiled for (tgllp):
-# they run, but there is no result to compare with.
+# Kernels whose source is undefined on a device the corpus is compiled for: they run,
+# but there is no result to compare with. Per kernel, per device, the reason.
+_NO_MMA = ("the matrix multiply-accumulate extension leaves it undefined on {why}: IGC loads no "
+           "operand and stores an uninitialized register as the result")
 UNDEFINED_ON_TARGET = {
-    "mma_i8": "tgllp has no matrix multiply-accumulate (the extension leaves it undefined on other "
-              "devices): IGC stores an uninitialized register as the result",
-    "mma_bf16": "tgllp has no matrix multiply-accumulate (the extension leaves it undefined on other "
-                "devices): IGC stores an uninitialized register as the result",
+    kernel: {
+        "tgllp": _NO_MMA.format(why="tgllp, which has no matrix unit"),
+        "dg2": _NO_MMA.format(why="dg2 with sub-groups of 16, as the source asks"),
+    }
+    for kernel in ("mma_i8", "mma_bf16")
 }
 SCALAR_INT = 100
 SCALAR_FLOAT = 1.25
@@ -283,10 +286,14 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def compile_release(name, ocloc, cl_dir, work):
+def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
+    """Compiles every source (with `igc_env`: only those that define noinline functions,
+    under those IGC settings) and returns {file: (dir, binary)}."""
     out = {}
     for src in sorted(glob.glob(os.path.join(cl_dir, "*.cl"))):
         f = os.path.splitext(os.path.basename(src))[0]
+        if igc_env and "noinline" not in open(src).read():
+            continue
         d = os.path.join(work, name, f)
         binary = os.path.join(d, f)
         if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
@@ -297,10 +304,10 @@ def compile_release(name, ocloc, cl_dir, work):
             m = re.search(r"//\s*OCLOC_OPTIONS:(.*)", open(src).read())
             if m:
                 opts = m.group(1).strip()
-            cmd = [ocloc, "compile", "-file", f + ".cl", "-device", "tgllp", "-output_no_suffix", "-output", f]
+            cmd = [ocloc, "compile", "-file", f + ".cl", "-device", device, "-output_no_suffix", "-output", f]
             if opts:
                 cmd += ["-options", opts]
-            env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/")
+            env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/", **(igc_env or {}))
             run(cmd, cwd=d, env=env)
         for b in (binary, binary + ".bin"):
             if os.path.exists(b):
@@ -620,6 +627,15 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--only")
     ap.add_argument("--known", help="file of `release kernel  # why` lines: known gaps that do not fail the run")
+    ap.add_argument("--device", action="append",
+                    help="ocloc -device to compile for (repeatable; default tgllp). Results of a device other "
+                         "than tgllp are reported as release NAME-DEVICE; a release whose ocloc does not know "
+                         "the device (no kernel compiles) is reported and skipped")
+    ap.add_argument("--stack-calls", action="store_true",
+                    help="also compile the sources with noinline functions with IGC's stack calls "
+                         "(IGC_EnableStackCallFuncCall=1: fcall/fret, each function in its own "
+                         "..._fN.visaasm), reported as release NAME-stackcall; a release whose IGC "
+                         "ignores the setting runs subroutine calls as before")
     a = ap.parse_args()
     ctx = queue = None
     if not a.no_pocl:
@@ -637,9 +653,18 @@ def main():
             line = line.split("#")[0].split()
             if len(line) >= 2:
                 known.add((line[0], line[1]))
+    targets = []
     for rel in a.release:
-        name, ocloc = rel.split("=", 1)
-        built = compile_release(name, ocloc, a.cl_dir, a.work)
+        base, ocloc = rel.split("=", 1)
+        for device in a.device or ["tgllp"]:
+            targets.append((base if device == "tgllp" else f"{base}-{device}", ocloc, device, None))
+        if a.stack_calls:
+            targets.append((f"{base}-stackcall", ocloc, "tgllp", {"IGC_EnableStackCallFuncCall": "1"}))
+    for name, ocloc, device, igc_env in targets:
+        built = compile_release(name, ocloc, a.cl_dir, a.work, device, igc_env)
+        if not built:
+            print(f"== {name}: ocloc {ocloc} compiled no kernel for -device {device} (the release does not know it)")
+            continue
         rows = []
         for f, (d, binary) in sorted(built.items()):
             info = json.loads(run([a.gpukit, "intel", "info", binary, "--json"]).stdout or "{}")
@@ -774,6 +799,9 @@ def main():
                     row["status"] = "unsupported input"
                     row["detail"] = unsupported
                     continue
+                # Functions called by fcall: IGC dumps each beside the kernel, as <kernel>_fN.visaasm.
+                for fn in sorted(glob.glob(visa[: -len(".visaasm")] + "_f*.visaasm")):
+                    argv += ["--function", fn]
                 cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--kernel", kn,
                        "--global", ",".join(map(str, global_)), "--local", ",".join(map(str, local)), "--json"] + argv
                 r = run(cmd)
@@ -806,9 +834,9 @@ def main():
                     if "max_ulp" in row:
                         note_bound(row, rule, "the reference")
                     continue
-                if kn in UNDEFINED_ON_TARGET:
-                    row["status"] = "ran (undefined on tgllp)"
-                    row["detail"] = UNDEFINED_ON_TARGET[kn]
+                if device in UNDEFINED_ON_TARGET.get(kn, {}):
+                    row["status"] = f"ran (undefined on {device})"
+                    row["detail"] = UNDEFINED_ON_TARGET[kn][device]
                     continue
                 if ck is None:
                     row["status"] = "ran (PoCL cannot build it)"
@@ -836,16 +864,17 @@ def main():
                         row["max_ulp"] = max(row.get("max_ulp", 0), ulp_distance(dt, got, want.tobytes()))
                     if fd:
                         diffs.append(f"arg {i}[{fd[0]}]: gpukit {fd[1]} PoCL {fd[2]} ({fd[3]} differ{fd[4]})")
+                if diffs and kn in ORDER_DEPENDENT:
+                    # Checked first: such a kernel's PoCL runs may also differ from each other.
+                    row["status"] = "ran (order-dependent)"
+                    row["detail"] = ORDER_DEPENDENT[kn]
+                    continue
                 if diffs and racy_launch(cl, ctx, queue, ck, global_, local, pocl_args, outputs):
                     # PoCL disagrees with itself: the launch lets work items race (overlapping
                     # read-modify-writes), so no single answer exists to compare with. The cure
                     # is a launch shape in SHAPES that keeps work items apart.
                     row["status"] = "racy launch"
                     row["detail"] = "PoCL's two runs differ; give the kernel a shape in SHAPES"
-                    continue
-                if diffs and kn in ORDER_DEPENDENT:
-                    row["status"] = "ran (order-dependent)"
-                    row["detail"] = ORDER_DEPENDENT[kn]
                     continue
                 row["status"] = "match" if not diffs else "MISMATCH"
                 if diffs:

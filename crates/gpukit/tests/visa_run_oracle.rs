@@ -2,7 +2,8 @@
 //! kernels compiled by ocloc run in gpukit and in PoCL on the same inputs, and their
 //! buffers must agree. Needs ocloc, python3 with pyopencl and PoCL; skips without
 //! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
-//! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers.
+//! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers. Every release compiles
+//! for tgllp and for dg2 (where its ocloc knows the device).
 
 use std::path::Path;
 use std::process::Command;
@@ -34,6 +35,11 @@ fn gpukit_agrees_with_pocl() {
     let mut cmd = Command::new(python);
     cmd.arg(root.join("tools/visa_run_oracle.py"))
         .args(["--release", "deb12=ocloc"])
+        // DG2 (Xe-HPG) too: IGC 2.x compiles its memory access to LSC messages there.
+        // IGC 1.0.5353 does not know the device and is reported as skipped.
+        .args(["--device", "tgllp", "--device", "dg2"])
+        // Stack calls (fcall/fret) as IGC 2.x compiles noinline functions when asked.
+        .arg("--stack-calls")
         .arg("--work")
         .arg(&work)
         .arg("--cl-dir")

@@ -207,6 +207,11 @@ pub struct Arg {
     /// Image arguments: the declared image type.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_type: Option<ImageType>,
+    /// Bindless arguments (zebin `addrmode: bindless`): the payload offset of the
+    /// surface-state offset the runtime writes, which the kernel passes to `bss(...)`
+    /// messages. The same bytes are one of `pieces`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bindless_offset: Option<u32>,
 }
 
 impl Arg {
@@ -242,6 +247,16 @@ pub enum Implicit {
     ImplicitArgBuffer,
     ConstantBase,
     GlobalBase,
+    /// The bindless surface-state offset of the program's constant data (zebin
+    /// `const_base` with `addrmode: bindless`).
+    ConstantSurface,
+    /// The same for the program's global data.
+    GlobalSurface,
+    /// A bindless inline sampler (zebin `inline_sampler`): the sampler state of
+    /// inline sampler `index`.
+    InlineSampler {
+        index: u32,
+    },
     /// A property (width, height, ...) of the image argument `arg`.
     Image {
         arg: u32,
@@ -269,6 +284,9 @@ impl Implicit {
             Implicit::ImplicitArgBuffer => "implicit_arg_buffer".into(),
             Implicit::ConstantBase => "constant_base".into(),
             Implicit::GlobalBase => "global_base".into(),
+            Implicit::ConstantSurface => "constant_surface (bindless)".into(),
+            Implicit::GlobalSurface => "global_surface (bindless)".into(),
+            Implicit::InlineSampler { index } => format!("inline_sampler({index}, bindless)"),
             Implicit::Image { arg, param } => {
                 let p = match param {
                     ImageParam::Width => "width",
@@ -331,6 +349,7 @@ impl KernelAbi {
                     bti: None,
                     slm_alignment: None,
                     image_type: None,
+                    bindless_offset: None,
                 });
                 self.args.len() - 1
             }

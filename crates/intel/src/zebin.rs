@@ -140,6 +140,9 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                         });
                     }
                     arg.slm_alignment = num(p, "slm_alignment")?;
+                    if mode == "bindless" && size > 0 {
+                        arg.bindless_offset = Some(offset);
+                    }
                     if size > 0 {
                         arg.pieces.push(Piece {
                             offset,
@@ -191,6 +194,20 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                         _ => ImageParam::NumMipLevels,
                     };
                     abi.implicit.push(implicit(Implicit::Image { arg, param }));
+                }
+                ("inline_sampler", _) => {
+                    let index = num(p, "sampler_index")?.unwrap_or(0);
+                    abi.implicit
+                        .push(implicit(Implicit::InlineSampler { index }));
+                }
+                ("const_base" | "global_base", _)
+                    if p.get("addrmode").and_then(Node::str) == Some("bindless") =>
+                {
+                    abi.implicit.push(implicit(if ty == "const_base" {
+                        Implicit::ConstantSurface
+                    } else {
+                        Implicit::GlobalSurface
+                    }));
                 }
                 ("const_base" | "global_base", _) => {
                     let bti = num(p, "bti_value")?;

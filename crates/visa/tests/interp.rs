@@ -110,3 +110,101 @@ fn unsupported_instruction_names_itself() {
     let e = interp::run(&object.kernels[0].body, &launch(8, 8, 0), &mut mem, None).unwrap_err();
     assert_eq!((e.index, e.mnemonic.as_str()), (Some(1), "sad2"));
 }
+
+/// buf[lid] = 10 * (sel + 1) through a switchjmp on the scalar sel = 1.
+#[test]
+fn switchjmp_takes_the_indexed_label() {
+    let decls = format!("{DECLS}\n.decl V0037 v_type=G type=ud num_elts=1 align=dword");
+    let body = "\
+    mov (M1, 8) V0036(0,0)<1> V0034(0,0)<1;1,0>
+    shl (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq
+    add (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> V0033(0,0)<0;1,0>
+    mov (M1_NM, 1) V0037(0,0)<1> 0x1:ud
+    switchjmp (M1, 1) V0037(0,0)<0;1,0> (case0_0, case1_0, case2_0)
+case0_0:
+    mov (M1, 8) V0035(0,0)<1> 0xa:ud
+    jmp (M1, 1) done_0
+case1_0:
+    mov (M1, 8) V0035(0,0)<1> 0x14:ud
+    jmp (M1, 1) done_0
+case2_0:
+    mov (M1, 8) V0035(0,0)<1> 0x1e:ud
+done_0:
+    svm_scatter.4.1 (M1, 8) V0036.0 V0035.0
+    ret (M1, 1)";
+    let object = kernel(&decls, body);
+    let mut mem = Memory::default();
+    let base = mem.add("buf", vec![0; 32]);
+    interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
+    let got: Vec<u32> = mem.buffers[0]
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, [20; 8]);
+}
+
+#[test]
+fn raw_send_names_its_descriptors() {
+    let body = "    raw_send (M1, 8) 0xc 2 1 0x2184000:ud V0035.0 V0035.0\n    ret (M1, 1)";
+    let object = kernel(DECLS, body);
+    let mut mem = Memory::default();
+    let e = interp::run(&object.kernels[0].body, &launch(8, 8, 0), &mut mem, None).unwrap_err();
+    assert_eq!(e.mnemonic, "raw_send");
+    assert!(
+        e.message
+            .contains("SFID 0xc, descriptor 0x02184000, extended descriptor 0x0000000c"),
+        "{e}"
+    );
+}
+
+/// LSC untyped messages on flat A64 addresses: a gathering load and a scattering
+/// store with an immediate offset, a transposed (block) load and store of 16 dwords,
+/// an atomic add returning the old values, and a compare-and-swap whose operands
+/// come expected value first, then the new one.
+#[test]
+fn lsc_loads_stores_and_atomics() {
+    let decls = format!(
+        "{DECLS}
+.decl V0040 v_type=G type=ud num_elts=8 align=GRF
+.decl V0041 v_type=G type=ud num_elts=16 align=GRF
+.decl V0042 v_type=G type=ud num_elts=8 align=GRF
+.decl V0043 v_type=G type=ud num_elts=8 align=GRF
+.decl V0044 v_type=G type=ud num_elts=8 align=GRF"
+    );
+    let body = "\
+    mov (M1, 8) V0036(0,0)<1> V0034(0,0)<1;1,0>
+    shl (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq
+    add (M1, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> V0033(0,0)<0;1,0>
+    lsc_load.ugm (M1, 8)  V0040:d32  flat[V0036]:a64
+    add (M1, 8) V0040(0,0)<1> V0040(0,0)<1;1,0> 0x64:ud
+    lsc_store.ugm (M1, 8)  flat[V0036+0x20]:a64  V0040:d32
+    lsc_load.ugm (M1_NM, 1)  V0041:d32x16t  flat[V0033]:a64
+    lsc_store.ugm (M1_NM, 1)  flat[V0033+0x40]:a64  V0041:d32x16t
+    lsc_atomic_iadd.ugm (M1, 8)  V0042:d32  flat[V0036]:a64  V0040  %null
+    lsc_store.ugm (M1, 8)  flat[V0036+0xa0]:a64  V0042:d32
+    add (M1, 8) V0043(0,0)<1> V0034(0,0)<1;1,0> 0x30:ud
+    mov (M1, 8) V0044(0,0)<1> 0x7:ud
+    lsc_atomic_icas.ugm (M1, 8)  %null:d32  flat[V0036+0xc0]:a64  V0043  V0044
+    ret (M1, 1)";
+    let object = kernel(&decls, body);
+    let mut mem = Memory::default();
+    let init: Vec<u8> = (0u32..64).flat_map(u32::to_le_bytes).collect();
+    let base = mem.add("buf", init);
+    interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
+    let got: Vec<u32> = mem.buffers[0]
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let lanes = 0u32..8;
+    let mut want: Vec<u32> = lanes.clone().map(|c| 2 * c + 100).collect();
+    want.extend(lanes.clone().map(|c| c + 100));
+    want.extend(lanes.clone());
+    want.extend(lanes.clone().map(|c| c + 100));
+    want.extend(32..40);
+    want.extend(lanes.clone());
+    want.extend([7; 8]);
+    want.extend(56..64);
+    assert_eq!(got, want);
+}

@@ -3,16 +3,18 @@
 // Channel loops index per-channel arrays and bit masks by the same channel number.
 #![allow(clippy::needless_range_loop)]
 
+mod lsc;
+
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
 use super::{
-    fault, Fault, Launch, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
+    fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
 };
 use crate::isa::{Opcode, Type};
 use crate::model::{InstRef, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
-    channel_enable, destination_elements, direct_origin, indirect_multi_elements, source_elements,
-    ExecMask, MaskControl, PredControl, Predication, RegionParams,
+    channel_enable, destination_offsets, direct_origin, indirect_multi_elements, source_offsets,
+    ExecMask, MaskControl, Offsets, PredControl, Predication, RegionParams,
 };
 
 /// Runs until the thread ends or reaches a barrier.
@@ -35,8 +37,7 @@ pub(crate) fn run_thread(
         let active: u32 = (0..simd)
             .filter(|c| th.pc[*c] == pc)
             .fold(0, |m, c| m | (1 << c));
-        let index = pc as usize;
-        let Some(inst) = p.insts.get(index) else {
+        let Some((r, inst)) = p.at(pc) else {
             // Falling off the end ends the channels.
             for c in 0..simd {
                 if th.pc[c] == pc {
@@ -45,12 +46,17 @@ pub(crate) fn run_thread(
             }
             continue;
         };
+        let index = (pc - r.start) as usize;
+        let at = Location {
+            routine: r,
+            index,
+            group,
+        };
         stats.instructions += 1;
         if stats.instructions > launch.max_instructions {
             return Err(err_at(
                 inst,
-                index,
-                group,
+                &at,
                 th.index,
                 format!(
                     "instruction limit of {} reached (endless loop?)",
@@ -70,6 +76,7 @@ pub(crate) fn run_thread(
         }
         let mut ctx = Ctx {
             p,
+            r,
             th,
             mem,
             slm,
@@ -82,7 +89,7 @@ pub(crate) fn run_thread(
         };
         let outcome = ctx
             .step(inst, pc)
-            .map_err(|Fault(m)| err_at(inst, index, group, ctx.th.index, m))?;
+            .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
         stats.channel_instructions += u64::from(active.count_ones());
         match outcome {
             Flow::Next => advance(th, active, pc + 1),
@@ -103,17 +110,20 @@ fn advance(th: &mut Thread, active: u32, to: u32) {
     }
 }
 
-fn err_at(
-    inst: InstRef<'_>,
+/// Where an instruction is: its routine, its index there and the work-group running it.
+struct Location<'a, 'b> {
+    routine: &'a Layout<'b>,
     index: usize,
     group: [u32; 3],
-    thread: u32,
-    message: String,
-) -> RunError {
+}
+
+fn err_at(inst: InstRef<'_>, at: &Location, thread: u32, message: String) -> RunError {
     RunError {
-        index: Some(index),
+        index: Some(at.index),
+        function: (at.routine.start != 0)
+            .then(|| String::from_utf8_lossy(at.routine.name).into_owned()),
         mnemonic: inst.mnemonic().to_string(),
-        group,
+        group: at.group,
         thread,
         message,
     }
@@ -128,6 +138,8 @@ enum Flow {
 
 struct Ctx<'a, 'b> {
     p: &'a Program<'b>,
+    /// The routine of the instruction running.
+    r: &'a Layout<'b>,
     th: &'a mut Thread,
     mem: &'a mut Memory,
     slm: &'a mut Vec<u8>,
@@ -190,7 +202,7 @@ impl Ctx<'_, '_> {
     }
 
     fn slot(&self, id: u32) -> Res<super::Slot> {
-        self.p
+        self.r
             .vars
             .get(id as usize)
             .copied()
@@ -230,7 +242,7 @@ impl Ctx<'_, '_> {
 
     fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
         let base = *self
-            .p
+            .r
             .addr_base
             .get(id as usize)
             .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
@@ -242,13 +254,22 @@ impl Ctx<'_, '_> {
     }
 
     /// The values of a source operand for `exec` channels, with its type.
-    fn src(&self, v: &Vector, exec: u32) -> Res<(Vec<Val>, Type)> {
-        let (vals, ty) = match v.kind {
+    fn src(&self, v: &Vector, exec: u32) -> Res<(Lanes, Type)> {
+        let mut vals = Lanes::EMPTY;
+        let ty = self.src_into(v, exec, &mut vals)?;
+        Ok((vals, ty))
+    }
+
+    /// [`Self::src`] into `out` (the interpreter's hottest path: no list per operand).
+    fn src_into(&self, v: &Vector, exec: u32, out: &mut Lanes) -> Res<Type> {
+        let exec = exec.min(32);
+        out.len = exec as usize;
+        let ty = match v.kind {
             VectorKind::Immediate { ty, bits } => {
                 let bits = bits.get();
                 let t = Type::of_operand_byte(ty);
-                let vals = (0..exec)
-                    .map(|c| match t {
+                for c in 0..exec {
+                    out.vals[c as usize] = match t {
                         Type::V => {
                             let n = ((bits >> (4 * (c % 8))) & 0xF) as i128;
                             Val::I(if n >= 8 { n - 16 } else { n })
@@ -256,15 +277,14 @@ impl Ctx<'_, '_> {
                         Type::UV => Val::I(((bits >> (4 * (c % 8))) & 0xF) as i128),
                         Type::VF => Val::F(vf((bits >> (8 * (c % 4))) as u8)),
                         _ => decode(t, bits),
-                    })
-                    .collect();
-                let t = match t {
+                    };
+                }
+                match t {
                     Type::V => Type::W,
                     Type::UV => Type::UW,
                     Type::VF => Type::F,
                     t => t,
-                };
-                (vals, t)
+                }
             }
             VectorKind::General {
                 id,
@@ -273,13 +293,20 @@ impl Ctx<'_, '_> {
                 region,
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
-                let els = source_elements(origin, es, self.grf, exec, region_params(region)?)
-                    .map_err(|e| Fault(e.to_string()))?;
-                let vals = els
-                    .iter()
-                    .map(|e| self.load(e.byte_offset, s.ty).map(|b| decode(s.ty, b)))
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, s.ty)
+                let mut offsets = Offsets::default();
+                source_offsets(
+                    origin,
+                    es,
+                    self.grf,
+                    exec,
+                    region_params(region)?,
+                    &mut offsets,
+                )
+                .map_err(|e| Fault(e.to_string()))?;
+                for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                    *slot = decode(s.ty, self.load(*at, s.ty)?);
+                }
+                s.ty
             }
             VectorKind::Indirect {
                 addr,
@@ -291,7 +318,7 @@ impl Ctx<'_, '_> {
                 let t = Type::of_operand_byte(ty);
                 let es = t.size().unwrap_or(4) as u32;
                 let rp = region_params(region)?;
-                let els = if rp.vstride.is_none() {
+                if rp.vstride.is_none() {
                     // Multi-address: row i starts at address element addr_offset + i.
                     let rows = exec / rp.width.max(1);
                     let addrs = (0..rows)
@@ -300,7 +327,7 @@ impl Ctx<'_, '_> {
                                 .map(i64::from)
                         })
                         .collect::<Res<Vec<_>>>()?;
-                    indirect_multi_elements(
+                    let els = indirect_multi_elements(
                         &addrs,
                         offset as i64,
                         es,
@@ -309,40 +336,41 @@ impl Ctx<'_, '_> {
                         rp.width,
                         rp.hstride,
                     )
-                    .map_err(|e| Fault(e.to_string()))?
+                    .map_err(|e| Fault(e.to_string()))?;
+                    for (slot, e) in out.vals.iter_mut().zip(els.iter()) {
+                        *slot = decode(t, self.load(e.byte_offset, t)?);
+                    }
                 } else {
                     let origin =
                         self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
-                    source_elements(origin, es, self.grf, exec, rp)
-                        .map_err(|e| Fault(e.to_string()))?
-                };
-                let vals = els
-                    .iter()
-                    .map(|e| self.load(e.byte_offset, t).map(|b| decode(t, b)))
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, t)
+                    let mut offsets = Offsets::default();
+                    source_offsets(origin, es, self.grf, exec, rp, &mut offsets)
+                        .map_err(|e| Fault(e.to_string()))?;
+                    for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                        *slot = decode(t, self.load(*at, t)?);
+                    }
+                }
+                t
             }
             VectorKind::Address { id, offset, width } => {
                 let n = 1u32 << width.min(5);
-                let vals = (0..exec)
-                    .map(|c| {
-                        self.addr_value(id, offset as usize + (c as usize % n as usize))
-                            .map(|a| Val::I(a as i128))
-                    })
-                    .collect::<Res<Vec<_>>>()?;
-                (vals, Type::UW)
+                for c in 0..exec {
+                    let a = self.addr_value(id, offset as usize + (c as usize % n as usize))?;
+                    out.vals[c as usize] = Val::I(a as i128);
+                }
+                Type::UW
             }
             VectorKind::Predicate(pr) => {
                 // Channel n reads bit n (from the mask offset); a scalar read takes them all.
                 let bits = self.pred_bits(pr.id())? >> self.mask_offset;
-                let vals = if exec == 1 {
-                    vec![Val::I(bits as i128)]
+                if exec == 1 {
+                    out.vals[0] = Val::I(bits as i128);
                 } else {
-                    (0..exec)
-                        .map(|c| Val::I(((bits >> c) & 1) as i128))
-                        .collect()
-                };
-                (vals, Type::UD)
+                    for c in 0..exec {
+                        out.vals[c as usize] = Val::I(((bits >> c) & 1) as i128);
+                    }
+                }
+                Type::UD
             }
             VectorKind::State { class, index, .. } => {
                 let s = match class {
@@ -350,10 +378,12 @@ impl Ctx<'_, '_> {
                     1 => self.sampler_var(index as u32)?,
                     _ => return fault("VME state operands are not supported"),
                 };
-                (vec![Val::I(s as i128); exec as usize], Type::UD)
+                out.vals[..exec as usize].fill(Val::I(s as i128));
+                Type::UD
             }
         };
-        Ok((apply_modifier(v.modifier, vals, ty), ty))
+        apply_modifier(v.modifier, out);
+        Ok(ty)
     }
 
     fn surface(&self, id: u32) -> Res<u32> {
@@ -376,15 +406,20 @@ impl Ctx<'_, '_> {
         if id == 0 {
             return Ok(0);
         }
-        self.th
-            .preds
-            .get(id as usize - 1)
-            .copied()
-            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))
+        let at = self.pred_index(id)?;
+        Ok(self.th.preds[at])
+    }
+
+    /// Where the running routine's predicate `id` (not P0) lives in the thread's predicates.
+    fn pred_index(&self, id: u16) -> Res<usize> {
+        if id as usize > self.r.pred_count {
+            return fault(format!("predicate P{id} is not declared"));
+        }
+        Ok(self.r.pred_base + id as usize - 1)
     }
 
     /// The byte offsets a destination writes, per channel, and its type.
-    fn dst_elems(&self, v: &Vector, exec: u32) -> Res<(Vec<i64>, Type)> {
+    fn dst_elems(&self, v: &Vector, exec: u32, offsets: &mut Offsets) -> Res<Type> {
         match v.kind {
             VectorKind::General {
                 id,
@@ -394,9 +429,9 @@ impl Ctx<'_, '_> {
             } => {
                 let (s, es, origin) = self.direct(id, row, col)?;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let els = destination_elements(origin, es, self.grf, exec, h)
+                destination_offsets(origin, es, self.grf, exec, h, offsets)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((els.iter().map(|e| e.byte_offset).collect(), s.ty))
+                Ok(s.ty)
             }
             VectorKind::Indirect {
                 addr,
@@ -409,9 +444,9 @@ impl Ctx<'_, '_> {
                 let es = t.size().unwrap_or(4) as u32;
                 let origin = self.addr_value(addr, addr_offset as usize)? as i64 + offset as i64;
                 let h = region.hstride().unwrap_or(1).max(1) as u32;
-                let els = destination_elements(origin, es, self.grf, exec, h)
+                destination_offsets(origin, es, self.grf, exec, h, offsets)
                     .map_err(|e| Fault(e.to_string()))?;
-                Ok((els.iter().map(|e| e.byte_offset).collect(), t))
+                Ok(t)
             }
             _ => fault("destination kind not supported here"),
         }
@@ -424,7 +459,7 @@ impl Ctx<'_, '_> {
             VectorKind::General { id: 0, .. } => Ok(()),
             VectorKind::Address { id, offset, .. } => {
                 let base = *self
-                    .p
+                    .r
                     .addr_base
                     .get(id as usize)
                     .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
@@ -475,7 +510,8 @@ impl Ctx<'_, '_> {
                 self.set_pred(pr.id(), bits)
             }
             _ => {
-                let (offs, ty) = self.dst_elems(v, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(v, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         self.store(offs[c], ty, encode(ty, vals[c], sat))?;
@@ -490,12 +526,8 @@ impl Ctx<'_, '_> {
         if id == 0 {
             return Ok(());
         }
-        let s = self
-            .th
-            .preds
-            .get_mut(id as usize - 1)
-            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))?;
-        *s = bits;
+        let at = self.pred_index(id)?;
+        self.th.preds[at] = bits;
         Ok(())
     }
 
@@ -588,12 +620,60 @@ impl Ctx<'_, '_> {
                 advance(self.th, self.active, target);
                 Ok(Flow::Moved)
             }
+            Opcode::FCALL => {
+                let index = self.int_field(inst, "function")? as usize;
+                let name =
+                    self.r.strings.get(index).ok_or_else(|| {
+                        Fault(format!("string {index} is not in the string pool"))
+                    })?;
+                let target = self.function_named(name).ok_or_else(|| {
+                    Fault(format!(
+                        "fcall of {:?}: no such function was given (visa run --function)",
+                        String::from_utf8_lossy(name)
+                    ))
+                })?;
+                self.call_function(target, pc)
+            }
+            Opcode::IFCALL => {
+                let addr = self.scalar(inst, "function_addr")? as u64;
+                let target = addr
+                    .checked_sub(FUNCTION_ADDRESS)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .filter(|i| (1..self.p.routines.len()).contains(i))
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "ifcall of {addr:#x}: not the address of a function faddr took"
+                        ))
+                    })?;
+                self.call_function(target, pc)
+            }
+            Opcode::SWITCHJMP => {
+                let index = self.scalar(inst, "index")?;
+                let Some(Operand::LabelList(labels)) = inst.operand("labels") else {
+                    return fault("switchjmp without labels");
+                };
+                let label = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| labels.get(i))
+                    .ok_or_else(|| {
+                        Fault(format!(
+                            "switchjmp index {index} is outside its {} labels",
+                            labels.len()
+                        ))
+                    })?;
+                let target = self.label_at(*label)?;
+                advance(self.th, self.active, target);
+                Ok(Flow::Moved)
+            }
+            Opcode::RAW_SEND | Opcode::RAW_SENDS => self.raw_send(inst),
             Opcode::SVM => self.svm(inst),
+            Opcode::LSC_UNTYPED => self.lsc_untyped(inst),
             Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => self.gather4_scaled(inst),
             Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => self.gather_scaled(inst),
             Opcode::DWORD_ATOMIC => self.dword_atomic(inst),
             Opcode::OWORD_LD | Opcode::OWORD_LD_UNALIGNED | Opcode::OWORD_ST => self.oword(inst),
             Opcode::SAMPLE_3D => self.sample_3d(inst),
+            Opcode::INFO_3D => self.resinfo(inst),
             Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
@@ -601,16 +681,71 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// raw_send/raw_sends: a message given by its hardware descriptors. None is
+    /// decoded yet; the error names the shared function and the descriptors, so the
+    /// message can be looked up (IGC's OpenCL code uses the typed vISA messages).
+    fn raw_send(&mut self, inst: InstRef<'_>) -> Res<Flow> {
+        // The descriptors' values as this instruction sees them (immediate or variable).
+        let desc = self.scalar(inst, "desc")? as u32;
+        let (sfid, ex_desc) = if inst.opcode == Opcode::RAW_SEND {
+            let ex = self.int_field(inst, "ex_desc")?;
+            (ex & 0xF, ex)
+        } else {
+            let ex = self.scalar(inst, "ex_desc")? as u32;
+            (self.int_field(inst, "sfid").unwrap_or(ex & 0xF), ex)
+        };
+        fault(format!(
+            "{} of SFID {sfid:#x}, descriptor {desc:#010x}, extended descriptor {ex_desc:#010x}: raw messages are not decoded by the interpreter",
+            inst.mnemonic()
+        ))
+    }
+
+    /// The routine index of the function called `name`.
+    fn function_named(&self, name: &[u8]) -> Option<usize> {
+        (1..self.p.routines.len()).find(|i| self.p.routines[*i].name == name)
+    }
+
+    /// fcall/ifcall: the active channels continue in function `target` and come back
+    /// after this instruction at its fret. Each function has one set of registers,
+    /// so a call of a function already on a channel's call stack is refused.
+    fn call_function(&mut self, target: usize, pc: u32) -> Res<Flow> {
+        let callee = &self.p.routines[target];
+        let range = callee.start..callee.start + callee.insts.len() as u32;
+        for c in 0..32 {
+            if self.active & (1 << c) == 0 {
+                continue;
+            }
+            let calls = &mut self.th.calls[c];
+            if range.contains(&pc) || calls.iter().any(|ret| range.contains(&(ret - 1))) {
+                return fault(format!(
+                    "recursive call of {}: the interpreter gives each function one set of registers",
+                    String::from_utf8_lossy(callee.name)
+                ));
+            }
+            if calls.len() >= 256 {
+                return fault("call depth beyond 256");
+            }
+            calls.push(pc + 1);
+        }
+        advance(self.th, self.active, callee.start);
+        Ok(Flow::Moved)
+    }
+
     fn label_target(&self, inst: InstRef<'_>) -> Res<u32> {
         let Some(Operand::Label(l)) = inst.operand("label") else {
             return fault("no label operand");
         };
-        self.p
+        self.label_at(*l)
+    }
+
+    /// The program counter of label `l` of the running routine.
+    fn label_at(&self, l: u16) -> Res<u32> {
+        self.r
             .labels
-            .get(*l as usize)
+            .get(l as usize)
             .copied()
             .flatten()
-            .map(|i| i as u32)
+            .map(|i| self.r.start + i as u32)
             .ok_or_else(|| Fault(format!("label {l} is never placed")))
     }
 
@@ -648,6 +783,19 @@ impl Ctx<'_, '_> {
     }
 
     fn alu(&mut self, inst: InstRef<'_>) -> Res<Flow> {
+        // The operands' values go to the thread's buffers, reused instruction after
+        // instruction (taken out of the thread while this one runs).
+        let mut lanes = std::mem::take(&mut self.th.lanes);
+        if lanes.len() < 5 {
+            lanes.resize(5, Lanes::EMPTY);
+        }
+        let result = self.alu_with(inst, &mut lanes);
+        self.th.lanes = lanes;
+        result
+    }
+
+    /// The ALU instruction, sources in `lanes[..4]` and the result in `lanes[4]`.
+    fn alu_with(&mut self, inst: InstRef<'_>, lanes: &mut [Lanes]) -> Res<Flow> {
         let op = inst.opcode;
         let fields = inst.fields().unwrap_or(&[]);
         let has = |n: &str| fields.iter().any(|f| f.name == n);
@@ -661,25 +809,28 @@ impl Ctx<'_, '_> {
         let is_sel = op == Opcode::SEL;
         let (exec, chen) = self.chen(inst, !is_sel && op != Opcode::CMP)?;
         let names = ["src0", "src1", "src2", "src3"];
-        let mut srcs = Vec::new();
+        let (src_buf, out_buf) = lanes.split_at_mut(4);
+        let mut tys = [Type::UD; 4];
+        let mut count = 0;
         for n in names {
             if let Some(Operand::Vector(v)) = inst.operand(n) {
-                srcs.push(self.src(v, exec)?);
+                tys[count] = self.src_into(v, exec, &mut src_buf[count])?;
+                count += 1;
             }
         }
+        let srcs = &src_buf[..count];
+        let tys = &tys[..count];
         let dst_ty = match dst.kind {
             VectorKind::General { id, .. } => self.slot(id).map(|s| s.ty).unwrap_or(Type::UD),
             VectorKind::Indirect { ty, .. } => Type::of_operand_byte(ty),
             _ => Type::UD,
         };
-        let float = is_float(dst_ty) || srcs.iter().any(|(_, t)| is_float(*t));
-        let unsigned = srcs.iter().all(|(_, t)| is_unsigned(*t));
-        let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|(v, _)| v[c]).unwrap_or(Val::I(0)) };
-        let src0_bits = srcs
-            .first()
-            .map(|(_, t)| t.size().unwrap_or(4) * 8)
-            .unwrap_or(32) as u32;
-        let mut out = vec![Val::I(0); exec as usize];
+        let float = is_float(dst_ty) || tys.iter().any(|t| is_float(*t));
+        let unsigned = tys.iter().all(|t| is_unsigned(*t));
+        let s = |k: usize, c: usize| -> Val { srcs.get(k).map(|v| v[c]).unwrap_or(Val::I(0)) };
+        let src0_bits = tys.first().map(|t| t.size().unwrap_or(4) * 8).unwrap_or(32) as u32;
+        let out = &mut out_buf[0];
+        out.len = exec.min(32) as usize;
         match op {
             Opcode::CMP => {
                 let relop = self.int_field(inst, "relop")?;
@@ -721,7 +872,8 @@ impl Ctx<'_, '_> {
                     let new = (old & !m) | ((bits << offset) & m);
                     return self.set_pred(pr.id(), new).map(|_| Flow::Next);
                 }
-                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(&dst, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
@@ -734,7 +886,7 @@ impl Ctx<'_, '_> {
                 let VectorKind::Predicate(pr) = dst.kind else {
                     return fault("setp destination is not a predicate");
                 };
-                let (vals, _) = &srcs[0];
+                let vals = &srcs[0];
                 let scalar = match self.vector(inst, "src0")?.kind {
                     VectorKind::Immediate { .. } => true,
                     VectorKind::General { region, .. } => {
@@ -762,7 +914,7 @@ impl Ctx<'_, '_> {
             }
             Opcode::ADDC | Opcode::SUBB => {
                 let carry = self.vector(inst, "carry")?;
-                let mut cv = vec![Val::I(0); exec as usize];
+                let mut cv = Lanes::splat(exec, Val::I(0));
                 for c in 0..exec as usize {
                     let a = int(s(0, c)) as u32 as i128;
                     let b = int(s(1, c)) as u32 as i128;
@@ -775,12 +927,13 @@ impl Ctx<'_, '_> {
                     out[c] = Val::I(r);
                     cv[c] = Val::I(k);
                 }
-                self.write(&dst, exec, chen, &out)?;
+                self.write(&dst, exec, chen, out)?;
                 self.write(&carry, exec, chen, &cv)?;
                 return Ok(Flow::Next);
             }
             Opcode::MADW => {
-                let (offs, ty) = self.dst_elems(&dst, exec)?;
+                let mut offs = Offsets::default();
+                let ty = self.dst_elems(&dst, exec, &mut offs)?;
                 let hi_at =
                     ((exec as u64 * 4).div_ceil(u64::from(self.grf)) * u64::from(self.grf)) as i64;
                 for c in 0..exec as usize {
@@ -801,6 +954,13 @@ impl Ctx<'_, '_> {
             self.pred_select(inst, exec)?
         } else {
             None
+        };
+        // bfn's truth table: bit (s2 << 2 | s1 << 1 | s0) of func_ctrl is the result bit
+        // (the table is the function evaluated on s0 = 0xAA, s1 = 0xCC, s2 = 0xF0).
+        let bfn_table = if op == Opcode::BFN {
+            self.int_field(inst, "func_ctrl")?
+        } else {
+            0
         };
         for c in 0..exec as usize {
             out[c] = if float {
@@ -892,6 +1052,13 @@ impl Ctx<'_, '_> {
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
                     Opcode::NOT => !a,
+                    Opcode::BFN => (0..8)
+                        .filter(|k| bfn_table & (1 << k) != 0)
+                        .map(|k| {
+                            let pick = |bit: u32, v: i128| if k & bit != 0 { v } else { !v };
+                            pick(1, a) & pick(2, b) & pick(4, x)
+                        })
+                        .fold(0, |r, t| r | t),
                     Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
                     Opcode::SHR => {
                         let ua = if src0_bits >= 64 {
@@ -978,7 +1145,7 @@ impl Ctx<'_, '_> {
                 })
             };
         }
-        self.write(&dst, exec, chen, &out)?;
+        self.write(&dst, exec, chen, out)?;
         Ok(Flow::Next)
     }
 
@@ -989,7 +1156,7 @@ impl Ctx<'_, '_> {
         let src0 = self.vector(inst, "src0")?;
         let src1 = self.vector(inst, "src1")?;
         let (off, _) = self.src(&src1, exec)?;
-        let mut out = vec![Val::I(0); exec as usize];
+        let mut out = Lanes::splat(exec, Val::I(0));
         for c in 0..exec as usize {
             let base = match src0.kind {
                 VectorKind::General { id, row, col, .. } => self.direct(id, row, col)?.2,
@@ -1011,14 +1178,35 @@ impl Ctx<'_, '_> {
     /// One element of a gather (`load`: memory to the raw operand at byte `at`) or a
     /// scatter (the raw operand's bytes at `at` to memory).
     fn transfer(&mut self, load: bool, place: Place, data: Raw, at: usize, len: usize) -> Res<()> {
-        if load {
-            let v = self.mem_read(place, len);
-            self.raw_write(data, at, &v)
-        } else {
+        if len > 8 {
+            if load {
+                let v = self.mem_read(place, len);
+                return self.raw_write(data, at, &v);
+            }
             let v = self.raw_bytes_at(data, at, len)?;
             self.mem_write(place, &v);
+            return Ok(());
+        }
+        // One element (gathers move 1 to 8 bytes a channel): through the stack.
+        let mut b = [0u8; 8];
+        if load {
+            self.mem_read_into(place, &mut b[..len]);
+            self.raw_write(data, at, &b[..len])
+        } else {
+            b[..len].copy_from_slice(self.raw_slice(data, at, len)?);
+            self.mem_write(place, &b[..len]);
             Ok(())
         }
+    }
+
+    /// The bytes at a resolved place, into `out`.
+    fn mem_read_into(&self, place: Place, out: &mut [u8]) {
+        let len = out.len();
+        out.copy_from_slice(match place {
+            Place::Buffer(b, o) => &self.mem.buffers[b].data[o..o + len],
+            Place::Slm(o) => &self.slm[o..o + len],
+            Place::Scratch(o) => &self.th.scratch[o..o + len],
+        });
     }
 
     fn mem_read(&self, place: Place, len: usize) -> Vec<u8> {
@@ -1070,27 +1258,27 @@ impl Ctx<'_, '_> {
     }
     /// `len` bytes at byte `extra` past a raw operand.
     fn raw_bytes_at(&self, r: Raw, extra: usize, len: usize) -> Res<Vec<u8>> {
+        self.raw_slice(r, extra, len).map(<[u8]>::to_vec)
+    }
+    /// [`Self::raw_bytes_at`], borrowed from the register file.
+    fn raw_slice(&self, r: Raw, extra: usize, len: usize) -> Res<&[u8]> {
         let s = self.slot(r.id)?;
         let at = s.base as usize + r.offset as usize + extra;
-        self.th
-            .grf
-            .get(at..at + len)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| {
-                Fault(format!(
-                    "V{} + {len} bytes lies outside the register file",
-                    r.id
-                ))
-            })
+        self.th.grf.get(at..at + len).ok_or_else(|| {
+            Fault(format!(
+                "V{} + {len} bytes lies outside the register file",
+                r.id
+            ))
+        })
     }
     fn raw_dword(&self, r: Raw, i: usize) -> Res<u32> {
-        let b = self.raw_bytes_at(r, 4 * i, 4)?;
+        let b = self.raw_slice(r, 4 * i, 4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     fn raw_qword(&self, r: Raw, i: usize) -> Res<u64> {
-        let b = self.raw_bytes_at(r, 8 * i, 8)?;
+        let b = self.raw_slice(r, 8 * i, 8)?;
         let mut a = [0u8; 8];
-        a.copy_from_slice(&b);
+        a.copy_from_slice(b);
         Ok(u64::from_le_bytes(a))
     }
     fn raw_write(&mut self, r: Raw, at: usize, bytes: &[u8]) -> Res<()> {
@@ -1234,53 +1422,7 @@ impl Ctx<'_, '_> {
         let mut ob = [0u8; 8];
         ob[..size].copy_from_slice(&old_bytes);
         let old = u64::from_le_bytes(ob);
-        let m = if size == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (size * 8)) - 1
-        };
-        let sx = |v: u64| -> i64 {
-            if size == 8 {
-                v as i64
-            } else {
-                ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
-            }
-        };
-        let fl = |v: u64| f32::from_bits(v as u32);
-        let new = match op & 0x1F {
-            0 => old.wrapping_add(a),
-            1 => old.wrapping_sub(a),
-            2 => old.wrapping_add(1),
-            3 | 13 => old.wrapping_sub(1),
-            4 => old.min(a & m),
-            5 => old.max(a & m),
-            6 => a,
-            // IGC passes the new value in src0 and the expected one in src1.
-            7 => {
-                if old == b & m {
-                    a
-                } else {
-                    old
-                }
-            }
-            8 => old & a,
-            9 => old | a,
-            10 => old ^ a,
-            11 => sx(old).min(sx(a)) as u64,
-            12 => sx(old).max(sx(a)) as u64,
-            16 => fl(old).max(fl(a)).to_bits() as u64,
-            17 => fl(old).min(fl(a)).to_bits() as u64,
-            18 => {
-                if fl(old) == fl(b) {
-                    a
-                } else {
-                    old
-                }
-            }
-            19 => (fl(old) + fl(a)).to_bits() as u64,
-            20 => (fl(old) - fl(a)).to_bits() as u64,
-            o => return fault(format!("atomic operation {o} is not supported")),
-        } & m;
+        let new = atomic_result(op, old, a, b, size)?;
         self.mem_write(place, &new.to_le_bytes()[..size]);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
@@ -1397,23 +1539,27 @@ impl Ctx<'_, '_> {
 // ---- images ----
 impl Ctx<'_, '_> {
     /// faddr: the address of a named program-scope object (IGC 2.x takes printf
-    /// format strings' addresses this way); a function symbol is not supported.
+    /// format strings' addresses this way) or of a function (for ifcall).
     fn faddr(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let index = self.int_field(inst, "function")? as usize;
         let name = self
-            .p
+            .r
             .strings
             .get(index)
             .ok_or_else(|| Fault(format!("string {index} is not in the string pool")))?;
+        let function = self
+            .function_named(name)
+            .map(|i| FUNCTION_ADDRESS + i as u64);
         let addr = self
             .mem
             .symbols
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, a)| *a)
+            .or(function)
             .ok_or_else(|| {
                 Fault(format!(
-                    "faddr of {:?}: no program data symbol of that name",
+                    "faddr of {:?}: no program data symbol or function of that name",
                     String::from_utf8_lossy(name)
                 ))
             })?;
@@ -1444,10 +1590,10 @@ impl Ctx<'_, '_> {
     /// exec_size results, one register block per channel in RGBA order.
     fn sample_3d(&mut self, inst: InstRef<'_>) -> Res<Flow> {
         let op = self.int_field(inst, "op")? & 0xFF;
-        // sample (0) and sample_lz (0x18) agree on an image without mip levels.
-        if op != 0 && op != 0x18 {
+        // sample (0), sample_l (2) and sample_lz (0x18) agree on an image without mip levels.
+        if !matches!(op, 0 | 2 | 0x18) {
             return fault(format!(
-                "3D sampler operation {op:#x} is not supported (sample and sample_lz are)"
+                "3D sampler operation {op:#x} is not supported (sample, sample_l and sample_lz are)"
             ));
         }
         let (exec, chen) = self.chen(inst, true)?;
@@ -1461,10 +1607,11 @@ impl Ctx<'_, '_> {
         };
         // IGC 2.x (vISA 4.2) writes sample_lz with a %null first parameter ahead of
         // u, v, r; a null u is otherwise meaningless, so a leading null is skipped.
-        if params.len() > 1 && params[0].id == 0 {
+        // sample_l's first parameter is the level of detail, ignored likewise.
+        if params.len() > 1 && (params[0].id == 0 || op == 2) {
             params.remove(0);
         }
-        let index = self.sampler_var(sampler_var)?;
+        let index = super::memory::sampler_index(self.sampler_var(sampler_var)?);
         let sampler = *self
             .mem
             .samplers
@@ -1491,6 +1638,39 @@ impl Ctx<'_, '_> {
                     k += 1;
                 }
             }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `resinfo` (info_3d operation 10): width, height, depth (layers of an array)
+    /// and mip levels in R, G, B and A, the enabled ones in consecutive register
+    /// blocks, the same in every channel. Images have one mip level, so any LOD reads
+    /// level 0's size.
+    fn resinfo(&mut self, inst: InstRef<'_>) -> Res<Flow> {
+        let op = self.int_field(inst, "op")? & 0xFF;
+        if op != 10 {
+            return fault(format!(
+                "sampler information operation {op:#x} is not supported (resinfo is)"
+            ));
+        }
+        let (exec, chen) = self.chen(inst, false)?;
+        let chmask = self.int_field(inst, "chmask")? & 0xF;
+        let surface = self.int_field(inst, "surface")?;
+        let dst = self.raw(inst, "dst")?;
+        let (_, desc) = self.image(surface)?;
+        let values = [desc.width, desc.height, desc.depth, 1];
+        let block = (exec as usize * 4).div_ceil(self.grf as usize) * self.grf as usize;
+        let mut k = 0;
+        for (ch, v) in values.iter().enumerate() {
+            if chmask & (1 << ch) == 0 {
+                continue;
+            }
+            for c in 0..exec as usize {
+                if chen & (1 << c) != 0 {
+                    self.raw_write(dst, k * block + 4 * c, &v.to_le_bytes())?;
+                }
+            }
+            k += 1;
         }
         Ok(Flow::Next)
     }
@@ -1592,6 +1772,63 @@ impl Ctx<'_, '_> {
     }
 }
 
+/// The value an atomic operation (dword-atomic code `op`) leaves in memory of `size`
+/// bytes holding `old`, with operands `a` (src0; the new value of a compare-and-swap)
+/// and `b` (src1; the value a compare-and-swap expects).
+pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> Res<u64> {
+    let m = if size == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size * 8)) - 1
+    };
+    let sx = |v: u64| -> i64 {
+        if size == 8 {
+            v as i64
+        } else {
+            ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
+        }
+    };
+    let fl = |v: u64| f32::from_bits(v as u32);
+    Ok(match op & 0x1F {
+        0 => old.wrapping_add(a),
+        1 => old.wrapping_sub(a),
+        2 => old.wrapping_add(1),
+        3 | 13 => old.wrapping_sub(1),
+        4 => old.min(a & m),
+        5 => old.max(a & m),
+        6 => a,
+        // IGC passes the new value in src0 and the expected one in src1.
+        7 => {
+            if old == b & m {
+                a
+            } else {
+                old
+            }
+        }
+        8 => old & a,
+        9 => old | a,
+        10 => old ^ a,
+        11 => sx(old).min(sx(a)) as u64,
+        12 => sx(old).max(sx(a)) as u64,
+        16 => fl(old).max(fl(a)).to_bits() as u64,
+        17 => fl(old).min(fl(a)).to_bits() as u64,
+        18 => {
+            if fl(old) == fl(b) {
+                a
+            } else {
+                old
+            }
+        }
+        19 => (fl(old) + fl(a)).to_bits() as u64,
+        20 => (fl(old) - fl(a)).to_bits() as u64,
+        o => return fault(format!("atomic operation {o} is not supported")),
+    } & m)
+}
+
+/// What `faddr` gives for function `i` (its routine index), and `ifcall` takes: far
+/// from every buffer address.
+const FUNCTION_ADDRESS: u64 = 0xFFFF_0000_0000_0000;
+
 fn atomic_size(op: u32) -> usize {
     if op >> 6 == 1 {
         8
@@ -1632,21 +1869,67 @@ fn vf(b: u8) -> f64 {
     sign * (1.0 + m / 16.0) * 2f64.powi(e - 3)
 }
 
-fn apply_modifier(m: Modifier, vals: Vec<Val>, _ty: Type) -> Vec<Val> {
-    match m {
-        Modifier::NONE | Modifier::SAT => vals,
-        _ => vals
-            .into_iter()
-            .map(|v| match (m, v) {
-                (Modifier::ABS, Val::I(i)) => Val::I(i.abs()),
-                (Modifier::ABS, Val::F(f)) => Val::F(f.abs()),
-                (Modifier::NEG, Val::I(i)) => Val::I(i.wrapping_neg()),
-                (Modifier::NEG, Val::F(f)) => Val::F(-f),
-                (Modifier::NEG_ABS, Val::I(i)) => Val::I(-i.abs()),
-                (Modifier::NEG_ABS, Val::F(f)) => Val::F(-f.abs()),
-                (Modifier::NOT, Val::I(i)) => Val::I(!i),
-                (_, v) => v,
-            })
-            .collect(),
+fn apply_modifier(m: Modifier, vals: &mut Lanes) {
+    if matches!(m, Modifier::NONE | Modifier::SAT) {
+        return;
+    }
+    for v in vals.iter_mut() {
+        *v = match (m, *v) {
+            (Modifier::ABS, Val::I(i)) => Val::I(i.abs()),
+            (Modifier::ABS, Val::F(f)) => Val::F(f.abs()),
+            (Modifier::NEG, Val::I(i)) => Val::I(i.wrapping_neg()),
+            (Modifier::NEG, Val::F(f)) => Val::F(-f),
+            (Modifier::NEG_ABS, Val::I(i)) => Val::I(-i.abs()),
+            (Modifier::NEG_ABS, Val::F(f)) => Val::F(-f.abs()),
+            (Modifier::NOT, Val::I(i)) => Val::I(!i),
+            (_, v) => v,
+        };
+    }
+}
+
+/// One operand's values, one per channel: exec sizes are at most 32, so they live in
+/// a fixed array rather than a new list per operand.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes {
+    len: usize,
+    vals: [Val; 32],
+}
+
+impl Lanes {
+    const EMPTY: Lanes = Lanes {
+        len: 0,
+        vals: [Val::I(0); 32],
+    };
+    /// `n` channels (at most 32) of `v`.
+    fn splat(n: u32, v: Val) -> Lanes {
+        Lanes {
+            len: (n as usize).min(32),
+            vals: [v; 32],
+        }
+    }
+}
+
+impl std::ops::Deref for Lanes {
+    type Target = [Val];
+    fn deref(&self) -> &[Val] {
+        &self.vals[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Lanes {
+    fn deref_mut(&mut self) -> &mut [Val] {
+        &mut self.vals[..self.len]
+    }
+}
+
+/// At most 32 values: an exec size is never larger.
+impl FromIterator<Val> for Lanes {
+    fn from_iter<I: IntoIterator<Item = Val>>(iter: I) -> Self {
+        let mut out = Lanes::EMPTY;
+        for v in iter.into_iter().take(32) {
+            out.vals[out.len] = v;
+            out.len += 1;
+        }
+        out
     }
 }

@@ -102,6 +102,23 @@ pub struct Sampler {
     pub normalized: bool,
 }
 
+/// The bindless sampler-state offset gpukit gives inline sampler `index`: 64-byte
+/// aligned and above any sampler index, because IGC sets bit 0 of the offset it
+/// passes to S31 (a flag of the bindless message).
+pub fn bindless_sampler(index: u32) -> u64 {
+    (u64::from(index) + 1) << 6
+}
+
+/// The sampler a sampler variable's value selects: an index, or a bindless offset
+/// from [`bindless_sampler`] with bit 0 possibly set.
+pub(crate) fn sampler_index(value: u32) -> u32 {
+    if value >= 64 {
+        (value >> 6) - 1
+    } else {
+        value
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     pub buffers: Vec<Buffer>,

@@ -15,11 +15,13 @@ mod image;
 pub mod memory;
 mod value;
 
-pub use memory::{AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler};
+pub use memory::{
+    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler,
+};
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
-use crate::model::{InstructionList, Interface, Routine, StringPool};
+use crate::model::{InstRef, InstructionList, Interface, Routine, StringPool};
 use std::fmt;
 
 /// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
@@ -63,6 +65,8 @@ pub struct Stats {
 pub struct RunError {
     /// Index of the instruction in the routine's stream, when one is to blame.
     pub index: Option<usize>,
+    /// The function that instruction belongs to, when it is not the kernel's.
+    pub function: Option<String>,
     pub mnemonic: String,
     pub group: [u32; 3],
     pub thread: u32,
@@ -71,6 +75,9 @@ pub struct RunError {
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = &self.function {
+            write!(f, "function {name}, ")?;
+        }
         if let Some(i) = self.index {
             write!(f, "instruction #{i} ({}): ", self.mnemonic)?;
         }
@@ -109,17 +116,37 @@ pub(crate) struct Slot {
 /// A variable's type, element count and alias (target id, byte offset).
 type Decl = (Type, u32, Option<(u32, u32)>);
 
-/// A kernel prepared for execution: storage layout and label targets.
-pub(crate) struct Program<'a> {
+/// One routine (the kernel, or a function it calls) prepared for execution: its
+/// variables' storage and its label targets.
+pub(crate) struct Layout<'a> {
+    pub name: &'a [u8],
     pub insts: &'a InstructionList,
-    /// The routine's string pool (symbol names of `faddr`).
+    /// The routine's string pool (symbol names of `faddr`, callees of `fcall`).
     pub strings: &'a StringPool,
+    /// Label id -> instruction index within the routine.
     pub labels: Vec<Option<usize>>,
+    /// Variable id -> storage. Predefined ids (r0, %arg, %retval, ...) are one
+    /// register file shared by every routine; declared variables are each routine's own.
     pub vars: Vec<Option<Slot>>,
-    pub grf_size: u32,
+    /// Address variable id -> first element in [`Thread::addr`].
     pub addr_base: Vec<u32>,
-    pub addr_total: usize,
+    /// Predicate P1 of this routine in [`Thread::preds`], and how many it declares.
+    pub pred_base: usize,
     pub pred_count: usize,
+    /// The program counter of the routine's first instruction.
+    pub start: u32,
+}
+
+/// A kernel and the functions it may call, prepared for execution. Program counters
+/// number the routines' instructions one after another, with a gap after each
+/// routine so that falling off its end reaches no instruction.
+pub(crate) struct Program<'a> {
+    pub routines: Vec<Layout<'a>>,
+    pub grf_size: u32,
+    pub addr_total: usize,
+    pub pred_total: usize,
+    /// Surface and sampler variables are indexed by id in every routine (IGC sets
+    /// each before its use, so a callee's own T6 does not need storage of its own).
     pub surface_count: usize,
     pub sampler_count: usize,
 }
@@ -143,10 +170,52 @@ pub(crate) struct Thread {
     pub calls: Vec<Vec<u32>>,
     pub index: u32,
     pub scratch: Vec<u8>,
+    /// The ALU's operand buffers, reused by every instruction.
+    pub lanes: Vec<exec::Lanes>,
 }
 
 impl<'a> Program<'a> {
-    fn new(routine: &'a Routine, grf_size: u32) -> Result<Self, String> {
+    fn new(
+        kernel: &'a Routine,
+        functions: &[(&'a [u8], &'a Routine)],
+        grf_size: u32,
+    ) -> Result<Self, String> {
+        let mut program = Program {
+            routines: Vec::with_capacity(functions.len() + 1),
+            grf_size,
+            addr_total: 0,
+            pred_total: 0,
+            surface_count: 0,
+            sampler_count: 0,
+        };
+        let mut next_byte = 0u32;
+        let mut start = 0u32;
+        for (name, routine) in std::iter::once((&b""[..], kernel)).chain(functions.iter().copied())
+        {
+            let layout = program.layout(name, routine, &mut next_byte, start)?;
+            start = start
+                .checked_add(layout.insts.len() as u32 + 1)
+                .filter(|s| *s < DONE)
+                .ok_or("the routines hold too many instructions")?;
+            program.surface_count = program
+                .surface_count
+                .max(crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len());
+            // S31 is reserved for bindless samplers (4_visa_header.md): always present.
+            program.sampler_count = program.sampler_count.max(routine.samplers.len()).max(32);
+            program.routines.push(layout);
+        }
+        Ok(program)
+    }
+
+    /// Lays out one routine's variables from byte `next_byte` of the register space.
+    fn layout(
+        &mut self,
+        name: &'a [u8],
+        routine: &'a Routine,
+        next_byte: &mut u32,
+        start: u32,
+    ) -> Result<Layout<'a>, String> {
+        let grf_size = self.grf_size;
         let insts = routine
             .code
             .instructions()
@@ -154,7 +223,7 @@ impl<'a> Program<'a> {
         let mut labels = vec![None; routine.labels.len()];
         for (i, inst) in insts.iter().enumerate() {
             if matches!(inst.opcode, Opcode::LABEL | Opcode::FUNC) {
-                if let Some(crate::Operand::Label(l)) = inst.operands.first() {
+                if let Some(crate::Operand::Label(l)) = inst.operand("label") {
                     if let Some(slot) = labels.get_mut(*l as usize) {
                         *slot = Some(i);
                     }
@@ -163,6 +232,11 @@ impl<'a> Program<'a> {
         }
         let user_base = crate::limits::PREDEFINED_VARS;
         let count = user_base as usize + routine.variables.len();
+        // The predefined variables, laid out with the kernel, are shared.
+        let shared: Option<Vec<Option<Slot>>> = self
+            .routines
+            .first()
+            .map(|k| k.vars[..user_base as usize].to_vec());
         // Declared type, element count and alias of every id.
         let decl = |id: usize| -> Option<Decl> {
             if id < user_base as usize {
@@ -174,9 +248,13 @@ impl<'a> Program<'a> {
             Some((v.ty(), v.num_elements as u32, alias))
         };
         let mut vars: Vec<Option<Slot>> = vec![None; count];
-        let mut next = 0u32;
+        let mut next = *next_byte;
         // Roots first, each GRF-aligned.
         for (id, slot) in vars.iter_mut().enumerate() {
+            if let Some(shared) = shared.as_ref().filter(|_| id < user_base as usize) {
+                *slot = shared[id];
+                continue;
+            }
             if let Some((ty, n, None)) = decl(id) {
                 let bytes = ty.size().unwrap_or(1) as u32 * n.max(1);
                 *slot = Some(Slot {
@@ -192,6 +270,7 @@ impl<'a> Program<'a> {
                     )?;
             }
         }
+        *next_byte = next;
         // Aliases: follow the chain to a root (bounded), adding offsets.
         for id in 0..count {
             let Some((ty, n, Some(_))) = decl(id) else {
@@ -225,28 +304,35 @@ impl<'a> Program<'a> {
             });
         }
         let mut addr_base = Vec::with_capacity(routine.addresses.len());
-        let mut addr_total = 0usize;
         for a in &routine.addresses {
-            addr_base.push(addr_total as u32);
-            addr_total += a.num_elements.max(1) as usize;
+            addr_base.push(self.addr_total as u32);
+            self.addr_total += a.num_elements.max(1) as usize;
         }
-        Ok(Program {
+        let pred_base = self.pred_total;
+        self.pred_total += routine.predicates.len();
+        Ok(Layout {
+            name,
             insts,
             strings: &routine.strings,
             labels,
             vars,
-            grf_size,
             addr_base,
-            addr_total,
+            pred_base,
             pred_count: routine.predicates.len(),
-            surface_count: crate::limits::PREDEFINED_SURFACES as usize + routine.surfaces.len(),
-            sampler_count: routine.samplers.len(),
+            start,
         })
     }
+
+    /// The routine holding program counter `pc`, and the instruction there.
+    pub(crate) fn at(&self, pc: u32) -> Option<(&Layout<'a>, InstRef<'a>)> {
+        let r = self.routines.iter().rev().find(|r| r.start <= pc)?;
+        Some((r, r.insts.get((pc - r.start) as usize)?))
+    }
+
     fn grf_bytes_needed(&self) -> usize {
-        self.vars
+        self.routines
             .iter()
-            .flatten()
+            .flat_map(|r| r.vars.iter().flatten())
             .map(|s| (s.base as usize).saturating_add(s.bytes as usize))
             .map(|end| end.min(MAX_REGISTER_BYTES as usize))
             .max()
@@ -267,10 +353,23 @@ pub fn run(
     routine: &Routine,
     launch: &Launch,
     mem: &mut Memory,
+    trace: Option<&mut dyn FnMut(String)>,
+) -> Result<Stats, RunError> {
+    run_with_functions(routine, &[], launch, mem, trace)
+}
+
+/// [`run`], with the functions (name and body) the kernel may `fcall`, `ifcall`
+/// or take the address of with `faddr`.
+pub fn run_with_functions(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
     mut trace: Option<&mut dyn FnMut(String)>,
 ) -> Result<Stats, RunError> {
     let top = |message: String| RunError {
         index: None,
+        function: None,
         mnemonic: String::new(),
         group: [0; 3],
         thread: 0,
@@ -291,7 +390,7 @@ pub fn run(
             )));
         }
     }
-    let program = Program::new(routine, launch.grf_bytes).map_err(top)?;
+    let program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
     let grf_len = program.grf_bytes_needed();
     let groups = [
         launch.global[0] / launch.local[0],
@@ -358,13 +457,14 @@ pub fn run(
                     let mut th = Thread {
                         grf: vec![0u8; grf_len],
                         addr: vec![0; program.addr_total],
-                        preds: vec![0; program.pred_count],
+                        preds: vec![0; program.pred_total],
                         surfaces: vec![0; program.surface_count],
                         samplers: vec![0; program.sampler_count],
                         pc: [DONE; 32],
                         calls: vec![Vec::new(); 32],
                         index: t,
                         scratch: Vec::new(),
+                        lanes: Vec::new(),
                     };
                     for (s, (_, bti)) in th
                         .surfaces
@@ -455,7 +555,8 @@ pub fn run(
 
 impl Program<'_> {
     fn write_var(&self, th: &mut Thread, id: u32, bytes: &[u8]) {
-        if let Some(Some(s)) = self.vars.get(id as usize) {
+        // The kernel's variables: the payload is written before any call.
+        if let Some(Some(s)) = self.routines[0].vars.get(id as usize) {
             let n = bytes.len().min(s.bytes as usize);
             let at = s.base as usize;
             if let Some(dst) = th.grf.get_mut(at..at + n) {

@@ -7,6 +7,7 @@ mod region;
 
 pub use mask::{channel_enable, ExecMask, MaskControl, MaskError, PredControl, Predication};
 pub use region::{
-    check_region, destination_elements, direct_origin, grf_span, indirect_multi_elements,
-    source_elements, Element, GrfSpan, RegionError, RegionParams, EXEC_SIZES,
+    check_region, destination_elements, destination_offsets, direct_origin, grf_span,
+    indirect_multi_elements, source_elements, source_offsets, Element, GrfSpan, Offsets,
+    RegionError, RegionParams, EXEC_SIZES,
 };

@@ -157,6 +157,35 @@ fn first_error(errors: Vec<RegionError>) -> Result<(), RegionError> {
     }
 }
 
+/// The byte offsets of an operand's elements, one per channel in channel order: the
+/// same evaluation as [`source_elements`] and [`destination_elements`], in a fixed
+/// array (exec sizes are at most 32), for callers that evaluate regions per
+/// instruction executed and should not allocate each time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offsets {
+    len: u8,
+    at: [i64; 32],
+}
+
+impl std::ops::Deref for Offsets {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.at[..self.len as usize]
+    }
+}
+
+impl Offsets {
+    fn elements(&self) -> Vec<Element> {
+        self.iter()
+            .enumerate()
+            .map(|(ch, &byte_offset)| Element {
+                channel: ch as u32,
+                byte_offset,
+            })
+            .collect()
+    }
+}
+
 /// The elements of a source region `VN(row,col)<vstride;width,hstride>` (or, with
 /// `origin_byte`, of a single-address indirect source whose origin is the address
 /// value plus the immediate offset). `origin_byte` is the byte offset of element
@@ -168,23 +197,42 @@ pub fn source_elements(
     exec_size: u32,
     region: RegionParams,
 ) -> Result<Vec<Element>, RegionError> {
+    let mut offsets = Offsets::default();
+    source_offsets(
+        origin_byte,
+        elem_size,
+        grf_size,
+        exec_size,
+        region,
+        &mut offsets,
+    )?;
+    Ok(offsets.elements())
+}
+
+/// [`source_elements`]' byte offsets into `out`, without allocating.
+pub fn source_offsets(
+    origin_byte: i64,
+    elem_size: u32,
+    grf_size: u32,
+    exec_size: u32,
+    region: RegionParams,
+    out: &mut Offsets,
+) -> Result<(), RegionError> {
     check_sizes(elem_size, grf_size)?;
     first_error(check_region(exec_size, region, false))?;
     let vstride = region.vstride.ok_or(RegionError::NullVertStride)?;
     let size = i64::from(elem_size);
-    (0..exec_size)
-        .map(|ch| {
-            let row = i64::from(ch / region.width);
-            let col = i64::from(ch % region.width);
-            let within = (row * i64::from(vstride) + col * i64::from(region.hstride)) * size;
-            Ok(Element {
-                channel: ch,
-                byte_offset: origin_byte
-                    .checked_add(within)
-                    .ok_or(RegionError::Overflow)?,
-            })
-        })
-        .collect()
+    // check_region accepted the exec size: at most 32.
+    out.len = exec_size as u8;
+    for ch in 0..exec_size {
+        let row = i64::from(ch / region.width);
+        let col = i64::from(ch % region.width);
+        let within = (row * i64::from(vstride) + col * i64::from(region.hstride)) * size;
+        out.at[ch as usize] = origin_byte
+            .checked_add(within)
+            .ok_or(RegionError::Overflow)?;
+    }
+    Ok(())
 }
 
 /// The elements of a destination `VN(row,col)<hstride>`.
@@ -195,19 +243,37 @@ pub fn destination_elements(
     exec_size: u32,
     hstride: u32,
 ) -> Result<Vec<Element>, RegionError> {
+    let mut offsets = Offsets::default();
+    destination_offsets(
+        origin_byte,
+        elem_size,
+        grf_size,
+        exec_size,
+        hstride,
+        &mut offsets,
+    )?;
+    Ok(offsets.elements())
+}
+
+/// [`destination_elements`]' byte offsets into `out`, without allocating.
+pub fn destination_offsets(
+    origin_byte: i64,
+    elem_size: u32,
+    grf_size: u32,
+    exec_size: u32,
+    hstride: u32,
+    out: &mut Offsets,
+) -> Result<(), RegionError> {
     check_sizes(elem_size, grf_size)?;
     first_error(check_region(exec_size, RegionParams::dst(hstride), true))?;
     let size = i64::from(elem_size);
-    (0..exec_size)
-        .map(|ch| {
-            Ok(Element {
-                channel: ch,
-                byte_offset: origin_byte
-                    .checked_add(i64::from(ch) * i64::from(hstride) * size)
-                    .ok_or(RegionError::Overflow)?,
-            })
-        })
-        .collect()
+    out.len = exec_size as u8;
+    for ch in 0..exec_size {
+        out.at[ch as usize] = origin_byte
+            .checked_add(i64::from(ch) * i64::from(hstride) * size)
+            .ok_or(RegionError::Overflow)?;
+    }
+    Ok(())
 }
 
 /// The byte offset of element `(row, col)` of a direct operand: the spec's

@@ -124,6 +124,9 @@ pub(crate) fn render(p: &Program) -> String {
             if let Some(b) = arg.bti {
                 let _ = write!(s, ", bti {b}");
             }
+            if let Some(at) = arg.bindless_offset {
+                let _ = write!(s, ", bindless surface state offset at {at}");
+            }
             s.push('\n');
         }
         for i in &k.implicit {

@@ -22,6 +22,11 @@ pub struct Args {
     /// Kernel name (default: the only kernel of FILE)
     #[arg(long)]
     kernel: Option<String>,
+    /// A function the kernel calls (fcall, ifcall): a .visaasm text holding
+    /// `.global_function`, as IGC dumps each beside its kernel (`..._f0.visaasm`).
+    /// Functions inside a .isa FILE are found without it
+    #[arg(long = "function", value_name = "FILE")]
+    functions: Vec<PathBuf>,
     /// Global work size X[,Y[,Z]]
     #[arg(long)]
     global: String,
@@ -200,6 +205,20 @@ fn parse_spec(s: &str) -> Result<Spec, CmdError> {
     })
 }
 
+/// Marks a bindless image, which has no binding-table index of its own.
+const IMAGE_WITHOUT_BTI: u32 = u32::MAX;
+
+/// A bindless argument's surface-state offset: what the runtime writes into the
+/// payload and the kernel passes to `bss(...)` messages and `%bss`. gpukit hands out
+/// 64-byte-aligned offsets (a surface state's size) from 0x10000, above every binding
+/// table index, and binds each in the same table, so both kinds resolve alike.
+fn bindless_handle(mem: &mut Memory, bindless_offset: Option<u32>, buffer: usize) -> Option<u32> {
+    bindless_offset?;
+    let handle = 0x1_0000u32.checked_add(u32::try_from(buffer).ok()?.checked_mul(64)?)?;
+    mem.bind(handle, buffer);
+    Some(handle)
+}
+
 /// Writes `size` bytes of `value` (from `source_offset`) at `offset` of the cross-thread data.
 fn put(cross: &mut Vec<u8>, offset: u32, size: u32, source_offset: u32, value: &[u8]) {
     // The ABI's offsets come from the binary: bounded by the 64 KiB a payload can hold.
@@ -260,6 +279,16 @@ pub fn run(a: Args) -> CmdResult {
         },
     };
     let name = String::from_utf8_lossy(&kernel.name).into_owned();
+    let mut extra = Vec::with_capacity(a.functions.len());
+    for path in &a.functions {
+        extra.push(super::parse_file(path, None)?);
+    }
+    let functions: Vec<(&[u8], &gpukit_visa::Routine)> = object
+        .functions
+        .iter()
+        .chain(extra.iter().flat_map(|o| o.functions.iter()))
+        .map(|f| (f.name.as_slice(), &f.body))
+        .collect();
     let program_bytes = crate::input::read(&a.binary, &crate::cmd::intel::info::PROGRAMS)?;
     let program = gpukit_intel::read(&program_bytes).map_err(|e| CmdError::input(&a.binary, e))?;
     let abi: &KernelAbi = program
@@ -293,9 +322,14 @@ pub fn run(a: Args) -> CmdResult {
                 if let Some(bti) = arg.bti {
                     mem.bind(bti, index);
                 }
+                let handle = bindless_handle(&mut mem, arg.bindless_offset, index);
                 buffers.push((arg.index, index));
                 for p in &arg.pieces {
-                    put(&mut cross, p.offset, p.size, p.source_offset, &base.to_le_bytes());
+                    let value = match handle {
+                        Some(h) if Some(p.offset) == arg.bindless_offset => u64::from(h),
+                        _ => base,
+                    };
+                    put(&mut cross, p.offset, p.size, p.source_offset, &value.to_le_bytes());
                 }
             }
             (ArgKind::LocalPointer, Spec::Local(bytes)) => {
@@ -312,7 +346,7 @@ pub fn run(a: Args) -> CmdResult {
                 }
             }
             (ArgKind::Image, Spec::Image(desc, data)) => {
-                let bti = arg.bti.ok_or_else(|| {
+                let bti = arg.bti.or(arg.bindless_offset.map(|_| IMAGE_WITHOUT_BTI)).ok_or_else(|| {
                     CmdError::Input(format!(
                         "{}: kernel {name}: image argument {} has no binding-table index",
                         a.binary.display(),
@@ -325,7 +359,14 @@ pub fn run(a: Args) -> CmdResult {
                     Some(ImageType::Image1dArray | ImageType::Image2dArray)
                 );
                 let index = mem.add_image(format!("image argument {}", arg.index), desc, data.clone());
-                mem.bind(bti, index);
+                if bti != IMAGE_WITHOUT_BTI {
+                    mem.bind(bti, index);
+                }
+                if let Some(h) = bindless_handle(&mut mem, arg.bindless_offset, index) {
+                    for p in &arg.pieces {
+                        put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(h).to_le_bytes());
+                    }
+                }
                 buffers.push((arg.index, index));
                 images.push((arg.index, desc));
             }
@@ -363,6 +404,10 @@ pub fn run(a: Args) -> CmdResult {
     );
     let global_base = program_surface("program globals", &program.global_data, abi.global_bti);
     let strings_base = program_surface("program strings", &program.string_data, None);
+    // Constants, globals and strings are the last three buffers added.
+    let count = mem.buffers.len();
+    let constant_surface = bindless_handle(&mut mem, Some(0), count - 3);
+    let global_surface = bindless_handle(&mut mem, Some(0), count - 2);
     mem.symbols = program
         .symbols
         .iter()
@@ -396,6 +441,11 @@ pub fn run(a: Args) -> CmdResult {
             }
             Implicit::ConstantBase => constant_base.to_le_bytes().to_vec(),
             Implicit::GlobalBase => global_base.to_le_bytes().to_vec(),
+            Implicit::ConstantSurface => constant_surface.unwrap_or(0).to_le_bytes().to_vec(),
+            Implicit::GlobalSurface => global_surface.unwrap_or(0).to_le_bytes().to_vec(),
+            Implicit::InlineSampler { index } => {
+                interp::bindless_sampler(index).to_le_bytes().to_vec()
+            }
             Implicit::PrintfBuffer => {
                 // The kernel reserves space by an atomic add on the first dword.
                 let mut b = vec![0u8; 1 << 20];
@@ -479,10 +529,12 @@ pub fn run(a: Args) -> CmdResult {
     let mut trace_sink = |line: String| eprintln!("{line}");
     let trace: Option<&mut dyn FnMut(String)> = if a.trace { Some(&mut trace_sink) } else { None };
     let started = std::time::Instant::now();
-    let result = interp::run(&kernel.body, &launch, &mut mem, trace);
+    let result = interp::run_with_functions(&kernel.body, &functions, &launch, &mut mem, trace);
     let elapsed = started.elapsed();
     let stats = result.map_err(|e| {
         let place = match (e.index, &text) {
+            // The error message names the function and the instruction's index there.
+            _ if e.function.is_some() => format!("{}: ", a.file.display()),
             (Some(i), Some(t)) => {
                 let count = kernel.body.code.instructions_or_empty().len();
                 match line_map(t, count).and_then(|m| m.get(i).copied()) {
