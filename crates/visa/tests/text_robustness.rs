@@ -83,3 +83,30 @@ fn corpus_text_mutations_never_panic() {
         });
     }
 }
+
+/// Texts the fuzzers found (`tests/data/visa/fuzz/visa_text*`): whatever parses prints
+/// to text that parses back and prints the same.
+#[test]
+fn fuzz_regression_texts_round_trip() {
+    let dir = common::workspace_root().join("tests/data/visa/fuzz");
+    for f in common::files(&dir, "") {
+        let name = f.file_name().unwrap().to_string_lossy();
+        if !name.starts_with("visa_text") {
+            continue;
+        }
+        let Ok(src) = String::from_utf8(std::fs::read(&f).unwrap()) else {
+            continue;
+        };
+        if let Ok(obj) = gpukit_visa::text::parse_text(&src) {
+            let printed = gpukit_visa::text::print_text(&obj);
+            let again = gpukit_visa::text::parse_text(&printed)
+                .unwrap_or_else(|e| panic!("{}: printed text does not parse: {e}", f.display()));
+            assert_eq!(
+                gpukit_visa::text::print_text(&again),
+                printed,
+                "{}",
+                f.display()
+            );
+        }
+    }
+}

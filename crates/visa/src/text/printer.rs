@@ -199,7 +199,7 @@ struct Printer<'a> {
 /// IGC's string literal escaping.
 fn quoted(s: &[u8]) -> String {
     let mut o = String::from("\"");
-    for &c in s {
+    for (i, &c) in s.iter().enumerate() {
         match c {
             0x07 => o.push_str("\\a"),
             0x08 => o.push_str("\\b"),
@@ -213,6 +213,11 @@ fn quoted(s: &[u8]) -> String {
             b'"' => o.push_str("\\\""),
             b'\\' => o.push_str("\\\\"),
             0x20..=0x7E => o.push(c as char),
+            // IGC's one-digit form, except where a hex digit follows: `\x0` then `a`
+            // would read back as `\x0a` (an escape takes up to two digits).
+            _ if c < 0x10 && s.get(i + 1).is_some_and(u8::is_ascii_hexdigit) => {
+                let _ = write!(o, "\\x{c:02x}");
+            }
             _ => {
                 let _ = write!(o, "\\x{c:x}");
             }
