@@ -33,20 +33,32 @@ impl<'a> LineCursor<'a> {
             Some(i) => r[i..].trim().is_empty(),
         }
     }
+    #[inline]
     pub fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
+        // ASCII without decoding; anything else as `chars` sees it.
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(b as char),
+            None => None,
+            Some(_) => self.rest().chars().next(),
+        }
     }
+    #[inline]
     pub fn skip_ws(&mut self) {
-        let r = self.rest();
-        let ascii = r
-            .bytes()
-            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
-            .unwrap_or(r.len());
-        let r = &r[ascii..];
-        self.pos += ascii + (r.len() - r.trim_start().len());
+        let b = self.text.as_bytes();
+        let mut i = self.pos;
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
+            i += 1;
+        }
+        if i < b.len() && !b[i].is_ascii() {
+            // Unicode blanks as `str::trim_start` sees them.
+            let r = &self.text[i..];
+            i += r.len() - r.trim_start().len();
+        }
+        self.pos = i;
     }
+    #[inline]
     pub fn eat(&mut self, lit: &str) -> bool {
-        if self.rest().starts_with(lit) {
+        if self.text.as_bytes()[self.pos..].starts_with(lit.as_bytes()) {
             self.pos += lit.len();
             true
         } else {
@@ -78,24 +90,27 @@ impl<'a> LineCursor<'a> {
             expected: expected.into(),
         }
     }
+    #[inline]
     pub fn expect(&mut self, lit: &str) -> PResult<()> {
         if self.eat(lit) {
             Ok(())
         } else {
-            Err(self.err(format!("expected `{lit}`"), format!("`{lit}`")))
+            Err(self.expected(lit))
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn expected(&self, lit: &str) -> Diagnostic {
+        self.err(format!("expected `{lit}`"), format!("`{lit}`"))
     }
     /// A name: letters, digits, `_`, `%`, `$` and `@`.
     pub fn ident(&mut self) -> PResult<&'a str> {
         let r = self.rest();
+        // Name characters are ASCII: the first other byte starts a character.
         let end = r
-            .char_indices()
-            .find(|&(i, c)| {
-                !(c.is_ascii_alphanumeric()
-                    || matches!(c, '_' | '%' | '$' | '@')
-                    || (i > 0 && c == '$'))
-            })
-            .map_or(r.len(), |(i, _)| i);
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@')))
+            .unwrap_or(r.len());
         if end == 0 {
             return Err(self.err("expected a name", "a name"));
         }

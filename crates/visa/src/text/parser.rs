@@ -9,7 +9,9 @@ use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
 use crate::isa::syntax::{all_syntax, Format, ALTERNATE_SYNTAX};
-use crate::isa::{predefined_vars, Align, Field, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
+use crate::isa::{
+    predefined_vars, Align, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
+};
 use crate::limits;
 use crate::limits::PREDEFINED_VARS;
 use crate::model::*;
@@ -188,6 +190,8 @@ struct Parser {
     grf_bytes: u32,
     /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
     word_memo: FastMap<String, Vec<u16>>,
+    /// The operands of the instruction being parsed, reused from line to line.
+    operands: Vec<Operand>,
 }
 
 #[derive(Default)]
@@ -363,9 +367,10 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let inst = parse_instruction(rb, version, c, &mut self.word_memo)?;
+        let (opcode, subop) =
+            parse_instruction(rb, version, c, &mut self.word_memo, &mut self.operands)?;
         rb.instructions
-            .push(inst)
+            .push_parts(opcode, subop, self.operands.drain(..))
             .map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
@@ -937,14 +942,86 @@ fn attribute_list(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Vec<At
 struct Candidate {
     opcode: Opcode,
     subop: Option<u8>,
-    /// The template, split once.
-    pieces: Vec<Piece<'static>>,
+    layout: Layout,
+    /// The template, split once and its literals split at spaces.
+    steps: Vec<Step>,
     /// Texts the line (after any predicate) must start with for this template to apply.
     keys: Vec<String>,
-    /// The fields the template names (the rest go to `{*}`).
-    named: Vec<&'static str>,
+    /// Per field of the layout: the template names it (the rest go to `{*}`).
+    named: Vec<bool>,
+    /// The template names `sfid`.
+    names_sfid: bool,
     /// The template has a `{*}` piece.
     has_rest: bool,
+    /// Fields called `dst`, `sfid` and `ex_desc` (see [`FieldAt`]).
+    dst: FieldAt,
+    sfid: FieldAt,
+    ex_desc: Option<usize>,
+}
+
+/// The fields of a layout that carry one name, in order: the first one the text's
+/// version admits is the one a template piece names (resolved once per template, not
+/// by comparing names per line).
+#[derive(Default)]
+struct FieldAt(Vec<u8>);
+
+impl FieldAt {
+    fn new(fields: &[Field], name: &str) -> FieldAt {
+        FieldAt(
+            (0..fields.len().min(u8::MAX.into()))
+                .filter(|&i| fields[i].name == name)
+                .map(|i| i as u8)
+                .collect(),
+        )
+    }
+    #[inline]
+    fn get(&self, fields: &[Field], version: Version) -> Option<usize> {
+        self.0
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| fields[i].cond.version_allows(version))
+    }
+}
+
+/// One step of matching a template against a line.
+enum Step {
+    /// A space of a literal: any run of blanks, or none.
+    Blanks,
+    /// A word of a literal (or the mnemonic), after optional blanks.
+    Word(&'static str),
+    Pred(FieldAt),
+    Exec(FieldAt),
+    Sat,
+    Rest,
+    Field(FieldAt, Option<Format>),
+}
+
+/// The steps of matching literal text (`literal`, unrolled once).
+fn literal_steps(l: &'static str, out: &mut Vec<Step>) {
+    for part in l.split(' ') {
+        out.push(if part.is_empty() {
+            Step::Blanks
+        } else {
+            Step::Word(part)
+        });
+    }
+}
+
+fn compile_steps(pieces: &[Piece<'static>], layout: &Layout) -> Vec<Step> {
+    let fields = layout.fields;
+    let mut out = Vec::new();
+    for piece in pieces {
+        match *piece {
+            Piece::Literal(l) => literal_steps(l, &mut out),
+            Piece::Mnemonic => literal_steps(layout.mnemonic, &mut out),
+            Piece::Pred => out.push(Step::Pred(FieldAt::new(fields, "pred"))),
+            Piece::Exec => out.push(Step::Exec(FieldAt::new(fields, "exec"))),
+            Piece::Sat => out.push(Step::Sat),
+            Piece::Rest => out.push(Step::Rest),
+            Piece::Field(name, fmt) => out.push(Step::Field(FieldAt::new(fields, name), fmt)),
+        }
+    }
+    out
 }
 
 /// The candidates of one text version, with an index from the leading name of each
@@ -989,32 +1066,18 @@ impl Candidates {
         }
     }
 
-    /// The candidates some key of which `rest` starts with, in table order. The ids a
-    /// leading word can start are remembered in `memo` (a few thousand words at most).
-    fn matching(&self, rest: &str, memo: &mut FastMap<String, Vec<u16>>) -> Vec<&Candidate> {
-        let word = leading_word(rest);
-        let ids = match memo.get(word) {
-            Some(ids) => ids.clone(),
-            None => {
-                let mut ids: Vec<u16> = self.other.clone();
-                // A key's leading word is a prefix of the line's leading word.
-                for end in 1..=word.len() {
-                    if let Some(list) = self.by_word.get(&word[..end]) {
-                        ids.extend_from_slice(list);
-                    }
-                }
-                ids.sort_unstable();
-                ids.dedup();
-                if memo.len() < 4096 {
-                    memo.insert(word.to_string(), ids.clone());
-                }
-                ids
+    /// Ids of the candidates a line whose leading word is `word` may match, in table order.
+    fn ids_for(&self, word: &str) -> Vec<u16> {
+        let mut ids: Vec<u16> = self.other.clone();
+        // A key's leading word is a prefix of the line's leading word.
+        for end in 1..=word.len() {
+            if let Some(list) = self.by_word.get(&word[..end]) {
+                ids.extend_from_slice(list);
             }
-        };
-        ids.into_iter()
-            .map(|i| &self.all[i as usize])
-            .filter(|c| c.keys.iter().any(|k| rest.starts_with(k.as_str())))
-            .collect()
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 }
 
@@ -1054,12 +1117,19 @@ fn candidates(version: Version) -> &'static Candidates {
                 _ => vec![],
             };
             let ps = pieces(template);
+            let names = named_fields(&ps);
+            let fields = layout.fields;
             out.push(Candidate {
                 opcode,
                 subop,
-                named: named_fields(&ps),
+                named: fields.iter().map(|f| names.contains(&f.name)).collect(),
+                names_sfid: names.contains(&"sfid"),
                 has_rest: ps.contains(&Piece::Rest),
-                pieces: ps,
+                steps: compile_steps(&ps, &layout),
+                dst: FieldAt::new(fields, "dst"),
+                sfid: FieldAt::new(fields, "sfid"),
+                ex_desc: fields.iter().position(|f| f.name == "ex_desc"),
+                layout,
                 keys,
             });
         }
@@ -1067,12 +1137,16 @@ fn candidates(version: Version) -> &'static Candidates {
     })
 }
 
+/// Parses an instruction line into `ops` (cleared first), returning its opcode and
+/// sub-opcode. The ids a leading word can start are remembered in `memo` (a few
+/// thousand words at most).
 fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
     memo: &mut FastMap<String, Vec<u16>>,
-) -> PResult<Instruction> {
+    ops: &mut Vec<Operand>,
+) -> PResult<(Opcode, Option<u8>)> {
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -1080,13 +1154,53 @@ fn parse_instruction(
         }
     }
     let rest = body.rest();
+    let cands = candidates(version);
+    let word = leading_word(rest);
+    let found = match memo.get(word) {
+        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops),
+        None => {
+            let ids = cands.ids_for(word);
+            let found = try_candidates(rb, version, c, cands, &ids, rest, ops);
+            if memo.len() < 4096 {
+                memo.insert(word.to_string(), ids);
+            }
+            found
+        }
+    };
+    match found {
+        Ok(Some(head)) => Ok(head),
+        Ok(None) => Err(body.err(
+            format!("unknown instruction `{}`", body.token()),
+            "a vISA instruction",
+        )),
+        Err(d) => Err(d),
+    }
+}
+
+/// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
+/// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
+fn try_candidates(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: LineCursor,
+    cands: &Candidates,
+    ids: &[u16],
+    rest: &str,
+    ops: &mut Vec<Operand>,
+) -> PResult<Option<(Opcode, Option<u8>)>> {
     let mut best: Option<Diagnostic> = None;
-    for cand in candidates(version).matching(rest, memo) {
+    for &id in ids {
+        let Some(cand) = cands.all.get(id as usize) else {
+            continue;
+        };
+        if !cand.keys.iter().any(|k| rest.starts_with(k.as_str())) {
+            continue;
+        }
         if cand.opcode.info().is_some_and(|i| i.since > version) {
             continue;
         }
-        match match_template(rb, version, c, cand) {
-            Ok(inst) => return Ok(inst),
+        match match_template(rb, version, c, cand, ops) {
+            Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
             Err(d) => {
                 if best.as_ref().is_none_or(|b| d.col > b.col) {
                     best = Some(d);
@@ -1094,19 +1208,10 @@ fn parse_instruction(
             }
         }
     }
-    Err(best.unwrap_or_else(|| {
-        body.err(
-            format!("unknown instruction `{}`", body.token()),
-            "a vISA instruction",
-        )
-    }))
-}
-
-/// The index of the first field called `name` that the version admits.
-fn field_index(fields: &[Field], name: &str, version: Version) -> Option<usize> {
-    fields
-        .iter()
-        .position(|f| f.name == name && f.cond.version_allows(version))
+    match best {
+        Some(d) => Err(d),
+        None => Ok(None),
+    }
 }
 
 fn match_template(
@@ -1114,24 +1219,26 @@ fn match_template(
     version: Version,
     mut c: LineCursor,
     cand: &Candidate,
-) -> PResult<Instruction> {
-    let layout = cand
-        .opcode
-        .layout(cand.subop)
-        .expect("candidates have layouts");
+    ops: &mut Vec<Operand>,
+) -> PResult<()> {
+    let layout = &cand.layout;
     let fields = layout.fields;
-    let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
-    let ps = &cand.pieces;
+    ops.clear();
+    ops.resize(fields.len(), Operand::Absent);
     let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
     let result = (|| -> PResult<()> {
-        for piece in ps {
-            match *piece {
-                Piece::Literal(l) => literal(&mut c, l)?,
-                Piece::Pred => {
-                    if let Some(i) = field_index(fields, "pred", version) {
+        for step in &cand.steps {
+            match step {
+                Step::Blanks => c.skip_ws(),
+                Step::Word(w) => {
+                    c.skip_ws();
+                    c.expect(w)?;
+                }
+                Step::Pred(at) => {
+                    if let Some(i) = at.get(fields, version) {
                         if c.peek() == Some('(') {
                             if let Some(p) = parse_pred(rb, &mut c)? {
                                 ops[i] = Operand::Pred(p);
@@ -1140,21 +1247,20 @@ fn match_template(
                         }
                     }
                 }
-                Piece::Exec => {
-                    if let Some(i) = field_index(fields, "exec", version) {
+                Step::Exec(at) => {
+                    if let Some(i) = at.get(fields, version) {
                         ops[i] = Operand::Exec(parse_exec(&mut c)?);
                     }
                 }
-                Piece::Mnemonic => literal(&mut c, layout.mnemonic)?,
-                Piece::Sat => sat = c.eat(".sat"),
-                Piece::Field(name, fmt) => {
-                    let Some(i) = field_index(fields, name, version) else {
+                Step::Sat => sat = c.eat(".sat"),
+                Step::Field(at, fmt) => {
+                    let Some(i) = at.get(fields, version) else {
                         continue;
                     };
                     if !fields[i].cond.field_allows(&ops[..i]) {
                         continue;
                     }
-                    let value = match fmt {
+                    let value = match *fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => formatted(
                             rb,
@@ -1163,16 +1269,14 @@ fn match_template(
                             f,
                             (cand.opcode, cand.subop),
                             fields,
-                            &mut ops,
+                            ops,
                         )?,
                     };
                     ops[i] = merge(&ops[i], value);
                 }
-                Piece::Rest => {
+                Step::Rest => {
                     for (i, f) in fields.iter().enumerate() {
-                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
-                            || named.contains(&f.name)
-                        {
+                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named[i] {
                             continue;
                         }
                         if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
@@ -1224,12 +1328,10 @@ fn match_template(
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
             // Fields the template never shows (MBZ scales, counts, LSC operands a load
             // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !cand.has_rest && !named.contains(&f.name) => Operand::Raw(Raw::NULL),
-            FieldKind::Vector if !cand.has_rest && !named.contains(&f.name) => {
-                Operand::Vector(null_operand())
-            }
+            FieldKind::Raw if !cand.has_rest && !named[i] => Operand::Raw(Raw::NULL),
+            FieldKind::Vector if !cand.has_rest && !named[i] => Operand::Vector(null_operand()),
             FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
-                Operand::Int(implied_value(i, fields, &ops))
+                Operand::Int(implied_value(i, fields, ops))
             }
             _ => {
                 return Err(c.err(
@@ -1239,7 +1341,7 @@ fn match_template(
             }
         };
     }
-    if cand.opcode == Opcode::RAW_SENDS && !named.contains(&"sfid") {
+    if cand.opcode == Opcode::RAW_SENDS && !cand.names_sfid {
         if let (
             Some(i),
             Some(Operand::Vector(Vector {
@@ -1247,28 +1349,20 @@ fn match_template(
                 ..
             })),
         ) = (
-            field_index(fields, "sfid", version),
-            inst_operand(fields, &ops, "ex_desc"),
+            cand.sfid.get(fields, version),
+            cand.ex_desc.and_then(|e| ops.get(e)),
         ) {
             ops[i] = Operand::Int(bits.get() as u32 & 0xF);
         }
     }
     if sat {
-        if let Some(i) = field_index(fields, "dst", version) {
+        if let Some(i) = cand.dst.get(fields, version) {
             if let Operand::Vector(v) = &mut ops[i] {
                 v.modifier = Modifier::SAT;
             }
         }
     }
-    Ok(Instruction {
-        opcode: cand.opcode,
-        subop: cand.subop,
-        operands: ops,
-    })
-}
-
-fn inst_operand<'o>(fields: &[Field], ops: &'o [Operand], name: &str) -> Option<&'o Operand> {
-    fields.iter().position(|f| f.name == name).map(|i| &ops[i])
+    Ok(())
 }
 
 /// The operand IGC's builder puts where the text shows none (a flat LSC message's
@@ -1297,19 +1391,6 @@ fn merge(old: &Operand, new: Operand) -> Operand {
         (Operand::Int(a), Operand::Int(b)) => Operand::Int(a | b),
         (_, n) => n,
     }
-}
-
-/// Matches template literal text; a space matches any run of blanks (or none).
-fn literal(c: &mut LineCursor, l: &str) -> PResult<()> {
-    for part in l.split(' ') {
-        if part.is_empty() {
-            c.skip_ws();
-            continue;
-        }
-        c.skip_ws();
-        c.expect(part)?;
-    }
-    Ok(())
 }
 
 /// A predicate prefix `(!P1.any)`, or `None` (cursor unmoved) when the parenthesis
