@@ -122,6 +122,10 @@ impl<'a> LineCursor<'a> {
     /// joined by `+ - * /` with the usual precedence, left to right, as the assembly
     /// syntax's operators allow. An operator counts only when a number follows it.
     pub fn int(&mut self) -> PResult<i64> {
+        if let Some((v, len)) = self.plain_number() {
+            self.pos += len;
+            return Ok(v as i64);
+        }
         let mut sum = self.term()?;
         loop {
             let save = self.pos;
@@ -206,7 +210,47 @@ impl<'a> LineCursor<'a> {
         Ok(if neg { v.wrapping_neg() } else { v })
     }
 
+    /// A decimal or `0x` literal in `0..=i64::MAX` with no operator after it, and its
+    /// length: what `int` would read, without its expression machinery. `None` for
+    /// anything else (the full path then reads it, with its diagnostics).
+    #[inline]
+    fn plain_number(&self) -> Option<(u64, usize)> {
+        let b = self.text.as_bytes().get(self.pos..)?;
+        let (prefix, radix) = if b.starts_with(b"0x") || b.starts_with(b"0X") {
+            (2, 16)
+        } else {
+            (0, 10)
+        };
+        let mut v: u64 = 0;
+        let mut len = 0;
+        for &d in &b[prefix..] {
+            let Some(x) = (d as char).to_digit(radix) else {
+                break;
+            };
+            v = v.checked_mul(radix.into())?.checked_add(x.into())?;
+            len += 1;
+        }
+        if len == 0 || v > i64::MAX as u64 {
+            return None;
+        }
+        if matches!(b.get(prefix + len), Some(b'+' | b'-' | b'*' | b'/')) {
+            return None;
+        }
+        Some((v, prefix + len))
+    }
+
+    #[inline]
     pub fn uint(&mut self, max: u64) -> PResult<u32> {
+        match self.plain_number() {
+            Some((v, len)) if v <= max && v <= u64::from(u32::MAX) => {
+                self.pos += len;
+                Ok(v as u32)
+            }
+            _ => self.uint_expr(max),
+        }
+    }
+
+    fn uint_expr(&mut self, max: u64) -> PResult<u32> {
         let at = *self;
         let v = self.int()?;
         if v < 0 || v as u64 > max {

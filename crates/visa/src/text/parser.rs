@@ -740,7 +740,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             let tat = t;
             let tname = word(&mut t);
-            let ty = Type::from_name(tname)
+            let ty = type_named(tname)
                 .ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
             if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
                 return Err(tat.err(
@@ -1433,7 +1433,13 @@ fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     let at = *c;
     let m = c.ident()?;
-    let mask = names::EMASK.iter().position(|e| *e == m).ok_or_else(|| {
+    // `M<n>` and `M<n>_NM` decided bytewise (the order of `names::EMASK`).
+    let mask = match m.as_bytes() {
+        [b'M', d @ b'1'..=b'8'] => Some(usize::from(d - b'1')),
+        [b'M', d @ b'1'..=b'8', b'_', b'N', b'M'] => Some(usize::from(d - b'1') + 8),
+        _ => names::EMASK.iter().position(|e| *e == m),
+    };
+    let mask = mask.ok_or_else(|| {
         at.err(
             format!("unknown execution mask `{m}`"),
             "M1..M8 or M1_NM..M8_NM",
@@ -1523,12 +1529,18 @@ fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
 fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
     let at = *c;
     c.expect("<")?;
-    let mut vals = vec![c.uint(64)? as u16];
-    let mut seps = Vec::new();
+    // At most three values count; more make the region illegal (but are still read).
+    let mut vals = [c.uint(64)? as u16, 0, 0];
+    let mut seps = [' '; 2];
+    let mut n = 1;
     while let Some(sep) = c.peek().filter(|ch| matches!(ch, ';' | ',')) {
         c.pos += 1;
-        seps.push(sep);
-        vals.push(c.uint(64)? as u16);
+        let v = c.uint(64)? as u16;
+        if n < 3 {
+            seps[n - 1] = sep;
+            vals[n] = v;
+        }
+        n += 1;
     }
     c.expect(">")?;
     let bad = || {
@@ -1538,10 +1550,10 @@ fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
         )
     };
     let code = |v: u16| Region::value_code(v).map(u16::from).ok_or_else(bad);
-    match (vals.as_slice(), seps.as_slice()) {
-        ([h], []) if dst_ok => Ok(Region(code(*h)? << 8)),
-        ([w, h], [',']) => Ok(Region((code(*w)? << 4) | (code(*h)? << 8))),
-        ([v, w, h], [';', ',']) => Ok(Region(code(*v)? | (code(*w)? << 4) | (code(*h)? << 8))),
+    match (n, vals, seps) {
+        (1, [h, ..], _) if dst_ok => Ok(Region(code(h)? << 8)),
+        (2, [w, h, _], [',', _]) => Ok(Region((code(w)? << 4) | (code(h)? << 8))),
+        (3, [v, w, h], [';', ',']) => Ok(Region(code(v)? | (code(w)? << 4) | (code(h)? << 8))),
         _ => Err(bad()),
     }
 }
@@ -1553,6 +1565,24 @@ fn parse_modifier(c: &mut LineCursor) -> Modifier {
         }
     }
     Modifier::NONE
+}
+
+/// `Type::from_name`, with the names IGC prints decided without a table scan.
+fn type_named(name: &str) -> Option<Type> {
+    match name {
+        "ud" => Some(Type::UD),
+        "d" => Some(Type::D),
+        "uw" => Some(Type::UW),
+        "w" => Some(Type::W),
+        "ub" => Some(Type::UB),
+        "b" => Some(Type::B),
+        "f" => Some(Type::F),
+        "df" => Some(Type::DF),
+        "uq" => Some(Type::UQ),
+        "q" => Some(Type::Q),
+        "hf" => Some(Type::HF),
+        _ => Type::from_name(name),
+    }
 }
 
 fn surface_id(name: &str) -> Option<u16> {
@@ -1586,8 +1616,8 @@ fn parse_vector_region(
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn)
-            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let ty =
+            type_named(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
         let bits = if ty.is_wide_immediate() {
             v as u64
         } else {
@@ -1626,8 +1656,8 @@ fn parse_vector_region(
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn)
-            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let ty =
+            type_named(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
         return Ok(Vector {
             modifier,
             kind: VectorKind::Indirect {
