@@ -41,15 +41,53 @@ impl ParseOptions {
     /// The options a text names itself: IGC 2.x's `//Platform:` trailer decides the GRF
     /// size; without one, 32-byte GRFs.
     pub fn for_text(src: &str) -> ParseOptions {
-        let named = src
-            .lines()
-            .rev()
-            .find_map(|l| l.trim_end_matches('\r').strip_prefix("//Platform: "));
+        let named = last_platform_line(src);
         ParseOptions {
             grf_bytes: named.map_or(
                 limits::GRF_BYTES_DEFAULT,
                 crate::model::grf_bytes_of_platform,
             ),
+        }
+    }
+}
+
+/// What follows `//Platform: ` on the last line that starts with it (trailing `\r`s
+/// dropped). A forward search: scanning lines backwards cost more than parsing some.
+fn last_platform_line(src: &str) -> Option<&str> {
+    const TRAILER: &str = "//Platform: ";
+    let b = src.as_bytes();
+    let start = memchr::memmem::find_iter(b, TRAILER)
+        .filter(|&i| i == 0 || b[i - 1] == b'\n')
+        .last()?;
+    let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |e| start + e);
+    src.get(start + TRAILER.len()..end)
+        .map(|l| l.trim_end_matches('\r'))
+}
+
+/// The pieces of `src` between `\n`s, as `src.split('\n')` yields them.
+struct Lines<'a> {
+    src: &'a str,
+    start: usize,
+    done: bool,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        if self.done {
+            return None;
+        }
+        let rest = self.src.get(self.start..)?;
+        match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(e) => {
+                self.start += e + 1;
+                rest.get(..e)
+            }
+            None => {
+                self.done = true;
+                Some(rest)
+            }
         }
     }
 }
@@ -68,7 +106,12 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         grf_bytes: options.grf_bytes,
         ..Parser::default()
     };
-    for (i, raw) in src.split('\n').enumerate() {
+    let lines = Lines {
+        src,
+        start: 0,
+        done: false,
+    };
+    for (i, raw) in lines.enumerate() {
         let raw = raw.trim_end_matches('\r');
         if let Some(rb) = p.routine.as_mut() {
             // IGC 2.x's build trailer is a pair of comments worth keeping.
@@ -83,11 +126,15 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
                 continue;
             }
         }
-        let line = strip_comment(raw);
+        let (line, has_tab) = strip_comment(raw);
         if is_blank(line) {
             continue;
         }
-        let line = tabs_as_spaces(line);
+        let line = if has_tab {
+            tabs_as_spaces(line)
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        };
         if let Err(d) = p.line(&line, i + 1) {
             p.diags.push(d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
@@ -126,34 +173,46 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
     })
 }
 
-/// Drops a `//` comment that is not inside a string.
-fn strip_comment(line: &str) -> &str {
+/// Drops a `//` comment that is not inside a string; says whether what is left has a tab.
+fn strip_comment(line: &str) -> (&str, bool) {
     let b = line.as_bytes();
-    // Most lines have no string: the first `//` ends them.
-    if memchr::memchr(b'"', b).is_none() {
-        // memchr for the first byte (`memmem::find` builds a searcher per call).
-        let mut from = 0;
-        while let Some(i) = memchr::memchr(b'/', &b[from..]) {
-            let at = from + i;
-            if b.get(at + 1) == Some(&b'/') {
-                return &line[..at];
-            }
-            from = at + 1;
+    // Most lines have no string: the first `//` ends them. One pass finds it and any
+    // tab before it; a quote before it takes the careful path.
+    let mut has_tab = false;
+    let mut from = 0;
+    while let Some(i) = memchr::memchr3(b'/', b'\t', b'"', &b[from..]) {
+        let at = from + i;
+        match b[at] {
+            b'\t' => has_tab = true,
+            b'"' => return strip_comment_quoted(line),
+            _ if b.get(at + 1) == Some(&b'/') => return (&line[..at], has_tab),
+            _ => {}
         }
-        return line;
+        from = at + 1;
     }
+    (line, has_tab)
+}
+
+/// `strip_comment` of a line with a string literal.
+fn strip_comment_quoted(line: &str) -> (&str, bool) {
+    let b = line.as_bytes();
     let mut in_str = false;
     let mut i = 0;
+    let mut end = b.len();
     while i < b.len() {
         match b[i] {
             b'\\' if in_str => i += 1,
             b'"' => in_str = !in_str,
-            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => {
+                end = i;
+                break;
+            }
             _ => {}
         }
         i += 1;
     }
-    line
+    let line = &line[..end];
+    (line, memchr::memchr(b'\t', line.as_bytes()).is_some())
 }
 
 /// `line.trim().is_empty()`, deciding ASCII bytes without decoding characters.
