@@ -9,7 +9,9 @@ pub struct LineCursor<'a> {
     pub line: usize,
 }
 
-pub type PResult<T> = Result<T, Diagnostic>;
+/// Boxed: results pass through every parsing call, and a bare diagnostic made each
+/// one ~100 bytes copied through the stack.
+pub type PResult<T> = Result<T, Box<Diagnostic>>;
 
 /// Longest token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 64;
@@ -81,14 +83,14 @@ impl<'a> LineCursor<'a> {
             None => r[..end].to_string(),
         }
     }
-    pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Diagnostic {
-        Diagnostic {
+    pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Box<Diagnostic> {
+        Box::new(Diagnostic {
             line: self.line,
             col: self.text[..self.pos].chars().count() + 1,
             message: message.into(),
             token: self.token(),
             expected: expected.into(),
-        }
+        })
     }
     #[inline]
     pub fn expect(&mut self, lit: &str) -> PResult<()> {
@@ -100,7 +102,7 @@ impl<'a> LineCursor<'a> {
     }
     #[cold]
     #[inline(never)]
-    fn expected(&self, lit: &str) -> Diagnostic {
+    fn expected(&self, lit: &str) -> Box<Diagnostic> {
         self.err(format!("expected `{lit}`"), format!("`{lit}`"))
     }
     /// A name: letters, digits, `_`, `%`, `$` and `@`.

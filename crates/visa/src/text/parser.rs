@@ -136,7 +136,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             std::borrow::Cow::Borrowed(line)
         };
         if let Err(d) = p.line(&line, i + 1) {
-            p.diags.push(d);
+            p.diags.push(*d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
                 break;
             }
@@ -154,7 +154,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
     }
     if p.diags.is_empty() && p.kernels.is_empty() && p.functions.is_empty() {
         let line = src.split('\n').count();
-        p.diags.push(diag(
+        p.diags.push(*diag(
             line,
             1,
             "no kernel or function in the text",
@@ -368,14 +368,14 @@ fn diag(
     message: impl Into<String>,
     token: &str,
     expected: &str,
-) -> Diagnostic {
-    Diagnostic {
+) -> Box<Diagnostic> {
+    Box::new(Diagnostic {
         line,
         col,
         message: message.into(),
         token: token.into(),
         expected: expected.into(),
-    }
+    })
 }
 
 impl Parser {
@@ -487,7 +487,7 @@ impl Parser {
                 let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
                 let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize])
                     .into_owned();
-                self.diags.push(diag(
+                self.diags.push(*diag(
                     line,
                     col,
                     format!("label `{name}` is never defined"),
@@ -504,7 +504,7 @@ impl Parser {
                     rb.variables[var].alias_offset = offset;
                     rb.variables[var].aliases_null = id == 0;
                 }
-                None => self.diags.push(diag(
+                None => self.diags.push(*diag(
                     line,
                     col,
                     format!("unknown alias target `{target}`"),
@@ -1247,7 +1247,7 @@ fn try_candidates(
     rest: &str,
     ops: &mut Vec<Operand>,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
-    let mut best: Option<Diagnostic> = None;
+    let mut best: Option<Box<Diagnostic>> = None;
     for &id in ids {
         let Some(cand) = cands.all.get(id as usize) else {
             continue;
