@@ -50,6 +50,10 @@ impl<'a> LineCursor<'a> {
         let mut i = self.pos;
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
             i += 1;
+            // IGC pads operands and comments with long runs of spaces.
+            while b.get(i..i + 8) == Some(b"        ") {
+                i += 8;
+            }
         }
         if i < b.len() && !b[i].is_ascii() {
             // Unicode blanks as `str::trim_start` sees them.
@@ -60,7 +64,9 @@ impl<'a> LineCursor<'a> {
     }
     #[inline]
     pub fn eat(&mut self, lit: &str) -> bool {
-        if self.text.as_bytes()[self.pos..].starts_with(lit.as_bytes()) {
+        // A byte loop: literals are a few bytes, shorter than a `memcmp` call.
+        let (r, l) = (&self.text.as_bytes()[self.pos..], lit.as_bytes());
+        if r.len() >= l.len() && r.iter().zip(l).all(|(a, b)| a == b) {
             self.pos += lit.len();
             true
         } else {

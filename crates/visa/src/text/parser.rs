@@ -231,6 +231,10 @@ fn is_blank(line: &str) -> bool {
 fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
+    // IGC pads lines before their comments with long runs of spaces.
+    while end >= 8 && &b[end - 8..end] == b"        " {
+        end -= 8;
+    }
     while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
         end -= 1;
     }
@@ -1236,6 +1240,13 @@ fn parse_instruction(
     }
 }
 
+/// `s.starts_with(prefix)` as a byte loop (keys are a few bytes: shorter than a `memcmp` call).
+#[inline]
+fn starts_with_bytes(s: &str, prefix: &str) -> bool {
+    let (s, p) = (s.as_bytes(), prefix.as_bytes());
+    s.len() >= p.len() && s.iter().zip(p).all(|(a, b)| a == b)
+}
+
 /// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
 /// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
 fn try_candidates(
@@ -1252,7 +1263,7 @@ fn try_candidates(
         let Some(cand) = cands.all.get(id as usize) else {
             continue;
         };
-        if !cand.keys.iter().any(|k| rest.starts_with(k.as_str())) {
+        if !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
             continue;
         }
         if cand.opcode.info().is_some_and(|i| i.since > version) {
