@@ -1759,6 +1759,20 @@ fn parse_vector_region(
             "V(r,c)<region>, an immediate, A<n>(o)<w>, P<n>, r[...] or a state",
         ));
     }
+    if let Some((row, col, region, len)) = plain_general(&c.text.as_bytes()[c.pos..]) {
+        if let Some(id) = rb.var_id(name) {
+            c.pos += len;
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::General {
+                    id,
+                    row,
+                    col,
+                    region,
+                },
+            });
+        }
+    }
     c.expect("(")?;
     let first = c.uint(u32::MAX.into())?;
     if c.eat(",") {
@@ -1834,6 +1848,66 @@ fn parse_vector_region(
         });
     }
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
+}
+
+/// A small decimal at the start of `b` (at most 3 digits) and its length.
+#[inline]
+fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
+    let mut v: u16 = 0;
+    let mut len = 0;
+    while let Some(&d) = b.get(len) {
+        if !d.is_ascii_digit() || len == 3 {
+            break;
+        }
+        v = v * 10 + u16::from(d - b'0');
+        len += 1;
+    }
+    (len > 0 && !b.get(len).is_some_and(u8::is_ascii_digit)).then_some((v, len))
+}
+
+/// `(row,col)<region>` of a general operand in its plain form (decimal numbers in range,
+/// a legal region): row, column, region and length. `None` for anything else, which the
+/// full path then reads with its diagnostics; on the plain form both agree.
+#[inline]
+fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
+    let mut i = 0;
+    let next =
+        |want: u8, i: &mut usize| -> Option<()> { (b.get(*i) == Some(&want)).then(|| *i += 1) };
+    next(b'(', &mut i)?;
+    let (row, n) = small_decimal(&b[i..])?;
+    i += n;
+    next(b',', &mut i)?;
+    let (col, n) = small_decimal(&b[i..])?;
+    i += n;
+    next(b')', &mut i)?;
+    next(b'<', &mut i)?;
+    let mut vals = [0u8; 3];
+    let mut seps = [0u8; 2];
+    let mut count = 0;
+    loop {
+        let (v, n) = small_decimal(&b[i..])?;
+        i += n;
+        if count == 3 || v > 64 {
+            return None;
+        }
+        vals[count] = Region::value_code(v)?;
+        count += 1;
+        match b.get(i) {
+            Some(&sep @ (b';' | b',')) if count < 3 => seps[count - 1] = sep,
+            Some(b'>') => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    i += 1;
+    let code = |c: u8| u16::from(c);
+    let region = match (count, seps) {
+        (1, _) => Region(code(vals[0]) << 8),
+        (2, [b',', _]) => Region((code(vals[0]) << 4) | (code(vals[1]) << 8)),
+        (3, [b';', b',']) => Region(code(vals[0]) | (code(vals[1]) << 4) | (code(vals[2]) << 8)),
+        _ => return None,
+    };
+    Some((u8::try_from(row).ok()?, u8::try_from(col).ok()?, region, i))
 }
 
 /// `&name[byte offset]`: the address of a variable, surface or sampler, stored as the
@@ -2636,4 +2710,39 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         col,
         Region::from_values(0, 1, 0).unwrap_or_default(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain-operand shortcut takes only what the full path reads the same way.
+    #[test]
+    fn plain_general_takes_only_the_plain_form() {
+        let region = |v, w, h| Region::from_values(v, w, h).unwrap_or_default();
+        assert_eq!(
+            plain_general(b"(2,3)<4;2,1> x"),
+            Some((2, 3, region(4, 2, 1), 12))
+        );
+        assert_eq!(
+            plain_general(b"(0,0)<1>"),
+            Some((0, 0, Region::dst(1).unwrap_or_default(), 8))
+        );
+        for other in [
+            "(0x1,0)<1>",
+            "(1+1,0)<1>",
+            "(0, 0)<1>",
+            "(256,0)<1>",
+            "(0,0256)<1>",
+            "(0,0)<3>",
+            "(0,0)<1;1>",
+            "(0,0)<1,1,1>",
+            "(0,0)<1;1,0;1>",
+            "(0,0)<128>",
+            "(0,0)",
+            "(0,0)<1;1,0",
+        ] {
+            assert_eq!(plain_general(other.as_bytes()), None, "{other}");
+        }
+    }
 }
