@@ -4,7 +4,7 @@
 
 use super::cursor::{LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
-use super::hash::{FastMap, FastSet};
+use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
@@ -252,7 +252,7 @@ struct Parser {
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
     /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
-    word_memo: FastMap<String, Vec<u16>>,
+    word_memo: NameMap<Vec<u16>>,
     /// The operands of the instruction being parsed, reused from line to line.
     operands: Vec<Operand>,
 }
@@ -264,7 +264,7 @@ struct RoutineBuilder {
     strings: StringPool,
     string_ids: FastMap<Vec<u8>, u32>,
     variables: Vec<Variable>,
-    var_ids: FastMap<String, u32>,
+    var_ids: NameMap<u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
     addresses: Vec<AddressVar>,
     address_ids: FastMap<String, u16>,
@@ -276,7 +276,7 @@ struct RoutineBuilder {
     /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
     surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
-    label_ids: FastMap<String, u16>,
+    label_ids: NameMap<u16>,
     /// Labels used but not (yet) defined, with where they were first used.
     label_uses: FastMap<u16, (usize, usize)>,
     defined_labels: Vec<bool>,
@@ -360,7 +360,7 @@ impl RoutineBuilder {
             attributes: Vec::new(),
         });
         self.defined_labels.push(false);
-        self.label_ids.insert(name.to_string(), id);
+        self.label_ids.insert(name, id);
         self.label_uses.insert(id, (line, col));
         id
     }
@@ -1207,7 +1207,7 @@ fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
-    memo: &mut FastMap<String, Vec<u16>>,
+    memo: &mut NameMap<Vec<u16>>,
     ops: &mut Vec<Operand>,
 ) -> PResult<(Opcode, Option<u8>)> {
     let mut body = c;
@@ -1225,7 +1225,7 @@ fn parse_instruction(
             let ids = cands.ids_for(word);
             let found = try_candidates(rb, version, c, cands, &ids, rest, ops);
             if memo.len() < 4096 {
-                memo.insert(word.to_string(), ids);
+                memo.insert(word, ids);
             }
             found
         }
