@@ -1499,6 +1499,10 @@ fn parse_pred(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Option<Pred>> 
 
 fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
+    if let Some((e, len)) = plain_exec(&c.text.as_bytes()[c.pos..]) {
+        c.pos += len;
+        return Ok(e);
+    }
     c.expect("(")?;
     c.skip_ws();
     let at = *c;
@@ -1529,6 +1533,36 @@ fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     c.expect(")")?;
     Ok(e)
+}
+
+/// `(M<n>[_NM], <size>)` as IGC prints it (one optional space, a legal size) and its
+/// length; `None` for anything else, which `parse_exec` then reads with its diagnostics.
+#[inline]
+fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
+    let (&[b'(', b'M', d], rest) = b.split_first_chunk::<3>()? else {
+        return None;
+    };
+    if !(b'1'..=b'8').contains(&d) {
+        return None;
+    }
+    let (mask, mut i) = if rest.starts_with(b"_NM") {
+        (d - b'1' + 8, 6)
+    } else {
+        (d - b'1', 3)
+    };
+    if b.get(i) != Some(&b',') {
+        return None;
+    }
+    i += 1;
+    if b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let (size, len) = small_decimal(b.get(i..)?)?;
+    i += len;
+    if b.get(i) != Some(&b')') {
+        return None;
+    }
+    Some((ExecCtrl::new(size.into(), mask)?, i + 1))
 }
 
 fn generic(
@@ -2728,6 +2762,19 @@ mod tests {
             plain_general(b"(0,0)<1>"),
             Some((0, 0, Region::dst(1).unwrap_or_default(), 8))
         );
+        let exec = |s: &str| plain_exec(s.as_bytes());
+        assert_eq!(exec("(M1, 16) x"), Some((ExecCtrl(0x04), 8)));
+        assert_eq!(exec("(M5_NM,1)"), Some((ExecCtrl(0xC0), 9)));
+        for other in [
+            "(M9, 1)",
+            "(M1_N, 1)",
+            "(M1,  1)",
+            "(M1, 3)",
+            "(M1, 16 )",
+            "(M1x, 1)",
+        ] {
+            assert_eq!(exec(other), None, "{other}");
+        }
         for other in [
             "(0x1,0)<1>",
             "(1+1,0)<1>",
