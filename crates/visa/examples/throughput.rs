@@ -1,6 +1,7 @@
 //! CPU-time throughput of each direction on one file, for a loaded machine where
 //! criterion's wall-clock numbers drift: `cargo run --release -p gpukit-visa --example
-//! throughput -- FILE.visaasm [REPEATS]`. CPU time is this thread's, from
+//! throughput -- FILE.visaasm [REPEATS] [parse]` (`parse`: the text parse alone, for
+//! comparing builds). CPU time is this thread's, from
 //! `/proc/thread-self/schedstat` (Linux); elsewhere it falls back to wall time.
 
 use std::time::Instant;
@@ -42,10 +43,17 @@ fn main() {
         std::process::exit(2);
     };
     let repeats = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let parse_only = args.next().as_deref() == Some("parse");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         eprintln!("throughput: {path}: {e}");
         std::process::exit(1);
     });
+    if parse_only {
+        measure("text parse", text.len(), repeats, || {
+            gpukit_visa::text::parse_text(&text)
+        });
+        return;
+    }
     let obj = gpukit_visa::text::parse_text(&text).unwrap_or_else(|e| {
         eprintln!("throughput: {path}: {e}");
         std::process::exit(1);

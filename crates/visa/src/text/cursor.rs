@@ -9,7 +9,9 @@ pub struct LineCursor<'a> {
     pub line: usize,
 }
 
-pub type PResult<T> = Result<T, Diagnostic>;
+/// Boxed: results pass through every parsing call, and a bare diagnostic made each
+/// one ~100 bytes copied through the stack.
+pub type PResult<T> = Result<T, Box<Diagnostic>>;
 
 /// Longest token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 64;
@@ -33,20 +35,38 @@ impl<'a> LineCursor<'a> {
             Some(i) => r[i..].trim().is_empty(),
         }
     }
+    #[inline]
     pub fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
+        // ASCII without decoding; anything else as `chars` sees it.
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(b as char),
+            None => None,
+            Some(_) => self.rest().chars().next(),
+        }
     }
+    #[inline]
     pub fn skip_ws(&mut self) {
-        let r = self.rest();
-        let ascii = r
-            .bytes()
-            .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'))
-            .unwrap_or(r.len());
-        let r = &r[ascii..];
-        self.pos += ascii + (r.len() - r.trim_start().len());
+        let b = self.text.as_bytes();
+        let mut i = self.pos;
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
+            i += 1;
+            // IGC pads operands and comments with long runs of spaces.
+            while b.get(i..i + 8) == Some(b"        ") {
+                i += 8;
+            }
+        }
+        if i < b.len() && !b[i].is_ascii() {
+            // Unicode blanks as `str::trim_start` sees them.
+            let r = &self.text[i..];
+            i += r.len() - r.trim_start().len();
+        }
+        self.pos = i;
     }
+    #[inline]
     pub fn eat(&mut self, lit: &str) -> bool {
-        if self.rest().starts_with(lit) {
+        // A byte loop: literals are a few bytes, shorter than a `memcmp` call.
+        let (r, l) = (&self.text.as_bytes()[self.pos..], lit.as_bytes());
+        if r.len() >= l.len() && r.iter().zip(l).all(|(a, b)| a == b) {
             self.pos += lit.len();
             true
         } else {
@@ -69,33 +89,36 @@ impl<'a> LineCursor<'a> {
             None => r[..end].to_string(),
         }
     }
-    pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Diagnostic {
-        Diagnostic {
+    pub fn err(&self, message: impl Into<String>, expected: impl Into<String>) -> Box<Diagnostic> {
+        Box::new(Diagnostic {
             line: self.line,
             col: self.text[..self.pos].chars().count() + 1,
             message: message.into(),
             token: self.token(),
             expected: expected.into(),
-        }
+        })
     }
+    #[inline]
     pub fn expect(&mut self, lit: &str) -> PResult<()> {
         if self.eat(lit) {
             Ok(())
         } else {
-            Err(self.err(format!("expected `{lit}`"), format!("`{lit}`")))
+            Err(self.expected(lit))
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn expected(&self, lit: &str) -> Box<Diagnostic> {
+        self.err(format!("expected `{lit}`"), format!("`{lit}`"))
     }
     /// A name: letters, digits, `_`, `%`, `$` and `@`.
     pub fn ident(&mut self) -> PResult<&'a str> {
         let r = self.rest();
+        // Name characters are ASCII: the first other byte starts a character.
         let end = r
-            .char_indices()
-            .find(|&(i, c)| {
-                !(c.is_ascii_alphanumeric()
-                    || matches!(c, '_' | '%' | '$' | '@')
-                    || (i > 0 && c == '$'))
-            })
-            .map_or(r.len(), |(i, _)| i);
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@')))
+            .unwrap_or(r.len());
         if end == 0 {
             return Err(self.err("expected a name", "a name"));
         }
@@ -107,6 +130,10 @@ impl<'a> LineCursor<'a> {
     /// joined by `+ - * /` with the usual precedence, left to right, as the assembly
     /// syntax's operators allow. An operator counts only when a number follows it.
     pub fn int(&mut self) -> PResult<i64> {
+        if let Some((v, len)) = self.plain_number() {
+            self.pos += len;
+            return Ok(v as i64);
+        }
         let mut sum = self.term()?;
         loop {
             let save = self.pos;
@@ -191,7 +218,47 @@ impl<'a> LineCursor<'a> {
         Ok(if neg { v.wrapping_neg() } else { v })
     }
 
+    /// A decimal or `0x` literal in `0..=i64::MAX` with no operator after it, and its
+    /// length: what `int` would read, without its expression machinery. `None` for
+    /// anything else (the full path then reads it, with its diagnostics).
+    #[inline]
+    fn plain_number(&self) -> Option<(u64, usize)> {
+        let b = self.text.as_bytes().get(self.pos..)?;
+        let (prefix, radix) = if b.starts_with(b"0x") || b.starts_with(b"0X") {
+            (2, 16)
+        } else {
+            (0, 10)
+        };
+        let mut v: u64 = 0;
+        let mut len = 0;
+        for &d in &b[prefix..] {
+            let Some(x) = (d as char).to_digit(radix) else {
+                break;
+            };
+            v = v.checked_mul(radix.into())?.checked_add(x.into())?;
+            len += 1;
+        }
+        if len == 0 || v > i64::MAX as u64 {
+            return None;
+        }
+        if matches!(b.get(prefix + len), Some(b'+' | b'-' | b'*' | b'/')) {
+            return None;
+        }
+        Some((v, prefix + len))
+    }
+
+    #[inline]
     pub fn uint(&mut self, max: u64) -> PResult<u32> {
+        match self.plain_number() {
+            Some((v, len)) if v <= max && v <= u64::from(u32::MAX) => {
+                self.pos += len;
+                Ok(v as u32)
+            }
+            _ => self.uint_expr(max),
+        }
+    }
+
+    fn uint_expr(&mut self, max: u64) -> PResult<u32> {
         let at = *self;
         let v = self.int()?;
         if v < 0 || v as u64 > max {

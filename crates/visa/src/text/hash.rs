@@ -4,3 +4,81 @@
 
 pub type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 pub type FastSet<K> = std::collections::HashSet<K, ahash::RandomState>;
+
+/// A map by name where names of up to 15 bytes (nearly all: `V0042`, `_0_028_r6`) are
+/// keyed as one integer, so a lookup hashes and compares one `u128` instead of bytes
+/// (`memcmp` calls); longer names go to a map by string.
+pub struct NameMap<V> {
+    short: FastMap<u128, V>,
+    long: FastMap<String, V>,
+}
+
+impl<V> Default for NameMap<V> {
+    fn default() -> Self {
+        NameMap {
+            short: FastMap::default(),
+            long: FastMap::default(),
+        }
+    }
+}
+
+/// The bytes of a short name and its length in the last byte (so `a` and `a\0` differ).
+#[inline]
+fn short_key(name: &str) -> Option<u128> {
+    let b = name.as_bytes();
+    if b.len() > 15 {
+        return None;
+    }
+    let mut buf = [0u8; 16];
+    buf[..b.len()].copy_from_slice(b);
+    buf[15] = b.len() as u8;
+    Some(u128::from_le_bytes(buf))
+}
+
+impl<V> NameMap<V> {
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<&V> {
+        match short_key(name) {
+            Some(k) => self.short.get(&k),
+            None => self.long.get(name),
+        }
+    }
+    pub fn insert(&mut self, name: impl AsRef<str>, value: V) -> Option<V> {
+        let name = name.as_ref();
+        match short_key(name) {
+            Some(k) => self.short.insert(k, value),
+            None => self.long.insert(name.to_string(), value),
+        }
+    }
+    pub fn remove(&mut self, name: &str) -> Option<V> {
+        match short_key(name) {
+            Some(k) => self.short.remove(&k),
+            None => self.long.remove(name),
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameMap;
+
+    #[test]
+    fn short_and_long_names_are_kept_apart() {
+        let mut m = NameMap::default();
+        let long = "a_name_longer_than_fifteen_bytes";
+        assert_eq!(m.insert("a", 1), None);
+        assert_eq!(m.insert("a\0", 2), None);
+        assert_eq!(m.insert(long, 3), None);
+        assert_eq!(m.insert("a", 4), Some(1));
+        assert_eq!(
+            (m.get("a"), m.get("a\0"), m.get(long)),
+            (Some(&4), Some(&2), Some(&3))
+        );
+        assert_eq!(m.get("b"), None);
+        assert_eq!(m.remove(long), Some(3));
+        assert_eq!((m.get(long), m.len()), (None, 2));
+    }
+}

@@ -4,12 +4,14 @@
 
 use super::cursor::{LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
-use super::hash::{FastMap, FastSet};
+use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
 use crate::isa::syntax::{all_syntax, Format, ALTERNATE_SYNTAX};
-use crate::isa::{predefined_vars, Align, Field, FieldKind, Opcode, Type, PREDEFINED_SURFACES};
+use crate::isa::{
+    predefined_vars, Align, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
+};
 use crate::limits;
 use crate::limits::PREDEFINED_VARS;
 use crate::model::*;
@@ -39,15 +41,53 @@ impl ParseOptions {
     /// The options a text names itself: IGC 2.x's `//Platform:` trailer decides the GRF
     /// size; without one, 32-byte GRFs.
     pub fn for_text(src: &str) -> ParseOptions {
-        let named = src
-            .lines()
-            .rev()
-            .find_map(|l| l.trim_end_matches('\r').strip_prefix("//Platform: "));
+        let named = last_platform_line(src);
         ParseOptions {
             grf_bytes: named.map_or(
                 limits::GRF_BYTES_DEFAULT,
                 crate::model::grf_bytes_of_platform,
             ),
+        }
+    }
+}
+
+/// What follows `//Platform: ` on the last line that starts with it (trailing `\r`s
+/// dropped). A forward search: scanning lines backwards cost more than parsing some.
+fn last_platform_line(src: &str) -> Option<&str> {
+    const TRAILER: &str = "//Platform: ";
+    let b = src.as_bytes();
+    let start = memchr::memmem::find_iter(b, TRAILER)
+        .filter(|&i| i == 0 || b[i - 1] == b'\n')
+        .last()?;
+    let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |e| start + e);
+    src.get(start + TRAILER.len()..end)
+        .map(|l| l.trim_end_matches('\r'))
+}
+
+/// The pieces of `src` between `\n`s, as `src.split('\n')` yields them.
+struct Lines<'a> {
+    src: &'a str,
+    start: usize,
+    done: bool,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        if self.done {
+            return None;
+        }
+        let rest = self.src.get(self.start..)?;
+        match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(e) => {
+                self.start += e + 1;
+                rest.get(..e)
+            }
+            None => {
+                self.done = true;
+                Some(rest)
+            }
         }
     }
 }
@@ -66,7 +106,12 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         grf_bytes: options.grf_bytes,
         ..Parser::default()
     };
-    for (i, raw) in src.split('\n').enumerate() {
+    let lines = Lines {
+        src,
+        start: 0,
+        done: false,
+    };
+    for (i, raw) in lines.enumerate() {
         let raw = raw.trim_end_matches('\r');
         if let Some(rb) = p.routine.as_mut() {
             // IGC 2.x's build trailer is a pair of comments worth keeping.
@@ -81,13 +126,17 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
                 continue;
             }
         }
-        let line = strip_comment(raw);
+        let (line, has_tab) = strip_comment(raw);
         if is_blank(line) {
             continue;
         }
-        let line = tabs_as_spaces(line);
+        let line = if has_tab {
+            tabs_as_spaces(line)
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        };
         if let Err(d) = p.line(&line, i + 1) {
-            p.diags.push(d);
+            p.diags.push(*d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
                 break;
             }
@@ -105,7 +154,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
     }
     if p.diags.is_empty() && p.kernels.is_empty() && p.functions.is_empty() {
         let line = src.split('\n').count();
-        p.diags.push(diag(
+        p.diags.push(*diag(
             line,
             1,
             "no kernel or function in the text",
@@ -124,34 +173,46 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
     })
 }
 
-/// Drops a `//` comment that is not inside a string.
-fn strip_comment(line: &str) -> &str {
+/// Drops a `//` comment that is not inside a string; says whether what is left has a tab.
+fn strip_comment(line: &str) -> (&str, bool) {
     let b = line.as_bytes();
-    // Most lines have no string: the first `//` ends them.
-    if memchr::memchr(b'"', b).is_none() {
-        // memchr for the first byte (`memmem::find` builds a searcher per call).
-        let mut from = 0;
-        while let Some(i) = memchr::memchr(b'/', &b[from..]) {
-            let at = from + i;
-            if b.get(at + 1) == Some(&b'/') {
-                return &line[..at];
-            }
-            from = at + 1;
+    // Most lines have no string: the first `//` ends them. One pass finds it and any
+    // tab before it; a quote before it takes the careful path.
+    let mut has_tab = false;
+    let mut from = 0;
+    while let Some(i) = memchr::memchr3(b'/', b'\t', b'"', &b[from..]) {
+        let at = from + i;
+        match b[at] {
+            b'\t' => has_tab = true,
+            b'"' => return strip_comment_quoted(line),
+            _ if b.get(at + 1) == Some(&b'/') => return (&line[..at], has_tab),
+            _ => {}
         }
-        return line;
+        from = at + 1;
     }
+    (line, has_tab)
+}
+
+/// `strip_comment` of a line with a string literal.
+fn strip_comment_quoted(line: &str) -> (&str, bool) {
+    let b = line.as_bytes();
     let mut in_str = false;
     let mut i = 0;
+    let mut end = b.len();
     while i < b.len() {
         match b[i] {
             b'\\' if in_str => i += 1,
             b'"' => in_str = !in_str,
-            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => {
+                end = i;
+                break;
+            }
             _ => {}
         }
         i += 1;
     }
-    line
+    let line = &line[..end];
+    (line, memchr::memchr(b'\t', line.as_bytes()).is_some())
 }
 
 /// `line.trim().is_empty()`, deciding ASCII bytes without decoding characters.
@@ -170,6 +231,10 @@ fn is_blank(line: &str) -> bool {
 fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
+    // IGC pads lines before their comments with long runs of spaces.
+    while end >= 8 && &b[end - 8..end] == b"        " {
+        end -= 8;
+    }
     while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
         end -= 1;
     }
@@ -187,7 +252,9 @@ struct Parser {
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
     /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
-    word_memo: FastMap<String, Vec<u16>>,
+    word_memo: NameMap<Vec<u16>>,
+    /// The operands of the instruction being parsed, reused from line to line.
+    operands: Vec<Operand>,
 }
 
 #[derive(Default)]
@@ -197,7 +264,7 @@ struct RoutineBuilder {
     strings: StringPool,
     string_ids: FastMap<Vec<u8>, u32>,
     variables: Vec<Variable>,
-    var_ids: FastMap<String, u32>,
+    var_ids: NameMap<u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
     addresses: Vec<AddressVar>,
     address_ids: FastMap<String, u16>,
@@ -209,7 +276,7 @@ struct RoutineBuilder {
     /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
     surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
-    label_ids: FastMap<String, u16>,
+    label_ids: NameMap<u16>,
     /// Labels used but not (yet) defined, with where they were first used.
     label_uses: FastMap<u16, (usize, usize)>,
     defined_labels: Vec<bool>,
@@ -293,7 +360,7 @@ impl RoutineBuilder {
             attributes: Vec::new(),
         });
         self.defined_labels.push(false);
-        self.label_ids.insert(name.to_string(), id);
+        self.label_ids.insert(name, id);
         self.label_uses.insert(id, (line, col));
         id
     }
@@ -305,14 +372,14 @@ fn diag(
     message: impl Into<String>,
     token: &str,
     expected: &str,
-) -> Diagnostic {
-    Diagnostic {
+) -> Box<Diagnostic> {
+    Box::new(Diagnostic {
         line,
         col,
         message: message.into(),
         token: token.into(),
         expected: expected.into(),
-    }
+    })
 }
 
 impl Parser {
@@ -363,9 +430,10 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let inst = parse_instruction(rb, version, c, &mut self.word_memo)?;
+        let (opcode, subop) =
+            parse_instruction(rb, version, c, &mut self.word_memo, &mut self.operands)?;
         rb.instructions
-            .push(inst)
+            .push_parts(opcode, subop, self.operands.drain(..))
             .map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
@@ -423,7 +491,7 @@ impl Parser {
                 let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
                 let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize])
                     .into_owned();
-                self.diags.push(diag(
+                self.diags.push(*diag(
                     line,
                     col,
                     format!("label `{name}` is never defined"),
@@ -440,7 +508,7 @@ impl Parser {
                     rb.variables[var].alias_offset = offset;
                     rb.variables[var].aliases_null = id == 0;
                 }
-                None => self.diags.push(diag(
+                None => self.diags.push(*diag(
                     line,
                     col,
                     format!("unknown alias target `{target}`"),
@@ -735,7 +803,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             let tat = t;
             let tname = word(&mut t);
-            let ty = Type::from_name(tname)
+            let ty = type_named(tname)
                 .ok_or_else(|| tat.err(format!("unknown type `{tname}`"), "a vISA type"))?;
             if !ty.has_binary_form() && version <= Version::LATEST_BINARY {
                 return Err(tat.err(
@@ -937,14 +1005,86 @@ fn attribute_list(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Vec<At
 struct Candidate {
     opcode: Opcode,
     subop: Option<u8>,
-    /// The template, split once.
-    pieces: Vec<Piece<'static>>,
+    layout: Layout,
+    /// The template, split once and its literals split at spaces.
+    steps: Vec<Step>,
     /// Texts the line (after any predicate) must start with for this template to apply.
     keys: Vec<String>,
-    /// The fields the template names (the rest go to `{*}`).
-    named: Vec<&'static str>,
+    /// Per field of the layout: the template names it (the rest go to `{*}`).
+    named: Vec<bool>,
+    /// The template names `sfid`.
+    names_sfid: bool,
     /// The template has a `{*}` piece.
     has_rest: bool,
+    /// Fields called `dst`, `sfid` and `ex_desc` (see [`FieldAt`]).
+    dst: FieldAt,
+    sfid: FieldAt,
+    ex_desc: Option<usize>,
+}
+
+/// The fields of a layout that carry one name, in order: the first one the text's
+/// version admits is the one a template piece names (resolved once per template, not
+/// by comparing names per line).
+#[derive(Default)]
+struct FieldAt(Vec<u8>);
+
+impl FieldAt {
+    fn new(fields: &[Field], name: &str) -> FieldAt {
+        FieldAt(
+            (0..fields.len().min(u8::MAX.into()))
+                .filter(|&i| fields[i].name == name)
+                .map(|i| i as u8)
+                .collect(),
+        )
+    }
+    #[inline]
+    fn get(&self, fields: &[Field], version: Version) -> Option<usize> {
+        self.0
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| fields[i].cond.version_allows(version))
+    }
+}
+
+/// One step of matching a template against a line.
+enum Step {
+    /// A space of a literal: any run of blanks, or none.
+    Blanks,
+    /// A word of a literal (or the mnemonic), after optional blanks.
+    Word(&'static str),
+    Pred(FieldAt),
+    Exec(FieldAt),
+    Sat,
+    Rest,
+    Field(FieldAt, Option<Format>),
+}
+
+/// The steps of matching literal text (`literal`, unrolled once).
+fn literal_steps(l: &'static str, out: &mut Vec<Step>) {
+    for part in l.split(' ') {
+        out.push(if part.is_empty() {
+            Step::Blanks
+        } else {
+            Step::Word(part)
+        });
+    }
+}
+
+fn compile_steps(pieces: &[Piece<'static>], layout: &Layout) -> Vec<Step> {
+    let fields = layout.fields;
+    let mut out = Vec::new();
+    for piece in pieces {
+        match *piece {
+            Piece::Literal(l) => literal_steps(l, &mut out),
+            Piece::Mnemonic => literal_steps(layout.mnemonic, &mut out),
+            Piece::Pred => out.push(Step::Pred(FieldAt::new(fields, "pred"))),
+            Piece::Exec => out.push(Step::Exec(FieldAt::new(fields, "exec"))),
+            Piece::Sat => out.push(Step::Sat),
+            Piece::Rest => out.push(Step::Rest),
+            Piece::Field(name, fmt) => out.push(Step::Field(FieldAt::new(fields, name), fmt)),
+        }
+    }
+    out
 }
 
 /// The candidates of one text version, with an index from the leading name of each
@@ -989,32 +1129,18 @@ impl Candidates {
         }
     }
 
-    /// The candidates some key of which `rest` starts with, in table order. The ids a
-    /// leading word can start are remembered in `memo` (a few thousand words at most).
-    fn matching(&self, rest: &str, memo: &mut FastMap<String, Vec<u16>>) -> Vec<&Candidate> {
-        let word = leading_word(rest);
-        let ids = match memo.get(word) {
-            Some(ids) => ids.clone(),
-            None => {
-                let mut ids: Vec<u16> = self.other.clone();
-                // A key's leading word is a prefix of the line's leading word.
-                for end in 1..=word.len() {
-                    if let Some(list) = self.by_word.get(&word[..end]) {
-                        ids.extend_from_slice(list);
-                    }
-                }
-                ids.sort_unstable();
-                ids.dedup();
-                if memo.len() < 4096 {
-                    memo.insert(word.to_string(), ids.clone());
-                }
-                ids
+    /// Ids of the candidates a line whose leading word is `word` may match, in table order.
+    fn ids_for(&self, word: &str) -> Vec<u16> {
+        let mut ids: Vec<u16> = self.other.clone();
+        // A key's leading word is a prefix of the line's leading word.
+        for end in 1..=word.len() {
+            if let Some(list) = self.by_word.get(&word[..end]) {
+                ids.extend_from_slice(list);
             }
-        };
-        ids.into_iter()
-            .map(|i| &self.all[i as usize])
-            .filter(|c| c.keys.iter().any(|k| rest.starts_with(k.as_str())))
-            .collect()
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 }
 
@@ -1054,12 +1180,19 @@ fn candidates(version: Version) -> &'static Candidates {
                 _ => vec![],
             };
             let ps = pieces(template);
+            let names = named_fields(&ps);
+            let fields = layout.fields;
             out.push(Candidate {
                 opcode,
                 subop,
-                named: named_fields(&ps),
+                named: fields.iter().map(|f| names.contains(&f.name)).collect(),
+                names_sfid: names.contains(&"sfid"),
                 has_rest: ps.contains(&Piece::Rest),
-                pieces: ps,
+                steps: compile_steps(&ps, &layout),
+                dst: FieldAt::new(fields, "dst"),
+                sfid: FieldAt::new(fields, "sfid"),
+                ex_desc: fields.iter().position(|f| f.name == "ex_desc"),
+                layout,
                 keys,
             });
         }
@@ -1067,12 +1200,16 @@ fn candidates(version: Version) -> &'static Candidates {
     })
 }
 
+/// Parses an instruction line into `ops` (cleared first), returning its opcode and
+/// sub-opcode. The ids a leading word can start are remembered in `memo` (a few
+/// thousand words at most).
 fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
-    memo: &mut FastMap<String, Vec<u16>>,
-) -> PResult<Instruction> {
+    memo: &mut NameMap<Vec<u16>>,
+    ops: &mut Vec<Operand>,
+) -> PResult<(Opcode, Option<u8>)> {
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -1080,13 +1217,60 @@ fn parse_instruction(
         }
     }
     let rest = body.rest();
-    let mut best: Option<Diagnostic> = None;
-    for cand in candidates(version).matching(rest, memo) {
+    let cands = candidates(version);
+    let word = leading_word(rest);
+    let found = match memo.get(word) {
+        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops),
+        None => {
+            let ids = cands.ids_for(word);
+            let found = try_candidates(rb, version, c, cands, &ids, rest, ops);
+            if memo.len() < 4096 {
+                memo.insert(word, ids);
+            }
+            found
+        }
+    };
+    match found {
+        Ok(Some(head)) => Ok(head),
+        Ok(None) => Err(body.err(
+            format!("unknown instruction `{}`", body.token()),
+            "a vISA instruction",
+        )),
+        Err(d) => Err(d),
+    }
+}
+
+/// `s.starts_with(prefix)` as a byte loop (keys are a few bytes: shorter than a `memcmp` call).
+#[inline]
+fn starts_with_bytes(s: &str, prefix: &str) -> bool {
+    let (s, p) = (s.as_bytes(), prefix.as_bytes());
+    s.len() >= p.len() && s.iter().zip(p).all(|(a, b)| a == b)
+}
+
+/// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
+/// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
+fn try_candidates(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: LineCursor,
+    cands: &Candidates,
+    ids: &[u16],
+    rest: &str,
+    ops: &mut Vec<Operand>,
+) -> PResult<Option<(Opcode, Option<u8>)>> {
+    let mut best: Option<Box<Diagnostic>> = None;
+    for &id in ids {
+        let Some(cand) = cands.all.get(id as usize) else {
+            continue;
+        };
+        if !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
+            continue;
+        }
         if cand.opcode.info().is_some_and(|i| i.since > version) {
             continue;
         }
-        match match_template(rb, version, c, cand) {
-            Ok(inst) => return Ok(inst),
+        match match_template(rb, version, c, cand, ops) {
+            Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
             Err(d) => {
                 if best.as_ref().is_none_or(|b| d.col > b.col) {
                     best = Some(d);
@@ -1094,19 +1278,10 @@ fn parse_instruction(
             }
         }
     }
-    Err(best.unwrap_or_else(|| {
-        body.err(
-            format!("unknown instruction `{}`", body.token()),
-            "a vISA instruction",
-        )
-    }))
-}
-
-/// The index of the first field called `name` that the version admits.
-fn field_index(fields: &[Field], name: &str, version: Version) -> Option<usize> {
-    fields
-        .iter()
-        .position(|f| f.name == name && f.cond.version_allows(version))
+    match best {
+        Some(d) => Err(d),
+        None => Ok(None),
+    }
 }
 
 fn match_template(
@@ -1114,24 +1289,26 @@ fn match_template(
     version: Version,
     mut c: LineCursor,
     cand: &Candidate,
-) -> PResult<Instruction> {
-    let layout = cand
-        .opcode
-        .layout(cand.subop)
-        .expect("candidates have layouts");
+    ops: &mut Vec<Operand>,
+) -> PResult<()> {
+    let layout = &cand.layout;
     let fields = layout.fields;
-    let mut ops: Vec<Operand> = vec![Operand::Absent; fields.len()];
-    let ps = &cand.pieces;
+    ops.clear();
+    ops.resize(fields.len(), Operand::Absent);
     let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
     let result = (|| -> PResult<()> {
-        for piece in ps {
-            match *piece {
-                Piece::Literal(l) => literal(&mut c, l)?,
-                Piece::Pred => {
-                    if let Some(i) = field_index(fields, "pred", version) {
+        for step in &cand.steps {
+            match step {
+                Step::Blanks => c.skip_ws(),
+                Step::Word(w) => {
+                    c.skip_ws();
+                    c.expect(w)?;
+                }
+                Step::Pred(at) => {
+                    if let Some(i) = at.get(fields, version) {
                         if c.peek() == Some('(') {
                             if let Some(p) = parse_pred(rb, &mut c)? {
                                 ops[i] = Operand::Pred(p);
@@ -1140,21 +1317,20 @@ fn match_template(
                         }
                     }
                 }
-                Piece::Exec => {
-                    if let Some(i) = field_index(fields, "exec", version) {
+                Step::Exec(at) => {
+                    if let Some(i) = at.get(fields, version) {
                         ops[i] = Operand::Exec(parse_exec(&mut c)?);
                     }
                 }
-                Piece::Mnemonic => literal(&mut c, layout.mnemonic)?,
-                Piece::Sat => sat = c.eat(".sat"),
-                Piece::Field(name, fmt) => {
-                    let Some(i) = field_index(fields, name, version) else {
+                Step::Sat => sat = c.eat(".sat"),
+                Step::Field(at, fmt) => {
+                    let Some(i) = at.get(fields, version) else {
                         continue;
                     };
                     if !fields[i].cond.field_allows(&ops[..i]) {
                         continue;
                     }
-                    let value = match fmt {
+                    let value = match *fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => formatted(
                             rb,
@@ -1163,16 +1339,14 @@ fn match_template(
                             f,
                             (cand.opcode, cand.subop),
                             fields,
-                            &mut ops,
+                            ops,
                         )?,
                     };
                     ops[i] = merge(&ops[i], value);
                 }
-                Piece::Rest => {
+                Step::Rest => {
                     for (i, f) in fields.iter().enumerate() {
-                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
-                            || named.contains(&f.name)
-                        {
+                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named[i] {
                             continue;
                         }
                         if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
@@ -1224,12 +1398,10 @@ fn match_template(
             // Fields the text does not show (IGC prints neither MBZ scales nor counts).
             // Fields the template never shows (MBZ scales, counts, LSC operands a load
             // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !cand.has_rest && !named.contains(&f.name) => Operand::Raw(Raw::NULL),
-            FieldKind::Vector if !cand.has_rest && !named.contains(&f.name) => {
-                Operand::Vector(null_operand())
-            }
+            FieldKind::Raw if !cand.has_rest && !named[i] => Operand::Raw(Raw::NULL),
+            FieldKind::Vector if !cand.has_rest && !named[i] => Operand::Vector(null_operand()),
             FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
-                Operand::Int(implied_value(i, fields, &ops))
+                Operand::Int(implied_value(i, fields, ops))
             }
             _ => {
                 return Err(c.err(
@@ -1239,7 +1411,7 @@ fn match_template(
             }
         };
     }
-    if cand.opcode == Opcode::RAW_SENDS && !named.contains(&"sfid") {
+    if cand.opcode == Opcode::RAW_SENDS && !cand.names_sfid {
         if let (
             Some(i),
             Some(Operand::Vector(Vector {
@@ -1247,28 +1419,20 @@ fn match_template(
                 ..
             })),
         ) = (
-            field_index(fields, "sfid", version),
-            inst_operand(fields, &ops, "ex_desc"),
+            cand.sfid.get(fields, version),
+            cand.ex_desc.and_then(|e| ops.get(e)),
         ) {
             ops[i] = Operand::Int(bits.get() as u32 & 0xF);
         }
     }
     if sat {
-        if let Some(i) = field_index(fields, "dst", version) {
+        if let Some(i) = cand.dst.get(fields, version) {
             if let Operand::Vector(v) = &mut ops[i] {
                 v.modifier = Modifier::SAT;
             }
         }
     }
-    Ok(Instruction {
-        opcode: cand.opcode,
-        subop: cand.subop,
-        operands: ops,
-    })
-}
-
-fn inst_operand<'o>(fields: &[Field], ops: &'o [Operand], name: &str) -> Option<&'o Operand> {
-    fields.iter().position(|f| f.name == name).map(|i| &ops[i])
+    Ok(())
 }
 
 /// The operand IGC's builder puts where the text shows none (a flat LSC message's
@@ -1297,19 +1461,6 @@ fn merge(old: &Operand, new: Operand) -> Operand {
         (Operand::Int(a), Operand::Int(b)) => Operand::Int(a | b),
         (_, n) => n,
     }
-}
-
-/// Matches template literal text; a space matches any run of blanks (or none).
-fn literal(c: &mut LineCursor, l: &str) -> PResult<()> {
-    for part in l.split(' ') {
-        if part.is_empty() {
-            c.skip_ws();
-            continue;
-        }
-        c.skip_ws();
-        c.expect(part)?;
-    }
-    Ok(())
 }
 
 /// A predicate prefix `(!P1.any)`, or `None` (cursor unmoved) when the parenthesis
@@ -1348,11 +1499,21 @@ fn parse_pred(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Option<Pred>> 
 
 fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
+    if let Some((e, len)) = plain_exec(&c.text.as_bytes()[c.pos..]) {
+        c.pos += len;
+        return Ok(e);
+    }
     c.expect("(")?;
     c.skip_ws();
     let at = *c;
     let m = c.ident()?;
-    let mask = names::EMASK.iter().position(|e| *e == m).ok_or_else(|| {
+    // `M<n>` and `M<n>_NM` decided bytewise (the order of `names::EMASK`).
+    let mask = match m.as_bytes() {
+        [b'M', d @ b'1'..=b'8'] => Some(usize::from(d - b'1')),
+        [b'M', d @ b'1'..=b'8', b'_', b'N', b'M'] => Some(usize::from(d - b'1') + 8),
+        _ => names::EMASK.iter().position(|e| *e == m),
+    };
+    let mask = mask.ok_or_else(|| {
         at.err(
             format!("unknown execution mask `{m}`"),
             "M1..M8 or M1_NM..M8_NM",
@@ -1372,6 +1533,36 @@ fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     c.expect(")")?;
     Ok(e)
+}
+
+/// `(M<n>[_NM], <size>)` as IGC prints it (one optional space, a legal size) and its
+/// length; `None` for anything else, which `parse_exec` then reads with its diagnostics.
+#[inline]
+fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
+    let (&[b'(', b'M', d], rest) = b.split_first_chunk::<3>()? else {
+        return None;
+    };
+    if !(b'1'..=b'8').contains(&d) {
+        return None;
+    }
+    let (mask, mut i) = if rest.starts_with(b"_NM") {
+        (d - b'1' + 8, 6)
+    } else {
+        (d - b'1', 3)
+    };
+    if b.get(i) != Some(&b',') {
+        return None;
+    }
+    i += 1;
+    if b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let (size, len) = small_decimal(b.get(i..)?)?;
+    i += len;
+    if b.get(i) != Some(&b')') {
+        return None;
+    }
+    Some((ExecCtrl::new(size.into(), mask)?, i + 1))
 }
 
 fn generic(
@@ -1442,12 +1633,18 @@ fn parse_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Raw> {
 fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
     let at = *c;
     c.expect("<")?;
-    let mut vals = vec![c.uint(64)? as u16];
-    let mut seps = Vec::new();
+    // At most three values count; more make the region illegal (but are still read).
+    let mut vals = [c.uint(64)? as u16, 0, 0];
+    let mut seps = [' '; 2];
+    let mut n = 1;
     while let Some(sep) = c.peek().filter(|ch| matches!(ch, ';' | ',')) {
         c.pos += 1;
-        seps.push(sep);
-        vals.push(c.uint(64)? as u16);
+        let v = c.uint(64)? as u16;
+        if n < 3 {
+            seps[n - 1] = sep;
+            vals[n] = v;
+        }
+        n += 1;
     }
     c.expect(">")?;
     let bad = || {
@@ -1457,10 +1654,10 @@ fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
         )
     };
     let code = |v: u16| Region::value_code(v).map(u16::from).ok_or_else(bad);
-    match (vals.as_slice(), seps.as_slice()) {
-        ([h], []) if dst_ok => Ok(Region(code(*h)? << 8)),
-        ([w, h], [',']) => Ok(Region((code(*w)? << 4) | (code(*h)? << 8))),
-        ([v, w, h], [';', ',']) => Ok(Region(code(*v)? | (code(*w)? << 4) | (code(*h)? << 8))),
+    match (n, vals, seps) {
+        (1, [h, ..], _) if dst_ok => Ok(Region(code(h)? << 8)),
+        (2, [w, h, _], [',', _]) => Ok(Region((code(w)? << 4) | (code(h)? << 8))),
+        (3, [v, w, h], [';', ',']) => Ok(Region(code(v)? | (code(w)? << 4) | (code(h)? << 8))),
         _ => Err(bad()),
     }
 }
@@ -1472,6 +1669,24 @@ fn parse_modifier(c: &mut LineCursor) -> Modifier {
         }
     }
     Modifier::NONE
+}
+
+/// `Type::from_name`, with the names IGC prints decided without a table scan.
+fn type_named(name: &str) -> Option<Type> {
+    match name {
+        "ud" => Some(Type::UD),
+        "d" => Some(Type::D),
+        "uw" => Some(Type::UW),
+        "w" => Some(Type::W),
+        "ub" => Some(Type::UB),
+        "b" => Some(Type::B),
+        "f" => Some(Type::F),
+        "df" => Some(Type::DF),
+        "uq" => Some(Type::UQ),
+        "q" => Some(Type::Q),
+        "hf" => Some(Type::HF),
+        _ => Type::from_name(name),
+    }
 }
 
 fn surface_id(name: &str) -> Option<u16> {
@@ -1505,8 +1720,8 @@ fn parse_vector_region(
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn)
-            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let ty =
+            type_named(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
         let bits = if ty.is_wide_immediate() {
             v as u64
         } else {
@@ -1545,8 +1760,8 @@ fn parse_vector_region(
         c.expect(":")?;
         let tat = *c;
         let tn = c.ident()?;
-        let ty = Type::from_name(tn)
-            .ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
+        let ty =
+            type_named(tn).ok_or_else(|| tat.err(format!("unknown type `{tn}`"), "a vISA type"))?;
         return Ok(Vector {
             modifier,
             kind: VectorKind::Indirect {
@@ -1577,6 +1792,20 @@ fn parse_vector_region(
             format!("`{name}` is not an operand"),
             "V(r,c)<region>, an immediate, A<n>(o)<w>, P<n>, r[...] or a state",
         ));
+    }
+    if let Some((row, col, region, len)) = plain_general(&c.text.as_bytes()[c.pos..]) {
+        if let Some(id) = rb.var_id(name) {
+            c.pos += len;
+            return Ok(Vector {
+                modifier,
+                kind: VectorKind::General {
+                    id,
+                    row,
+                    col,
+                    region,
+                },
+            });
+        }
     }
     c.expect("(")?;
     let first = c.uint(u32::MAX.into())?;
@@ -1653,6 +1882,66 @@ fn parse_vector_region(
         });
     }
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
+}
+
+/// A small decimal at the start of `b` (at most 3 digits) and its length.
+#[inline]
+fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
+    let mut v: u16 = 0;
+    let mut len = 0;
+    while let Some(&d) = b.get(len) {
+        if !d.is_ascii_digit() || len == 3 {
+            break;
+        }
+        v = v * 10 + u16::from(d - b'0');
+        len += 1;
+    }
+    (len > 0 && !b.get(len).is_some_and(u8::is_ascii_digit)).then_some((v, len))
+}
+
+/// `(row,col)<region>` of a general operand in its plain form (decimal numbers in range,
+/// a legal region): row, column, region and length. `None` for anything else, which the
+/// full path then reads with its diagnostics; on the plain form both agree.
+#[inline]
+fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
+    let mut i = 0;
+    let next =
+        |want: u8, i: &mut usize| -> Option<()> { (b.get(*i) == Some(&want)).then(|| *i += 1) };
+    next(b'(', &mut i)?;
+    let (row, n) = small_decimal(&b[i..])?;
+    i += n;
+    next(b',', &mut i)?;
+    let (col, n) = small_decimal(&b[i..])?;
+    i += n;
+    next(b')', &mut i)?;
+    next(b'<', &mut i)?;
+    let mut vals = [0u8; 3];
+    let mut seps = [0u8; 2];
+    let mut count = 0;
+    loop {
+        let (v, n) = small_decimal(&b[i..])?;
+        i += n;
+        if count == 3 || v > 64 {
+            return None;
+        }
+        vals[count] = Region::value_code(v)?;
+        count += 1;
+        match b.get(i) {
+            Some(&sep @ (b';' | b',')) if count < 3 => seps[count - 1] = sep,
+            Some(b'>') => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    i += 1;
+    let code = |c: u8| u16::from(c);
+    let region = match (count, seps) {
+        (1, _) => Region(code(vals[0]) << 8),
+        (2, [b',', _]) => Region((code(vals[0]) << 4) | (code(vals[1]) << 8)),
+        (3, [b';', b',']) => Region(code(vals[0]) | (code(vals[1]) << 4) | (code(vals[2]) << 8)),
+        _ => return None,
+    };
+    Some((u8::try_from(row).ok()?, u8::try_from(col).ok()?, region, i))
 }
 
 /// `&name[byte offset]`: the address of a variable, surface or sampler, stored as the
@@ -2455,4 +2744,52 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         col,
         Region::from_values(0, 1, 0).unwrap_or_default(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain-operand shortcut takes only what the full path reads the same way.
+    #[test]
+    fn plain_general_takes_only_the_plain_form() {
+        let region = |v, w, h| Region::from_values(v, w, h).unwrap_or_default();
+        assert_eq!(
+            plain_general(b"(2,3)<4;2,1> x"),
+            Some((2, 3, region(4, 2, 1), 12))
+        );
+        assert_eq!(
+            plain_general(b"(0,0)<1>"),
+            Some((0, 0, Region::dst(1).unwrap_or_default(), 8))
+        );
+        let exec = |s: &str| plain_exec(s.as_bytes());
+        assert_eq!(exec("(M1, 16) x"), Some((ExecCtrl(0x04), 8)));
+        assert_eq!(exec("(M5_NM,1)"), Some((ExecCtrl(0xC0), 9)));
+        for other in [
+            "(M9, 1)",
+            "(M1_N, 1)",
+            "(M1,  1)",
+            "(M1, 3)",
+            "(M1, 16 )",
+            "(M1x, 1)",
+        ] {
+            assert_eq!(exec(other), None, "{other}");
+        }
+        for other in [
+            "(0x1,0)<1>",
+            "(1+1,0)<1>",
+            "(0, 0)<1>",
+            "(256,0)<1>",
+            "(0,0256)<1>",
+            "(0,0)<3>",
+            "(0,0)<1;1>",
+            "(0,0)<1,1,1>",
+            "(0,0)<1;1,0;1>",
+            "(0,0)<128>",
+            "(0,0)",
+            "(0,0)<1;1,0",
+        ] {
+            assert_eq!(plain_general(other.as_bytes()), None, "{other}");
+        }
+    }
 }
