@@ -63,8 +63,14 @@ fn print_all<'w>(
     let routines = (0..obj.kernels.len())
         .map(RoutineRef::Kernel)
         .chain((0..obj.functions.len()).map(RoutineRef::Function));
+    let mut open_line = false;
     for which in routines {
-        print_routine_into(obj, which, style, options, out, sink.as_deref_mut())?;
+        // IGC ends a file with the build trailer and no newline; a routine printed
+        // after one starts on a line of its own (else the trailer would swallow it).
+        if open_line {
+            out.push('\n');
+        }
+        open_line = print_routine_into(obj, which, style, options, out, sink.as_deref_mut())?;
     }
     if let Some(w) = sink {
         w.write_all(out.as_bytes())?;
@@ -97,7 +103,8 @@ pub fn print_routine_with(
 
 /// Appends one routine's text to `out` (one buffer for the whole text: no string per
 /// line or operand); with a `sink`, the buffer is written out and emptied whenever it
-/// holds [`FLUSH_AT`] bytes.
+/// holds [`FLUSH_AT`] bytes. Returns whether the text ends inside a line (the build
+/// trailer has no newline).
 fn print_routine_into<'w>(
     obj: &Object,
     which: RoutineRef,
@@ -105,7 +112,7 @@ fn print_routine_into<'w>(
     options: &PrintOptions,
     out: &mut String,
     mut sink: Option<&mut (dyn std::io::Write + 'w)>,
-) -> std::io::Result<()> {
+) -> std::io::Result<bool> {
     let rp = RoutinePrinter::new(obj, which, style, options);
     let (p, r) = (&rp.printer, rp.printer.r);
     out.push_str(&rp.header());
@@ -125,8 +132,9 @@ fn print_routine_into<'w>(
             }
         }
     }
-    out.push_str(&rp.trailer());
-    Ok(())
+    let trailer = rp.trailer();
+    out.push_str(&trailer);
+    Ok(!trailer.is_empty())
 }
 
 /// One routine's text a piece at a time (the header, any instruction's line, the
