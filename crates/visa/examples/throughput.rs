@@ -1,7 +1,7 @@
 //! CPU-time throughput of each direction on one file, for a loaded machine where
 //! criterion's wall-clock numbers drift: `cargo run --release -p gpukit-visa --example
-//! throughput -- FILE.visaasm [REPEATS] [parse]` (`parse`: the text parse alone, for
-//! comparing builds). CPU time is this thread's, from
+//! throughput -- FILE.visaasm [REPEATS] [parse|read]` (`parse`: the text parse alone,
+//! `read`: the binary read alone, for comparing builds and profiling). CPU time is this thread's, from
 //! `/proc/thread-self/schedstat` (Linux); elsewhere it falls back to wall time.
 
 use std::time::Instant;
@@ -39,11 +39,13 @@ fn measure<T>(name: &str, bytes: usize, repeats: u32, mut f: impl FnMut() -> T) 
 fn main() {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
-        eprintln!("usage: throughput FILE.visaasm [REPEATS]");
+        eprintln!("usage: throughput FILE.visaasm [REPEATS] [parse|read]");
         std::process::exit(2);
     };
     let repeats = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
-    let parse_only = args.next().as_deref() == Some("parse");
+    let only = args.next();
+    let parse_only = only.as_deref() == Some("parse");
+    let read_only = only.as_deref() == Some("read");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         eprintln!("throughput: {path}: {e}");
         std::process::exit(1);
@@ -59,6 +61,13 @@ fn main() {
         std::process::exit(1);
     });
     let binary = gpukit_visa::write(&obj).expect("a parsed object writes");
+    if read_only {
+        drop(obj);
+        measure("binary read", binary.len(), repeats, || {
+            gpukit_visa::read(&binary)
+        });
+        return;
+    }
     let printed = gpukit_visa::text::print_text(&obj);
     measure("text parse", text.len(), repeats, || {
         gpukit_visa::text::parse_text(&text)
