@@ -3,7 +3,7 @@
 
 use super::cursor::{Cursor, Sink};
 use crate::error::{ReadError, WriteError};
-use crate::isa::{Field, FieldKind, Opcode, Shape, Type};
+use crate::isa::{Cond, Field, FieldKind, Opcode, Shape, Type};
 use crate::model::*;
 use crate::version::Version;
 
@@ -65,6 +65,248 @@ pub(crate) fn decode_operands(
         }
     }
     Ok((opcode, subop))
+}
+
+/// What the quick decoder needs to know of a version, worked out once per stream.
+pub(crate) struct QuickVersion {
+    version: Version,
+    /// Operand type bytes the version has (what [`operand_type`] accepts).
+    type_ok: [bool; 256],
+}
+
+impl QuickVersion {
+    pub(crate) fn new(version: Version) -> Self {
+        let mut type_ok = [false; 256];
+        for (byte, ok) in type_ok.iter_mut().enumerate() {
+            *ok = version.has_type(Type::of_operand_byte(byte as u8));
+        }
+        QuickVersion { version, type_ok }
+    }
+}
+
+/// `N` bytes at `*pos`, advancing past them; `None` past the end.
+#[inline(always)]
+fn take<const N: usize>(bytes: &[u8], pos: &mut usize) -> Option<[u8; N]> {
+    let a = *bytes.get(*pos..)?.first_chunk::<N>()?;
+    *pos += N;
+    Some(a)
+}
+
+/// An id: 4 bytes when `WIDE` (vISA 3.4 on), else 2.
+#[inline(always)]
+fn take_id<const WIDE: bool>(bytes: &[u8], pos: &mut usize) -> Option<u32> {
+    if WIDE {
+        take::<4>(bytes, pos).map(u32::from_le_bytes)
+    } else {
+        take::<2>(bytes, pos).map(|b| u16::from_le_bytes(b).into())
+    }
+}
+
+/// Decodes the instruction at `*pos` as [`decode_operands`] does, pushing its
+/// operands onto `operands` and advancing `*pos` past it, but answers only "decoded"
+/// or "not decoded here" (`None`): anything unusual (a truncation, a reserved tag or
+/// type, an opcode the version lacks) is left to [`decode_operands`], which the
+/// caller runs on the same bytes for the exact error. Without error values every
+/// read is one bounds check and one fixed-size load, `WIDE` (ids of 4 bytes, vISA
+/// 3.4 on) is decided once per stream, and the operands are reserved once.
+/// On `None`, `operands` may hold part of the instruction past its start.
+#[inline]
+pub(crate) fn decode_quick<const WIDE: bool>(
+    bytes: &[u8],
+    pos: &mut usize,
+    quick: &QuickVersion,
+    operands: &mut Vec<Operand>,
+) -> Option<(Opcode, Option<u8>)> {
+    let version = quick.version;
+    let mut p = *pos;
+    let opcode = Opcode(take::<1>(bytes, &mut p)?[0]);
+    let info = opcode.info()?;
+    if info.since > version {
+        return None;
+    }
+    // What `Opcode::layout` answers, from the one table look-up.
+    let (subop, fields) = match info.shape {
+        Shape::Fixed(fields) => (None, fields),
+        Shape::Sub(table) => {
+            let s = take::<1>(bytes, &mut p)?[0];
+            (Some(s), table.get(usize::from(s))?.as_ref()?.fields)
+        }
+        Shape::TextOnly(_) => return None,
+    };
+    let start = operands.len();
+    operands.reserve(fields.len());
+    for field in fields {
+        let present = match field.cond {
+            Cond::Always => true,
+            Cond::Since(v) => version >= v,
+            Cond::Before(v) => version < v,
+            Cond::Bits { field, mask } => {
+                matches!(operands.get(start + field), Some(Operand::Int(v)) if v & mask != 0)
+            }
+            Cond::Equals { field, value } => {
+                matches!(operands.get(start + field), Some(Operand::Int(v)) if *v == value)
+            }
+        };
+        if !present {
+            operands.push(Operand::Absent);
+            continue;
+        }
+        let value = match field.kind {
+            FieldKind::Exec => Operand::Exec(ExecCtrl(take::<1>(bytes, &mut p)?[0])),
+            FieldKind::Pred => Operand::Pred(Pred(u16::from_le_bytes(take(bytes, &mut p)?))),
+            FieldKind::Vector => Operand::Vector(quick_vector::<WIDE>(bytes, &mut p, quick)?),
+            FieldKind::Raw => Operand::Raw(quick_raw::<WIDE>(bytes, &mut p)?),
+            FieldKind::Label => Operand::Label(u16::from_le_bytes(take(bytes, &mut p)?)),
+            FieldKind::U8 => Operand::Int(take::<1>(bytes, &mut p)?[0].into()),
+            FieldKind::U16 => Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into()),
+            FieldKind::U32 | FieldKind::I32 => {
+                Operand::Int(u32::from_le_bytes(take(bytes, &mut p)?))
+            }
+            FieldKind::SamplerOp => {
+                if version.major >= 4 {
+                    Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into())
+                } else {
+                    Operand::Int(take::<1>(bytes, &mut p)?[0].into())
+                }
+            }
+            FieldKind::Aoffimmi => {
+                if WIDE {
+                    Operand::Vector(quick_vector::<WIDE>(bytes, &mut p, quick)?)
+                } else {
+                    Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into())
+                }
+            }
+            FieldKind::WideId => Operand::Int(take_id::<WIDE>(bytes, &mut p)?),
+            FieldKind::RawList(count_field) => {
+                let n = count_of(operands.get(start..)?, count_field);
+                // Nothing is allocated for a count the rest of the stream cannot hold.
+                let raw_size = if WIDE { 6 } else { 4 };
+                if n > bytes.len().saturating_sub(p) / raw_size {
+                    return None;
+                }
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    v.push(quick_raw::<WIDE>(bytes, &mut p)?);
+                }
+                Operand::RawList(Box::new(v))
+            }
+            FieldKind::LabelList(count_field) => {
+                let n = count_of(operands.get(start..)?, count_field);
+                if n > bytes.len().saturating_sub(p) / 2 {
+                    return None;
+                }
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    v.push(u16::from_le_bytes(take(bytes, &mut p)?));
+                }
+                Operand::LabelList(Box::new(v))
+            }
+        };
+        operands.push(value);
+    }
+    *pos = p;
+    Some((opcode, subop))
+}
+
+#[inline(always)]
+fn quick_raw<const WIDE: bool>(bytes: &[u8], pos: &mut usize) -> Option<Raw> {
+    if WIDE {
+        let b = take::<6>(bytes, pos)?;
+        Some(Raw {
+            id: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            offset: u16::from_le_bytes([b[4], b[5]]),
+        })
+    } else {
+        let b = take::<4>(bytes, pos)?;
+        Some(Raw {
+            id: u16::from_le_bytes([b[0], b[1]]).into(),
+            offset: u16::from_le_bytes([b[2], b[3]]),
+        })
+    }
+}
+
+/// A vector operand as [`decode_vector`] reads it, each class's bytes in one load.
+#[inline(always)]
+fn quick_vector<const WIDE: bool>(
+    bytes: &[u8],
+    pos: &mut usize,
+    quick: &QuickVersion,
+) -> Option<Vector> {
+    let tag = take::<1>(bytes, pos)?[0];
+    if tag & 0xC0 != 0 {
+        return None;
+    }
+    let modifier = Modifier((tag >> 3) & 0x7);
+    let kind = match tag & 0x7 {
+        0 => {
+            let (id, b) = if WIDE {
+                let b = take::<8>(bytes, pos)?;
+                (
+                    u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                    [b[4], b[5], b[6], b[7]],
+                )
+            } else {
+                let b = take::<6>(bytes, pos)?;
+                (
+                    u16::from_le_bytes([b[0], b[1]]).into(),
+                    [b[2], b[3], b[4], b[5]],
+                )
+            };
+            VectorKind::General {
+                id,
+                row: b[0],
+                col: b[1],
+                region: Region(u16::from_le_bytes([b[2], b[3]])),
+            }
+        }
+        1 => {
+            let b = take::<4>(bytes, pos)?;
+            VectorKind::Address {
+                id: u16::from_le_bytes([b[0], b[1]]),
+                offset: b[2],
+                width: b[3],
+            }
+        }
+        2 => VectorKind::Predicate(Pred(u16::from_le_bytes(take(bytes, pos)?))),
+        3 => {
+            let b = take::<8>(bytes, pos)?;
+            if !quick.type_ok[b[5] as usize] {
+                return None;
+            }
+            VectorKind::Indirect {
+                addr: u16::from_le_bytes([b[0], b[1]]),
+                addr_offset: b[2],
+                offset: i16::from_le_bytes([b[3], b[4]]),
+                ty: b[5],
+                region: Region(u16::from_le_bytes([b[6], b[7]])),
+            }
+        }
+        5 => {
+            let ty = take::<1>(bytes, pos)?[0];
+            if !quick.type_ok[ty as usize] {
+                return None;
+            }
+            let bits = if Type(ty & 0xF).is_wide_immediate() {
+                u64::from_le_bytes(take(bytes, pos)?)
+            } else {
+                u32::from_le_bytes(take(bytes, pos)?).into()
+            };
+            VectorKind::Immediate {
+                ty,
+                bits: bits.into(),
+            }
+        }
+        6 => {
+            let b = take::<4>(bytes, pos)?;
+            VectorKind::State {
+                class: b[0],
+                index: u16::from_le_bytes([b[1], b[2]]),
+                offset: b[3],
+            }
+        }
+        _ => return None,
+    };
+    Some(Vector { modifier, kind })
 }
 
 fn count_of(operands: &[Operand], index: usize) -> usize {

@@ -642,15 +642,44 @@ pub(crate) fn decode_stream(
     base: usize,
     bounds: &Bounds,
 ) -> Result<InstructionList, Box<StreamError>> {
+    if version.wide_ids() {
+        decode_stream_as::<true>(version, stream, base, bounds)
+    } else {
+        decode_stream_as::<false>(version, stream, base, bounds)
+    }
+}
+
+fn decode_stream_as<const WIDE: bool>(
+    version: Version,
+    stream: &[u8],
+    base: usize,
+    bounds: &Bounds,
+) -> Result<InstructionList, Box<StreamError>> {
+    let quick = instruction::QuickVersion::new(version);
     let mut cur = Cursor::new(stream);
     let mut list = InstructionList::new();
-    while cur.remaining() > 0 {
-        let at = cur.pos();
-        cur.enter("instruction", Some(list.len()));
-        let result = list.push_decoded(|operands, start| {
-            instruction::decode_operands(&mut cur, version, operands, start)
+    let mut pos = 0;
+    while pos < stream.len() {
+        let (at, index) = (pos, list.len());
+        let pushed = list.push_quick(|operands| {
+            instruction::decode_quick::<WIDE>(stream, &mut pos, &quick, operands)
         });
-        cur.leave();
+        #[cfg(debug_assertions)]
+        if let Some(Ok(())) = pushed {
+            quick_agrees(version, stream, at, pos, list.last());
+        }
+        let result = match pushed {
+            Some(pushed) => Ok(pushed),
+            // Not decoded the quick way: again through the cursor, for the exact error.
+            None => list.push_decoded(|operands, start| {
+                cur.seek(at, "instruction")?;
+                cur.enter("instruction", Some(index));
+                let decoded = instruction::decode_operands(&mut cur, version, operands, start);
+                cur.leave();
+                pos = cur.pos();
+                decoded
+            }),
+        };
         match result {
             Ok(Ok(())) => {}
             Ok(Err(ListFull)) => {
@@ -677,6 +706,33 @@ pub(crate) fn decode_stream(
         }
     }
     Ok(list)
+}
+
+/// Debug builds (every test run) decode each instruction the quick path decoded
+/// again through the cursor: both must give the same operands and length.
+#[cfg(debug_assertions)]
+fn quick_agrees(
+    version: Version,
+    stream: &[u8],
+    at: usize,
+    end: usize,
+    quick: Option<InstRef<'_>>,
+) {
+    let mut cur = Cursor::new(stream);
+    let mut operands = Vec::new();
+    let slow = cur
+        .seek(at, "instruction")
+        .and_then(|()| instruction::decode_operands(&mut cur, version, &mut operands, 0));
+    let agrees = match (slow, quick) {
+        (Ok((opcode, subop)), Some(q)) => {
+            opcode == q.opcode && subop == q.subop && operands == q.operands && cur.pos() == end
+        }
+        _ => false,
+    };
+    assert!(
+        agrees,
+        "quick and cursor decoding disagree at stream offset {at:#x}"
+    );
 }
 
 fn read_states(

@@ -245,6 +245,32 @@ impl InstructionList {
         }
     }
 
+    /// As [`InstructionList::push_decoded`] for a decoder that only says whether it
+    /// decoded (the binary reader's quick path): `None` when it did not, with nothing
+    /// kept. The small result comes back in a register; a result with an error
+    /// beside it came back through memory, written a byte at a time and read back
+    /// whole, which stalled the load.
+    pub(crate) fn push_quick(
+        &mut self,
+        decode: impl FnOnce(&mut Vec<Operand>) -> Option<(Opcode, Option<u8>)>,
+    ) -> Option<Result<(), ListFull>> {
+        let start = self.operands.len();
+        let Some((opcode, subop)) = decode(&mut self.operands) else {
+            self.operands.truncate(start);
+            return None;
+        };
+        let Ok(start32) = u32::try_from(start) else {
+            self.operands.truncate(start);
+            return Some(Err(ListFull));
+        };
+        self.heads.push(Head {
+            opcode,
+            subop,
+            start: start32,
+        });
+        Some(Ok(()))
+    }
+
     pub fn push(&mut self, inst: Instruction) -> Result<(), ListFull> {
         self.push_parts(inst.opcode, inst.subop, inst.operands)
     }
