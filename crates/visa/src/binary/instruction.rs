@@ -3,7 +3,7 @@
 
 use super::cursor::{Cursor, Sink};
 use crate::error::{ReadError, WriteError};
-use crate::isa::{Cond, Field, FieldKind, Opcode, Shape, Type};
+use crate::isa::{Cond, Field, FieldKind, Opcode, Shape, Type, OPCODES};
 use crate::model::*;
 use crate::version::Version;
 
@@ -135,6 +135,18 @@ pub(crate) fn decode_quick<const WIDE: bool>(
     };
     let start = operands.len();
     operands.reserve(fields.len());
+    if subop.is_none() && OPCODE_SHAPES[usize::from(opcode.0)] != 0 {
+        let decoders = if WIDE {
+            &WIDE_DECODERS
+        } else {
+            &NARROW_DECODERS
+        };
+        decoders[usize::from(opcode.0 >> 4)][usize::from(opcode.0 & 0xF)](
+            bytes, &mut p, quick, operands,
+        )?;
+        *pos = p;
+        return Some((opcode, subop));
+    }
     for field in fields {
         let present = match field.cond {
             Cond::Always => true,
@@ -207,6 +219,131 @@ pub(crate) fn decode_quick<const WIDE: bool>(
     *pos = p;
     Some((opcode, subop))
 }
+
+/// A layout as a program for the specialised decoders: one nibble per field (first
+/// field lowest, 0 ends it), or 0 when a field is not one they take (a presence
+/// condition, a list, a width that depends on more than the id width).
+const fn shape_code(fields: &[Field]) -> u64 {
+    if fields.len() > 15 {
+        return 0;
+    }
+    let mut code = 0u64;
+    let mut i = fields.len();
+    while i > 0 {
+        i -= 1;
+        if !matches!(fields[i].cond, Cond::Always) {
+            return 0;
+        }
+        let step = match fields[i].kind {
+            FieldKind::Exec => 1,
+            FieldKind::Pred => 2,
+            FieldKind::Vector => 3,
+            FieldKind::Raw => 4,
+            FieldKind::Label => 5,
+            FieldKind::U8 => 6,
+            FieldKind::U16 => 7,
+            FieldKind::U32 | FieldKind::I32 => 8,
+            FieldKind::WideId => 9,
+            _ => return 0,
+        };
+        code = code << 4 | step;
+    }
+    code
+}
+
+/// Every opcode's [`shape_code`], from the opcode table (0 for sub-opcode families).
+const OPCODE_SHAPES: [u64; 256] = {
+    let mut shapes = [0; 256];
+    let mut i = 0;
+    while i < OPCODES.len() {
+        if let Shape::Fixed(fields) = OPCODES[i].shape {
+            shapes[OPCODES[i].code as usize] = shape_code(fields);
+        }
+        i += 1;
+    }
+    shapes
+};
+
+/// One field of a specialised decoder; `false` at the end of the program. With
+/// `step` a constant every call folds to its one field's code.
+#[inline(always)]
+fn shape_step<const WIDE: bool>(
+    step: u64,
+    bytes: &[u8],
+    p: &mut usize,
+    quick: &QuickVersion,
+    operands: &mut Vec<Operand>,
+) -> Option<bool> {
+    let value = match step {
+        0 => return Some(false),
+        1 => Operand::Exec(ExecCtrl(take::<1>(bytes, p)?[0])),
+        2 => Operand::Pred(Pred(u16::from_le_bytes(take(bytes, p)?))),
+        3 => Operand::Vector(quick_vector::<WIDE>(bytes, p, quick)?),
+        4 => Operand::Raw(quick_raw::<WIDE>(bytes, p)?),
+        5 => Operand::Label(u16::from_le_bytes(take(bytes, p)?)),
+        6 => Operand::Int(take::<1>(bytes, p)?[0].into()),
+        7 => Operand::Int(u16::from_le_bytes(take(bytes, p)?).into()),
+        8 => Operand::Int(u32::from_le_bytes(take(bytes, p)?)),
+        9 => Operand::Int(take_id::<WIDE>(bytes, p)?),
+        _ => return None,
+    };
+    operands.push(value);
+    Some(true)
+}
+
+/// The decoder of one layout shape, compiled once per shape from its constant
+/// program: straight-line code, no dispatch per field (the jump per field of the
+/// generic loop was mispredicted from one instruction to the next).
+fn decode_shape<const WIDE: bool, const SHAPE: u64>(
+    bytes: &[u8],
+    p: &mut usize,
+    quick: &QuickVersion,
+    operands: &mut Vec<Operand>,
+) -> Option<()> {
+    macro_rules! steps {
+        ($($n:literal)*) => {$(
+            if !shape_step::<WIDE>((SHAPE >> (4 * $n)) & 0xF, bytes, p, quick, operands)? {
+                return Some(());
+            }
+        )*};
+    }
+    steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+    Some(())
+}
+
+type ShapeDecoder = fn(&[u8], &mut usize, &QuickVersion, &mut Vec<Operand>) -> Option<()>;
+
+/// The specialised decoder of every opcode, by high and low nibble of its code.
+macro_rules! shape_decoders {
+    ($wide:literal; $($hi:literal)*) => {
+        [$(shape_decoders!(@row $wide, $hi)),*]
+    };
+    (@row $wide:literal, $hi:literal) => {
+        [
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 1] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 2] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 3] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 4] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 5] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 6] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 7] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 8] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 9] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 10] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 11] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 12] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 13] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 14] }>,
+            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 15] }>,
+        ]
+    };
+}
+
+static WIDE_DECODERS: [[ShapeDecoder; 16]; 16] =
+    shape_decoders!(true; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+static NARROW_DECODERS: [[ShapeDecoder; 16]; 16] =
+    shape_decoders!(false; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 
 #[inline(always)]
 fn quick_raw<const WIDE: bool>(bytes: &[u8], pos: &mut usize) -> Option<Raw> {
