@@ -163,17 +163,12 @@ pub(crate) fn decode_quick<const WIDE: bool>(
             operands.push(Operand::Absent);
             continue;
         }
+        let step = plain_step(field.kind);
+        if step != 0 {
+            shape_step::<WIDE>(step, bytes, &mut p, quick, operands)?;
+            continue;
+        }
         let value = match field.kind {
-            FieldKind::Exec => Operand::Exec(ExecCtrl(take::<1>(bytes, &mut p)?[0])),
-            FieldKind::Pred => Operand::Pred(Pred(u16::from_le_bytes(take(bytes, &mut p)?))),
-            FieldKind::Vector => Operand::Vector(quick_vector::<WIDE>(bytes, &mut p, quick)?),
-            FieldKind::Raw => Operand::Raw(quick_raw::<WIDE>(bytes, &mut p)?),
-            FieldKind::Label => Operand::Label(u16::from_le_bytes(take(bytes, &mut p)?)),
-            FieldKind::U8 => Operand::Int(take::<1>(bytes, &mut p)?[0].into()),
-            FieldKind::U16 => Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into()),
-            FieldKind::U32 | FieldKind::I32 => {
-                Operand::Int(u32::from_le_bytes(take(bytes, &mut p)?))
-            }
             FieldKind::SamplerOp => {
                 if version.major >= 4 {
                     Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into())
@@ -188,7 +183,6 @@ pub(crate) fn decode_quick<const WIDE: bool>(
                     Operand::Int(u16::from_le_bytes(take(bytes, &mut p)?).into())
                 }
             }
-            FieldKind::WideId => Operand::Int(take_id::<WIDE>(bytes, &mut p)?),
             FieldKind::RawList(count_field) => {
                 let n = count_of(operands.get(start..)?, count_field);
                 // Nothing is allocated for a count the rest of the stream cannot hold.
@@ -213,11 +207,29 @@ pub(crate) fn decode_quick<const WIDE: bool>(
                 }
                 Operand::LabelList(Box::new(v))
             }
+            _ => return None,
         };
         operands.push(value);
     }
     *pos = p;
     Some((opcode, subop))
+}
+
+/// The step of [`shape_step`] that decodes a field of `kind`, or 0 for kinds whose
+/// width depends on more than the id width (lists, sampler ops, `aoffimmi`).
+const fn plain_step(kind: FieldKind) -> u64 {
+    match kind {
+        FieldKind::Exec => 1,
+        FieldKind::Pred => 2,
+        FieldKind::Vector => 3,
+        FieldKind::Raw => 4,
+        FieldKind::Label => 5,
+        FieldKind::U8 => 6,
+        FieldKind::U16 => 7,
+        FieldKind::U32 | FieldKind::I32 => 8,
+        FieldKind::WideId => 9,
+        _ => 0,
+    }
 }
 
 /// A layout as a program for the specialised decoders: one nibble per field (first
@@ -234,18 +246,10 @@ const fn shape_code(fields: &[Field]) -> u64 {
         if !matches!(fields[i].cond, Cond::Always) {
             return 0;
         }
-        let step = match fields[i].kind {
-            FieldKind::Exec => 1,
-            FieldKind::Pred => 2,
-            FieldKind::Vector => 3,
-            FieldKind::Raw => 4,
-            FieldKind::Label => 5,
-            FieldKind::U8 => 6,
-            FieldKind::U16 => 7,
-            FieldKind::U32 | FieldKind::I32 => 8,
-            FieldKind::WideId => 9,
-            _ => return 0,
-        };
+        let step = plain_step(fields[i].kind);
+        if step == 0 {
+            return 0;
+        }
         code = code << 4 | step;
     }
     code
