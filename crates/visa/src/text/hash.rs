@@ -7,10 +7,11 @@ pub type FastSet<K> = std::collections::HashSet<K, ahash::RandomState>;
 
 /// A map by name where names of up to 15 bytes (nearly all: `V0042`, `_0_028_r6`) are
 /// keyed as one integer, so a lookup hashes and compares one `u128` instead of bytes
-/// (`memcmp` calls); longer names go to a map by string.
+/// (`memcmp` calls) and an insert allocates nothing; longer names go to a map by bytes.
+/// Names are bytes (`&str` or the string pool's `&[u8]`).
 pub struct NameMap<V> {
     short: FastMap<u128, V>,
-    long: FastMap<String, V>,
+    long: FastMap<Box<[u8]>, V>,
 }
 
 impl<V> Default for NameMap<V> {
@@ -24,8 +25,7 @@ impl<V> Default for NameMap<V> {
 
 /// The bytes of a short name and its length in the last byte (so `a` and `a\0` differ).
 #[inline]
-fn short_key(name: &str) -> Option<u128> {
-    let b = name.as_bytes();
+fn short_key(b: &[u8]) -> Option<u128> {
     if b.len() > 15 {
         return None;
     }
@@ -37,20 +37,22 @@ fn short_key(name: &str) -> Option<u128> {
 
 impl<V> NameMap<V> {
     #[inline]
-    pub fn get(&self, name: &str) -> Option<&V> {
+    pub fn get(&self, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<&V> {
+        let name = name.as_ref();
         match short_key(name) {
             Some(k) => self.short.get(&k),
             None => self.long.get(name),
         }
     }
-    pub fn insert(&mut self, name: impl AsRef<str>, value: V) -> Option<V> {
+    pub fn insert(&mut self, name: &(impl AsRef<[u8]> + ?Sized), value: V) -> Option<V> {
         let name = name.as_ref();
         match short_key(name) {
             Some(k) => self.short.insert(k, value),
-            None => self.long.insert(name.to_string(), value),
+            None => self.long.insert(name.into(), value),
         }
     }
-    pub fn remove(&mut self, name: &str) -> Option<V> {
+    pub fn remove(&mut self, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<V> {
+        let name = name.as_ref();
         match short_key(name) {
             Some(k) => self.short.remove(&k),
             None => self.long.remove(name),

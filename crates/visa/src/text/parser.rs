@@ -253,8 +253,6 @@ struct Parser {
     grf_bytes: u32,
     /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
     word_memo: NameMap<Vec<u16>>,
-    /// The operands of the instruction being parsed, reused from line to line.
-    operands: Vec<Operand>,
 }
 
 #[derive(Default)]
@@ -262,7 +260,7 @@ struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
     strings: StringPool,
-    string_ids: FastMap<Vec<u8>, u32>,
+    string_ids: NameMap<u32>,
     variables: Vec<Variable>,
     var_ids: NameMap<u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
@@ -277,9 +275,8 @@ struct RoutineBuilder {
     surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
     label_ids: NameMap<u16>,
-    /// Labels used but not (yet) defined, with where they were first used.
-    label_uses: FastMap<u16, (usize, usize)>,
-    defined_labels: Vec<bool>,
+    /// Per label: defined yet, and where it was first named (for "never defined").
+    label_sites: Vec<LabelSite>,
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
     instructions: InstructionList,
@@ -290,6 +287,14 @@ struct RoutineBuilder {
     declared_names: FastSet<String>,
 }
 
+/// A label's state while its routine is read.
+struct LabelSite {
+    defined: bool,
+    /// Where the label was first named.
+    line: usize,
+    col: usize,
+}
+
 impl RoutineBuilder {
     fn intern(&mut self, s: &[u8]) -> u32 {
         if let Some(&i) = self.string_ids.get(s) {
@@ -297,7 +302,7 @@ impl RoutineBuilder {
         }
         // Past 4 GiB of names (an input larger still) the index names no string.
         let i = self.strings.push(s).unwrap_or(u32::MAX);
-        self.string_ids.insert(s.to_vec(), i);
+        self.string_ids.insert(s, i);
         i
     }
 
@@ -359,9 +364,12 @@ impl RoutineBuilder {
             kind: 0,
             attributes: Vec::new(),
         });
-        self.defined_labels.push(false);
+        self.label_sites.push(LabelSite {
+            defined: false,
+            line,
+            col,
+        });
         self.label_ids.insert(name, id);
-        self.label_uses.insert(id, (line, col));
         id
     }
 }
@@ -413,7 +421,7 @@ impl Parser {
                 };
                 for (name, hidden) in scope.into_iter().rev() {
                     match hidden {
-                        Some(id) => rb.var_ids.insert(name, id),
+                        Some(id) => rb.var_ids.insert(&name, id),
                         None => rb.var_ids.remove(&name),
                     };
                 }
@@ -430,11 +438,15 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let (opcode, subop) =
-            parse_instruction(rb, version, c, &mut self.word_memo, &mut self.operands)?;
-        rb.instructions
-            .push_parts(opcode, subop, self.operands.drain(..))
-            .map_err(|e| c.err(e.to_string(), "a smaller routine"))
+        // Operands go straight onto the routine's list (taken out for the call, so the
+        // builder's other tables stay open to the template walk); a failed line leaves
+        // nothing behind.
+        let mut list = std::mem::take(&mut rb.instructions);
+        let pushed = list.push_decoded(|ops, start| {
+            parse_instruction(rb, version, c, &mut self.word_memo, ops, start)
+        });
+        rb.instructions = list;
+        pushed?.map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
     fn routine(&mut self, c: &LineCursor) -> PResult<&mut RoutineBuilder> {
@@ -467,7 +479,7 @@ impl Parser {
             }
             _ => (Opcode::LABEL, rb.label(name, line, col)),
         };
-        if rb.defined_labels[id as usize] {
+        if rb.label_sites[id as usize].defined {
             return Err(diag(
                 line,
                 col,
@@ -476,7 +488,7 @@ impl Parser {
                 "a new label name",
             ));
         }
-        rb.defined_labels[id as usize] = true;
+        rb.label_sites[id as usize].defined = true;
         rb.instructions
             .push_parts(opcode, None, [Operand::Label(id)])
             .map_err(|e| diag(line, col, e.to_string(), name, "a smaller routine"))
@@ -486,9 +498,9 @@ impl Parser {
         let Some(rb) = self.routine.take() else {
             return;
         };
-        for (i, defined) in rb.defined_labels.iter().enumerate() {
-            if !defined {
-                let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
+        for (i, site) in rb.label_sites.iter().enumerate() {
+            if !site.defined {
+                let (line, col) = (site.line, site.col);
                 let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize])
                     .into_owned();
                 self.diags.push(*diag(
@@ -852,9 +864,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             v.set_type_align(ty, align);
             rb.variables.push(v);
-            let hidden = rb
-                .var_ids
-                .insert(name.clone(), PREDEFINED_VARS + index as u32);
+            let hidden = rb.var_ids.insert(&name, PREDEFINED_VARS + index as u32);
             if let Some(scope) = rb.scopes.last_mut() {
                 scope.push((name, hidden));
             }
@@ -1200,15 +1210,16 @@ fn candidates(version: Version) -> &'static Candidates {
     })
 }
 
-/// Parses an instruction line into `ops` (cleared first), returning its opcode and
-/// sub-opcode. The ids a leading word can start are remembered in `memo` (a few
-/// thousand words at most).
+/// Parses an instruction line into `ops[start..]` (what is there is replaced), returning
+/// its opcode and sub-opcode. The ids a leading word can start are remembered in `memo`
+/// (a few thousand words at most).
 fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
     memo: &mut NameMap<Vec<u16>>,
     ops: &mut Vec<Operand>,
+    start: usize,
 ) -> PResult<(Opcode, Option<u8>)> {
     let mut body = c;
     if body.peek() == Some('(') {
@@ -1220,10 +1231,10 @@ fn parse_instruction(
     let cands = candidates(version);
     let word = leading_word(rest);
     let found = match memo.get(word) {
-        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops),
+        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops, start),
         None => {
             let ids = cands.ids_for(word);
-            let found = try_candidates(rb, version, c, cands, &ids, rest, ops);
+            let found = try_candidates(rb, version, c, cands, &ids, rest, ops, start);
             if memo.len() < 4096 {
                 memo.insert(word, ids);
             }
@@ -1249,6 +1260,7 @@ fn starts_with_bytes(s: &str, prefix: &str) -> bool {
 
 /// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
 /// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
+#[allow(clippy::too_many_arguments)]
 fn try_candidates(
     rb: &mut RoutineBuilder,
     version: Version,
@@ -1257,6 +1269,7 @@ fn try_candidates(
     ids: &[u16],
     rest: &str,
     ops: &mut Vec<Operand>,
+    start: usize,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
     let mut best: Option<Box<Diagnostic>> = None;
     for &id in ids {
@@ -1269,7 +1282,10 @@ fn try_candidates(
         if cand.opcode.info().is_some_and(|i| i.since > version) {
             continue;
         }
-        match match_template(rb, version, c, cand, ops) {
+        // Each candidate starts from its layout's fields, all absent.
+        ops.truncate(start);
+        ops.resize(start + cand.layout.fields.len(), Operand::Absent);
+        match match_template(rb, version, c, cand, &mut ops[start..]) {
             Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
             Err(d) => {
                 if best.as_ref().is_none_or(|b| d.col > b.col) {
@@ -1289,12 +1305,10 @@ fn match_template(
     version: Version,
     mut c: LineCursor,
     cand: &Candidate,
-    ops: &mut Vec<Operand>,
+    ops: &mut [Operand],
 ) -> PResult<()> {
     let layout = &cand.layout;
     let fields = layout.fields;
-    ops.clear();
-    ops.resize(fields.len(), Operand::Absent);
     let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
@@ -1376,7 +1390,7 @@ fn match_template(
                 }
             }
         }
-        rb.defined_labels.truncate(nl);
+        rb.label_sites.truncate(nl);
         for i in ns..rb.strings.len() {
             if let Some(s) = rb.strings.get(i) {
                 rb.string_ids.remove(s);
