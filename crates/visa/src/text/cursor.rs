@@ -13,6 +13,30 @@ pub struct LineCursor<'a> {
 /// one ~100 bytes copied through the stack.
 pub type PResult<T> = Result<T, Box<Diagnostic>>;
 
+/// Name characters (`ident`): ASCII letters, digits, `_`, `%`, `$` and `@`, one table
+/// lookup per byte.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@');
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+pub fn is_name_byte(b: u8) -> bool {
+    NAME_BYTES[b as usize]
+}
+
+/// The ASCII blanks `skip_ws` passes over.
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c')
+}
+
 /// Longest token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 64;
 
@@ -23,7 +47,18 @@ impl<'a> LineCursor<'a> {
     pub fn rest(&self) -> &'a str {
         &self.text[self.pos..]
     }
+    #[inline]
     pub fn at_end(&self) -> bool {
+        // Right after `skip_ws` (the usual case) one byte decides.
+        match self.text.as_bytes().get(self.pos) {
+            None => return true,
+            Some(&b) if b.is_ascii() && !is_blank(b) => return false,
+            Some(_) => {}
+        }
+        self.at_end_slow()
+    }
+    #[inline(never)]
+    fn at_end_slow(&self) -> bool {
         // ASCII blanks decided byte by byte; anything else as `str::trim` sees it.
         let r = self.rest();
         match r
@@ -48,6 +83,16 @@ impl<'a> LineCursor<'a> {
     pub fn skip_ws(&mut self) {
         let b = self.text.as_bytes();
         let mut i = self.pos;
+        // Most calls find a token or a single space: one or two byte tests.
+        match b.get(i) {
+            Some(&c) if c.is_ascii() && !is_blank(c) => return,
+            Some(b' ') if b.get(i + 1).is_some_and(|&c| c.is_ascii() && !is_blank(c)) => {
+                self.pos = i + 1;
+                return;
+            }
+            None => return,
+            _ => {}
+        }
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
             i += 1;
             // IGC pads operands and comments with long runs of spaces.
@@ -112,18 +157,27 @@ impl<'a> LineCursor<'a> {
         self.err(format!("expected `{lit}`"), format!("`{lit}`"))
     }
     /// A name: letters, digits, `_`, `%`, `$` and `@`.
+    #[inline]
     pub fn ident(&mut self) -> PResult<&'a str> {
-        let r = self.rest();
-        // Name characters are ASCII: the first other byte starts a character.
-        let end = r
-            .bytes()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@')))
-            .unwrap_or(r.len());
-        if end == 0 {
-            return Err(self.err("expected a name", "a name"));
+        let len = self.name_len();
+        if len == 0 {
+            return Err(self.expected_name());
         }
-        self.pos += end;
-        Ok(&r[..end])
+        let start = self.pos;
+        self.pos += len;
+        // Name characters are ASCII: the name ends on a character boundary.
+        Ok(&self.text[start..start + len])
+    }
+    #[cold]
+    #[inline(never)]
+    fn expected_name(&self) -> Box<Diagnostic> {
+        self.err("expected a name", "a name")
+    }
+    /// The length of the name at the cursor (0 when none starts there).
+    #[inline]
+    pub fn name_len(&self) -> usize {
+        let b = &self.text.as_bytes()[self.pos..];
+        b.iter().position(|&c| !is_name_byte(c)).unwrap_or(b.len())
     }
     /// An integer: decimal, or hex with `0x`; an optional leading `-`.
     /// An integer expression: numbers (decimal, or hex with `0x`, optionally negated)

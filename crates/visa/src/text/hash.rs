@@ -24,15 +24,36 @@ impl<V> Default for NameMap<V> {
 }
 
 /// The bytes of a short name and its length in the last byte (so `a` and `a\0` differ).
+/// Built from two fixed-size loads that may overlap (no `memcpy` of a variable length).
 #[inline]
 fn short_key(b: &[u8]) -> Option<u128> {
-    if b.len() > 15 {
-        return None;
-    }
-    let mut buf = [0u8; 16];
-    buf[..b.len()].copy_from_slice(b);
-    buf[15] = b.len() as u8;
-    Some(u128::from_le_bytes(buf))
+    let n = b.len();
+    let bytes = match n {
+        0 => 0,
+        1..=3 => {
+            // First, middle and last byte cover every length up to 3.
+            u128::from(b[0])
+                | u128::from(b[n / 2]) << (8 * (n / 2))
+                | u128::from(b[n - 1]) << (8 * (n - 1))
+        }
+        4..=7 => {
+            let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+            u128::from(lo) | u128::from(hi) << (8 * (n - 4))
+        }
+        8..=15 => {
+            let lo = u64::from_le_bytes(first_8(b));
+            let hi = u64::from_le_bytes(first_8(&b[n - 8..]));
+            u128::from(lo) | u128::from(hi) << (8 * (n - 8))
+        }
+        _ => return None,
+    };
+    Some(bytes | (n as u128) << 120)
+}
+
+#[inline]
+fn first_8(b: &[u8]) -> [u8; 8] {
+    [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]
 }
 
 impl<V> NameMap<V> {
@@ -80,6 +101,19 @@ mod tests {
             (Some(&4), Some(&2), Some(&3))
         );
         assert_eq!(m.get("b"), None);
+        // Every length a short key covers, against the byte-by-byte layout.
+        for n in 0..=15 {
+            let name: Vec<u8> = (1..=n as u8).map(|i| i.wrapping_mul(37) | 1).collect();
+            let mut want = [0u8; 16];
+            want[..n].copy_from_slice(&name);
+            want[15] = n as u8;
+            assert_eq!(
+                super::short_key(&name),
+                Some(u128::from_le_bytes(want)),
+                "{n}"
+            );
+        }
+        assert_eq!(super::short_key(&[b'x'; 16]), None);
         assert_eq!(m.remove(long), Some(3));
         assert_eq!((m.get(long), m.len()), (None, 2));
     }

@@ -2,7 +2,7 @@
 //! line, instructions by matching the templates of `crate::isa::syntax`, the same
 //! ones the printer renders.
 
-use super::cursor::{LineCursor, PResult};
+use super::cursor::{is_name_byte, LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
 use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
@@ -251,8 +251,8 @@ struct Parser {
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
-    /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
-    word_memo: NameMap<Vec<u16>>,
+    /// Lookups and template plans compiled for the text's version.
+    compiled: Compiled,
 }
 
 #[derive(Default)]
@@ -443,7 +443,7 @@ impl Parser {
         // nothing behind.
         let mut list = std::mem::take(&mut rb.instructions);
         let pushed = list.push_decoded(|ops, start| {
-            parse_instruction(rb, version, c, &mut self.word_memo, ops, start)
+            parse_instruction(rb, version, c, &mut self.compiled, ops, start)
         });
         rb.instructions = list;
         pushed?.map_err(|e| c.err(e.to_string(), "a smaller routine"))
@@ -1097,6 +1097,109 @@ fn compile_steps(pieces: &[Piece<'static>], layout: &Layout) -> Vec<Step> {
     out
 }
 
+/// One step of a template for one text version: field indices resolved, steps for fields
+/// the version leaves out dropped, `{*}` expanded into the fields it reads.
+#[derive(Clone, Copy)]
+enum Op {
+    Blanks,
+    Word(&'static str),
+    Pred(u8),
+    Exec(u8),
+    Sat,
+    Field(u8, Option<Format>),
+    /// A field of `{*}`, in its generic form.
+    Generic(u8),
+}
+
+/// How a field the text leaves out is filled.
+#[derive(Clone, Copy)]
+enum Fill {
+    Pred,
+    Exec,
+    RawNull,
+    VectorNull,
+    /// A count that follows its list, else 0 (`implied_value`).
+    Implied,
+    /// The text must show it: a diagnostic.
+    Missing,
+}
+
+/// A candidate compiled for one text version (built on first use, once per parse).
+struct Plan {
+    ops: Vec<Op>,
+    /// Each field the version admits, in layout order, with how it is filled when absent.
+    fills: Vec<(u8, Fill)>,
+    dst: Option<u8>,
+    sfid: Option<u8>,
+}
+
+impl Plan {
+    fn new(cand: &Candidate, version: Version) -> Plan {
+        let fields = cand.layout.fields;
+        // Layouts have a few dozen fields at most (field indices are bytes, as in `FieldAt`).
+        debug_assert!(fields.len() <= usize::from(u8::MAX));
+        let at = |f: &FieldAt| f.get(fields, version).map(|i| i as u8);
+        let mut ops = Vec::with_capacity(cand.steps.len() + fields.len());
+        for step in &cand.steps {
+            match step {
+                Step::Blanks => ops.push(Op::Blanks),
+                Step::Word(w) => ops.push(Op::Word(w)),
+                Step::Pred(f) => ops.extend(at(f).map(Op::Pred)),
+                Step::Exec(f) => ops.extend(at(f).map(Op::Exec)),
+                Step::Sat => ops.push(Op::Sat),
+                Step::Field(f, fmt) => ops.extend(at(f).map(|i| Op::Field(i, *fmt))),
+                Step::Rest => {
+                    for (i, f) in fields.iter().enumerate() {
+                        if !matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
+                            && !cand.named[i]
+                            && f.cond.version_allows(version)
+                        {
+                            ops.push(Op::Generic(i as u8));
+                        }
+                    }
+                }
+            }
+        }
+        let fills = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.cond.version_allows(version))
+            .map(|(i, f)| {
+                let shown = cand.has_rest || cand.named[i];
+                let fill = match f.kind {
+                    FieldKind::Pred => Fill::Pred,
+                    FieldKind::Exec => Fill::Exec,
+                    // Fields the template never shows (MBZ scales, counts, LSC operands a
+                    // load does not use) take the value IGC's builder gives them.
+                    FieldKind::Raw if !shown => Fill::RawNull,
+                    FieldKind::Vector if !shown => Fill::VectorNull,
+                    FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
+                        Fill::Implied
+                    }
+                    _ => Fill::Missing,
+                };
+                (i as u8, fill)
+            })
+            .collect();
+        Plan {
+            ops,
+            fills,
+            dst: at(&cand.dst),
+            sfid: at(&cand.sfid),
+        }
+    }
+}
+
+/// What the parser compiles for the text's version: candidate ids by a line's leading
+/// word (`Candidates::ids_for`, a few thousand words at most) and the plans of the
+/// candidates tried so far. A `.version` that changes the version starts both afresh.
+#[derive(Default)]
+struct Compiled {
+    version: Option<Version>,
+    memo: NameMap<Vec<u16>>,
+    plans: Vec<Option<Box<Plan>>>,
+}
+
 /// The candidates of one text version, with an index from the leading name of each
 /// key (letters, digits, `_`) to the candidates that key belongs to, so a line is
 /// matched against the few templates its first word can start, not all of them.
@@ -1211,16 +1314,22 @@ fn candidates(version: Version) -> &'static Candidates {
 }
 
 /// Parses an instruction line into `ops[start..]` (what is there is replaced), returning
-/// its opcode and sub-opcode. The ids a leading word can start are remembered in `memo`
-/// (a few thousand words at most).
+/// its opcode and sub-opcode.
 fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
-    memo: &mut NameMap<Vec<u16>>,
+    compiled: &mut Compiled,
     ops: &mut Vec<Operand>,
     start: usize,
 ) -> PResult<(Opcode, Option<u8>)> {
+    if compiled.version != Some(version) {
+        *compiled = Compiled {
+            version: Some(version),
+            ..Compiled::default()
+        };
+    }
+    let Compiled { memo, plans, .. } = compiled;
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -1231,10 +1340,10 @@ fn parse_instruction(
     let cands = candidates(version);
     let word = leading_word(rest);
     let found = match memo.get(word) {
-        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops, start),
+        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, plans, ops, start),
         None => {
             let ids = cands.ids_for(word);
-            let found = try_candidates(rb, version, c, cands, &ids, rest, ops, start);
+            let found = try_candidates(rb, version, c, cands, &ids, rest, plans, ops, start);
             if memo.len() < 4096 {
                 memo.insert(word, ids);
             }
@@ -1268,6 +1377,7 @@ fn try_candidates(
     cands: &Candidates,
     ids: &[u16],
     rest: &str,
+    plans: &mut Vec<Option<Box<Plan>>>,
     ops: &mut Vec<Operand>,
     start: usize,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
@@ -1284,8 +1394,13 @@ fn try_candidates(
         }
         // Each candidate starts from its layout's fields, all absent.
         ops.truncate(start);
-        ops.resize(start + cand.layout.fields.len(), Operand::Absent);
-        match match_template(rb, version, c, cand, &mut ops[start..]) {
+        // (`resize` would clone the value, a match over every variant per field.)
+        ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
+        if plans.len() <= id as usize {
+            plans.resize_with(id as usize + 1, || None);
+        }
+        let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
+        match match_template(rb, version, c, cand, plan, &mut ops[start..]) {
             Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
             Err(d) => {
                 if best.as_ref().is_none_or(|b| d.col > b.col) {
@@ -1305,46 +1420,38 @@ fn match_template(
     version: Version,
     mut c: LineCursor,
     cand: &Candidate,
+    plan: &Plan,
     ops: &mut [Operand],
 ) -> PResult<()> {
     let layout = &cand.layout;
     let fields = layout.fields;
-    let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
     let result = (|| -> PResult<()> {
-        for step in &cand.steps {
-            match step {
-                Step::Blanks => c.skip_ws(),
-                Step::Word(w) => {
+        for op in &plan.ops {
+            match *op {
+                Op::Blanks => c.skip_ws(),
+                Op::Word(w) => {
                     c.skip_ws();
                     c.expect(w)?;
                 }
-                Step::Pred(at) => {
-                    if let Some(i) = at.get(fields, version) {
-                        if c.peek() == Some('(') {
-                            if let Some(p) = parse_pred(rb, &mut c)? {
-                                ops[i] = Operand::Pred(p);
-                                c.skip_ws();
-                            }
+                Op::Pred(i) => {
+                    if c.peek() == Some('(') {
+                        if let Some(p) = parse_pred(rb, &mut c)? {
+                            ops[i as usize] = Operand::Pred(p);
+                            c.skip_ws();
                         }
                     }
                 }
-                Step::Exec(at) => {
-                    if let Some(i) = at.get(fields, version) {
-                        ops[i] = Operand::Exec(parse_exec(&mut c)?);
-                    }
-                }
-                Step::Sat => sat = c.eat(".sat"),
-                Step::Field(at, fmt) => {
-                    let Some(i) = at.get(fields, version) else {
-                        continue;
-                    };
+                Op::Exec(i) => ops[i as usize] = Operand::Exec(parse_exec(&mut c)?),
+                Op::Sat => sat = c.eat(".sat"),
+                Op::Field(i, fmt) => {
+                    let i = i as usize;
                     if !fields[i].cond.field_allows(&ops[..i]) {
                         continue;
                     }
-                    let value = match *fmt {
+                    let value = match fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => formatted(
                             rb,
@@ -1358,15 +1465,10 @@ fn match_template(
                     };
                     ops[i] = merge(&ops[i], value);
                 }
-                Step::Rest => {
-                    for (i, f) in fields.iter().enumerate() {
-                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named[i] {
-                            continue;
-                        }
-                        if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
-                            continue;
-                        }
-                        ops[i] = generic(rb, version, &mut c, f)?;
+                Op::Generic(i) => {
+                    let i = i as usize;
+                    if fields[i].cond.field_allows(&ops[..i]) {
+                        ops[i] = generic(rb, version, &mut c, &fields[i])?;
                     }
                 }
             }
@@ -1399,28 +1501,21 @@ fn match_template(
         rb.strings.truncate(ns);
         return Err(e);
     }
-    for (i, f) in fields.iter().enumerate() {
-        if !matches!(ops[i], Operand::Absent)
-            || !f.cond.version_allows(version)
-            || !f.cond.field_allows(&ops[..i])
-        {
+    for &(i, fill) in &plan.fills {
+        let i = i as usize;
+        if !matches!(ops[i], Operand::Absent) || !fields[i].cond.field_allows(&ops[..i]) {
             continue;
         }
-        ops[i] = match f.kind {
-            FieldKind::Pred => Operand::Pred(Pred::NONE),
-            FieldKind::Exec => Operand::Exec(ExecCtrl(0)),
-            // Fields the text does not show (IGC prints neither MBZ scales nor counts).
-            // Fields the template never shows (MBZ scales, counts, LSC operands a load
-            // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !cand.has_rest && !named[i] => Operand::Raw(Raw::NULL),
-            FieldKind::Vector if !cand.has_rest && !named[i] => Operand::Vector(null_operand()),
-            FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
-                Operand::Int(implied_value(i, fields, ops))
-            }
-            _ => {
+        ops[i] = match fill {
+            Fill::Pred => Operand::Pred(Pred::NONE),
+            Fill::Exec => Operand::Exec(ExecCtrl(0)),
+            Fill::RawNull => Operand::Raw(Raw::NULL),
+            Fill::VectorNull => Operand::Vector(null_operand()),
+            Fill::Implied => Operand::Int(implied_value(i, fields, ops)),
+            Fill::Missing => {
                 return Err(c.err(
-                    format!("{} needs operand `{}`", layout.mnemonic, f.name),
-                    f.name,
+                    format!("{} needs operand `{}`", layout.mnemonic, fields[i].name),
+                    fields[i].name,
                 ))
             }
         };
@@ -1432,16 +1527,14 @@ fn match_template(
                 kind: VectorKind::Immediate { bits, .. },
                 ..
             })),
-        ) = (
-            cand.sfid.get(fields, version),
-            cand.ex_desc.and_then(|e| ops.get(e)),
-        ) {
-            ops[i] = Operand::Int(bits.get() as u32 & 0xF);
+        ) = (plan.sfid, cand.ex_desc.and_then(|e| ops.get(e)))
+        {
+            ops[i as usize] = Operand::Int(bits.get() as u32 & 0xF);
         }
     }
     if sat {
-        if let Some(i) = cand.dst.get(fields, version) {
-            if let Operand::Vector(v) = &mut ops[i] {
+        if let Some(i) = plan.dst {
+            if let Operand::Vector(v) = &mut ops[i as usize] {
                 v.modifier = Modifier::SAT;
             }
         }
@@ -1571,8 +1664,7 @@ fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
     if b.get(i) == Some(&b' ') {
         i += 1;
     }
-    let (size, len) = small_decimal(b.get(i..)?)?;
-    i += len;
+    let size = decimal3(b, &mut i)?;
     if b.get(i) != Some(&b')') {
         return None;
     }
@@ -1677,6 +1769,10 @@ fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
 }
 
 fn parse_modifier(c: &mut LineCursor) -> Modifier {
+    // Every modifier opens with `(`; most operands have none.
+    if c.text.as_bytes().get(c.pos) != Some(&b'(') {
+        return Modifier::NONE;
+    }
     for (code, text) in [(3u8, "(-abs)"), (1, "(abs)"), (2, "(-)"), (5, "(~)")] {
         if c.eat(text) {
             return Modifier(code);
@@ -1722,6 +1818,28 @@ fn parse_vector_region(
     region_required: bool,
 ) -> PResult<Vector> {
     c.skip_ws();
+    // Most operands are a declared variable's plain `(row,col)<region>` with no modifier:
+    // read in one pass (anything else, or an unknown name, takes the full path below).
+    let b = &c.text.as_bytes()[c.pos..];
+    if b.first()
+        .is_some_and(|&x| is_name_byte(x) && !x.is_ascii_digit())
+    {
+        let n = b.iter().position(|&x| !is_name_byte(x)).unwrap_or(b.len());
+        if let Some((row, col, region, len)) = plain_general(&b[n..]) {
+            if let Some(id) = rb.var_id(&c.text[c.pos..c.pos + n]) {
+                c.pos += n + len;
+                return Ok(Vector {
+                    modifier: Modifier::NONE,
+                    kind: VectorKind::General {
+                        id,
+                        row,
+                        col,
+                        region,
+                    },
+                });
+            }
+        }
+    }
     let modifier = parse_modifier(c);
     if c.peek() == Some('&') {
         return address_of(rb, c, modifier);
@@ -1898,19 +2016,22 @@ fn parse_vector_region(
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
 }
 
-/// A small decimal at the start of `b` (at most 3 digits) and its length.
-#[inline]
-fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
-    let mut v: u16 = 0;
-    let mut len = 0;
-    while let Some(&d) = b.get(len) {
-        if !d.is_ascii_digit() || len == 3 {
-            break;
+/// A decimal of 1 to 3 digits at `b[*i..]` not followed by another digit, advancing
+/// `i` past it.
+#[inline(always)]
+fn decimal3(b: &[u8], i: &mut usize) -> Option<u16> {
+    let digit = |j: usize| b.get(j).map(|d| d.wrapping_sub(b'0')).filter(|d| *d < 10);
+    let mut v = u16::from(digit(*i)?);
+    let mut j = *i + 1;
+    while let Some(d) = digit(j) {
+        if j - *i == 3 {
+            return None;
         }
-        v = v * 10 + u16::from(d - b'0');
-        len += 1;
+        v = v * 10 + u16::from(d);
+        j += 1;
     }
-    (len > 0 && !b.get(len).is_some_and(u8::is_ascii_digit)).then_some((v, len))
+    *i = j;
+    Some(v)
 }
 
 /// `(row,col)<region>` of a general operand in its plain form (decimal numbers in range,
@@ -1918,44 +2039,47 @@ fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
 /// full path then reads with its diagnostics; on the plain form both agree.
 #[inline]
 fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
-    let mut i = 0;
-    let next =
-        |want: u8, i: &mut usize| -> Option<()> { (b.get(*i) == Some(&want)).then(|| *i += 1) };
-    next(b'(', &mut i)?;
-    let (row, n) = small_decimal(&b[i..])?;
-    i += n;
-    next(b',', &mut i)?;
-    let (col, n) = small_decimal(&b[i..])?;
-    i += n;
-    next(b')', &mut i)?;
-    next(b'<', &mut i)?;
-    let mut vals = [0u8; 3];
-    let mut seps = [0u8; 2];
-    let mut count = 0;
-    loop {
-        let (v, n) = small_decimal(&b[i..])?;
-        i += n;
-        if count == 3 || v > 64 {
-            return None;
-        }
-        vals[count] = Region::value_code(v)?;
-        count += 1;
-        match b.get(i) {
-            Some(&sep @ (b';' | b',')) if count < 3 => seps[count - 1] = sep,
-            Some(b'>') => break,
-            _ => return None,
-        }
-        i += 1;
+    let is = |i: usize, want: u8| b.get(i) == Some(&want);
+    let code = |v: u16| Region::value_code(v).map(u16::from);
+    if !is(0, b'(') {
+        return None;
+    }
+    let mut i = 1;
+    let row = u8::try_from(decimal3(b, &mut i)?).ok()?;
+    if !is(i, b',') {
+        return None;
     }
     i += 1;
-    let code = |c: u8| u16::from(c);
-    let region = match (count, seps) {
-        (1, _) => Region(code(vals[0]) << 8),
-        (2, [b',', _]) => Region((code(vals[0]) << 4) | (code(vals[1]) << 8)),
-        (3, [b';', b',']) => Region(code(vals[0]) | (code(vals[1]) << 4) | (code(vals[2]) << 8)),
+    let col = u8::try_from(decimal3(b, &mut i)?).ok()?;
+    if !is(i, b')') || !is(i + 1, b'<') {
+        return None;
+    }
+    i += 2;
+    let first = code(decimal3(b, &mut i)?)?;
+    // `<h>`, `<w,h>` or `<v;w,h>`, closed by `>`.
+    let region = match b.get(i) {
+        Some(b'>') => Region(first << 8),
+        Some(b',') => {
+            i += 1;
+            let h = code(decimal3(b, &mut i)?)?;
+            Region((first << 4) | (h << 8))
+        }
+        Some(b';') => {
+            i += 1;
+            let w = code(decimal3(b, &mut i)?)?;
+            if !is(i, b',') {
+                return None;
+            }
+            i += 1;
+            let h = code(decimal3(b, &mut i)?)?;
+            Region(first | (w << 4) | (h << 8))
+        }
         _ => return None,
     };
-    Some((u8::try_from(row).ok()?, u8::try_from(col).ok()?, region, i))
+    if !is(i, b'>') {
+        return None;
+    }
+    Some((row, col, region, i + 1))
 }
 
 /// `&name[byte offset]`: the address of a variable, surface or sampler, stored as the
