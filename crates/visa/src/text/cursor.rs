@@ -7,6 +7,9 @@ pub struct LineCursor<'a> {
     pub text: &'a str,
     pub pos: usize,
     pub line: usize,
+    /// Where the text's trailing blanks start, when the caller knows (else its length):
+    /// `at_end` there needs no scan over IGC's padding.
+    pub content_end: usize,
 }
 
 /// Boxed: results pass through every parsing call, and a bare diagnostic made each
@@ -31,6 +34,14 @@ pub fn is_name_byte(b: u8) -> bool {
     NAME_BYTES[b as usize]
 }
 
+/// Eight spaces, compared as one word (a slice comparison calls `bcmp`).
+#[inline]
+pub fn is_8_spaces(b: &[u8]) -> bool {
+    b.len() == 8
+        && u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            == u64::from_le_bytes(*b"        ")
+}
+
 /// The ASCII blanks `skip_ws` passes over.
 #[inline]
 fn is_blank(b: u8) -> bool {
@@ -42,13 +53,21 @@ const MAX_TOKEN_CHARS: usize = 64;
 
 impl<'a> LineCursor<'a> {
     pub fn new(text: &'a str, line: usize) -> Self {
-        LineCursor { text, pos: 0, line }
+        LineCursor {
+            text,
+            pos: 0,
+            line,
+            content_end: text.len(),
+        }
     }
     pub fn rest(&self) -> &'a str {
         &self.text[self.pos..]
     }
     #[inline]
     pub fn at_end(&self) -> bool {
+        if self.pos >= self.content_end {
+            return true;
+        }
         // Right after `skip_ws` (the usual case) one byte decides.
         match self.text.as_bytes().get(self.pos) {
             None => return true,
@@ -84,6 +103,11 @@ impl<'a> LineCursor<'a> {
         let b = self.text.as_bytes();
         let mut i = self.pos;
         // Most calls find a token or a single space: one or two byte tests.
+        if i >= self.content_end {
+            // Only trailing blanks left: as if skipped.
+            self.pos = b.len();
+            return;
+        }
         match b.get(i) {
             Some(&c) if c.is_ascii() && !is_blank(c) => return,
             Some(b' ') if b.get(i + 1).is_some_and(|&c| c.is_ascii() && !is_blank(c)) => {
@@ -96,7 +120,7 @@ impl<'a> LineCursor<'a> {
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
             i += 1;
             // IGC pads operands and comments with long runs of spaces.
-            while b.get(i..i + 8) == Some(b"        ") {
+            while b.get(i..i + 8).is_some_and(is_8_spaces) {
                 i += 8;
             }
         }

@@ -2,7 +2,7 @@
 //! line, instructions by matching the templates of `crate::isa::syntax`, the same
 //! ones the printer renders.
 
-use super::cursor::{is_name_byte, LineCursor, PResult};
+use super::cursor::{is_8_spaces, is_name_byte, LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
 use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
@@ -112,8 +112,12 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         done: false,
     };
     for (i, raw) in lines.enumerate() {
-        let raw = raw.trim_end_matches('\r');
-        if let Some(rb) = p.routine.as_mut() {
+        let raw = match raw.as_bytes().last() {
+            Some(b'\r') => raw.trim_end_matches('\r'),
+            _ => raw,
+        };
+        // (Only a line that starts with `/` can be a trailer comment.)
+        if let (Some(rb), Some(b'/')) = (p.routine.as_mut(), raw.as_bytes().first()) {
             // IGC 2.x's build trailer is a pair of comments worth keeping.
             if let Some(platform) = raw.strip_prefix("//Platform: ") {
                 rb.build_info
@@ -232,11 +236,16 @@ fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
     // IGC pads lines before their comments with long runs of spaces.
-    while end >= 8 && &b[end - 8..end] == b"        " {
+    while end >= 8 && is_8_spaces(&b[end - 8..end]) {
         end -= 8;
     }
     while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
         end -= 1;
+    }
+    // What is left ends in a character that is not an ASCII blank; only a non-ASCII
+    // one may be Unicode white space.
+    if end == 0 || b[end - 1].is_ascii() {
+        return &s[..end];
     }
     s[..end].trim_end()
 }
@@ -253,6 +262,8 @@ struct Parser {
     grf_bytes: u32,
     /// Lookups and template plans compiled for the text's version.
     compiled: Compiled,
+    /// An empty list swapped with the routine's while a line is parsed (see `line`).
+    spare_list: InstructionList,
 }
 
 #[derive(Default)]
@@ -431,6 +442,8 @@ impl Parser {
         if r.ends_with(':') && !r.contains(' ') {
             return self.label_definition(c, &r[..r.len() - 1]);
         }
+        // IGC pads instructions before their comments: no step needs to scan that.
+        c.content_end = c.pos + r.len();
         let version = self.version();
         let Some(rb) = self.routine.as_mut() else {
             return Err(c.err(
@@ -441,11 +454,12 @@ impl Parser {
         // Operands go straight onto the routine's list (taken out for the call, so the
         // builder's other tables stay open to the template walk); a failed line leaves
         // nothing behind.
-        let mut list = std::mem::take(&mut rb.instructions);
+        let list = &mut self.spare_list;
+        std::mem::swap(list, &mut rb.instructions);
         let pushed = list.push_decoded(|ops, start| {
             parse_instruction(rb, version, c, &mut self.compiled, ops, start)
         });
-        rb.instructions = list;
+        std::mem::swap(list, &mut rb.instructions);
         pushed?.map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
@@ -1126,6 +1140,8 @@ enum Fill {
 
 /// A candidate compiled for one text version (built on first use, once per parse).
 struct Plan {
+    /// The version has the opcode.
+    admitted: bool,
     ops: Vec<Op>,
     /// Each field the version admits, in layout order, with how it is filled when absent.
     fills: Vec<(u8, Fill)>,
@@ -1182,6 +1198,7 @@ impl Plan {
             })
             .collect();
         Plan {
+            admitted: !cand.opcode.info().is_some_and(|i| i.since > version),
             ops,
             fills,
             dst: at(&cand.dst),
@@ -1389,17 +1406,17 @@ fn try_candidates(
         if !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
             continue;
         }
-        if cand.opcode.info().is_some_and(|i| i.since > version) {
-            continue;
-        }
-        // Each candidate starts from its layout's fields, all absent.
-        ops.truncate(start);
-        // (`resize` would clone the value, a match over every variant per field.)
-        ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
         if plans.len() <= id as usize {
             plans.resize_with(id as usize + 1, || None);
         }
         let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
+        if !plan.admitted {
+            continue;
+        }
+        // Each candidate starts from its layout's fields, all absent (`resize` would
+        // clone the value, a match over every variant per field).
+        ops.truncate(start);
+        ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
         match match_template(rb, version, c, cand, plan, &mut ops[start..]) {
             Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
             Err(d) => {
@@ -1468,7 +1485,7 @@ fn match_template(
                 Op::Generic(i) => {
                     let i = i as usize;
                     if fields[i].cond.field_allows(&ops[..i]) {
-                        ops[i] = generic(rb, version, &mut c, &fields[i])?;
+                        generic_into(rb, version, &mut c, &fields[i], &mut ops[i])?;
                     }
                 }
             }
@@ -1671,6 +1688,54 @@ fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
     Some((ExecCtrl::new(size.into(), mask)?, i + 1))
 }
 
+/// `generic` written into the operand's slot, with a declared variable's plain
+/// `(row,col)<region>` read inline (the commonest operand; a result returned through
+/// memory and copied cost more than reading it).
+#[inline]
+fn generic_into(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: &mut LineCursor,
+    f: &Field,
+    slot: &mut Operand,
+) -> PResult<()> {
+    if f.kind == FieldKind::Vector {
+        c.skip_ws();
+        if let Some(v) = plain_variable(rb, c) {
+            *slot = Operand::Vector(v);
+            return Ok(());
+        }
+    }
+    *slot = generic(rb, version, c, f)?;
+    Ok(())
+}
+
+/// A declared variable's `name(row,col)<region>` in its plain form with no modifier,
+/// the cursor moved past it; `None` (cursor unmoved) for anything else.
+#[inline(always)]
+fn plain_variable(rb: &RoutineBuilder, c: &mut LineCursor) -> Option<Vector> {
+    let b = &c.text.as_bytes()[c.pos..];
+    if !b
+        .first()
+        .is_some_and(|&x| is_name_byte(x) && !x.is_ascii_digit())
+    {
+        return None;
+    }
+    let n = b.iter().position(|&x| !is_name_byte(x)).unwrap_or(b.len());
+    let (row, col, region, len) = plain_general(&b[n..])?;
+    let id = rb.var_id(&c.text[c.pos..c.pos + n])?;
+    c.pos += n + len;
+    Some(Vector {
+        modifier: Modifier::NONE,
+        kind: VectorKind::General {
+            id,
+            row,
+            col,
+            region,
+        },
+    })
+}
+
 fn generic(
     rb: &mut RoutineBuilder,
     version: Version,
@@ -1820,25 +1885,8 @@ fn parse_vector_region(
     c.skip_ws();
     // Most operands are a declared variable's plain `(row,col)<region>` with no modifier:
     // read in one pass (anything else, or an unknown name, takes the full path below).
-    let b = &c.text.as_bytes()[c.pos..];
-    if b.first()
-        .is_some_and(|&x| is_name_byte(x) && !x.is_ascii_digit())
-    {
-        let n = b.iter().position(|&x| !is_name_byte(x)).unwrap_or(b.len());
-        if let Some((row, col, region, len)) = plain_general(&b[n..]) {
-            if let Some(id) = rb.var_id(&c.text[c.pos..c.pos + n]) {
-                c.pos += n + len;
-                return Ok(Vector {
-                    modifier: Modifier::NONE,
-                    kind: VectorKind::General {
-                        id,
-                        row,
-                        col,
-                        region,
-                    },
-                });
-            }
-        }
+    if let Some(v) = plain_variable(rb, c) {
+        return Ok(v);
     }
     let modifier = parse_modifier(c);
     if c.peek() == Some('&') {
