@@ -351,6 +351,14 @@ impl<'a> LineCursor<'a> {
     /// operand's offset (`V33.0`, `V33.(2*32)`): a bare `/` after it is not division
     /// (`raw_sendg ... V33.0/64`).
     pub fn primary_uint(&mut self, max: u64) -> PResult<u32> {
+        // A plain literal in range (`V33.0`) as `number` reads it; anything else below.
+        match self.plain_number() {
+            Some((v, len)) if v <= max && v <= u64::from(u32::MAX) => {
+                self.pos += len;
+                return Ok(v as u32);
+            }
+            _ => {}
+        }
         let at = *self;
         let v = if self.eat("(") {
             let v = self.int()?;

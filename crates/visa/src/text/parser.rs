@@ -10,7 +10,7 @@ use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
 use crate::isa::syntax::{all_syntax, Format, ALTERNATE_SYNTAX};
 use crate::isa::{
-    predefined_vars, Align, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
+    predefined_vars, Align, Cond, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
 };
 use crate::limits;
 use crate::limits::PREDEFINED_VARS;
@@ -1121,8 +1121,14 @@ enum Op {
     Exec(u8),
     Sat,
     Field(u8, Option<Format>),
-    /// A field of `{*}`, in its generic form.
-    Generic(u8),
+    /// A field of `{*}`, in its generic form; `true`: present only for some values of
+    /// an earlier field (`Cond::field_allows` asked per line).
+    Generic(u8, bool),
+}
+
+/// The field's presence depends on an earlier field's value, not only on the version.
+fn by_value(f: &Field) -> bool {
+    matches!(f.cond, Cond::Bits { .. } | Cond::Equals { .. })
 }
 
 /// How a field the text leaves out is filled.
@@ -1144,7 +1150,9 @@ struct Plan {
     admitted: bool,
     ops: Vec<Op>,
     /// Each field the version admits, in layout order, with how it is filled when absent.
-    fills: Vec<(u8, Fill)>,
+    /// Each field the version admits, in layout order, with how it is filled when absent
+    /// and whether its presence depends on a value (`by_value`).
+    fills: Vec<(u8, Fill, bool)>,
     dst: Option<u8>,
     sfid: Option<u8>,
 }
@@ -1170,7 +1178,7 @@ impl Plan {
                             && !cand.named[i]
                             && f.cond.version_allows(version)
                         {
-                            ops.push(Op::Generic(i as u8));
+                            ops.push(Op::Generic(i as u8, by_value(f)));
                         }
                     }
                 }
@@ -1194,7 +1202,7 @@ impl Plan {
                     }
                     _ => Fill::Missing,
                 };
-                (i as u8, fill)
+                (i as u8, fill, by_value(f))
             })
             .collect();
         Plan {
@@ -1213,7 +1221,7 @@ impl Plan {
 #[derive(Default)]
 struct Compiled {
     version: Option<Version>,
-    memo: NameMap<Vec<u16>>,
+    memo: NameMap<Vec<(u16, bool)>>,
     plans: Vec<Option<Box<Plan>>>,
 }
 
@@ -1227,10 +1235,11 @@ struct Candidates {
     other: Vec<u16>,
 }
 
+/// The leading run of ASCII letters, digits and `_`.
 fn leading_word(s: &str) -> &str {
     let end = s
         .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .position(|b| !is_name_byte(b) || matches!(b, b'%' | b'$' | b'@'))
         .unwrap_or(s.len());
     &s[..end]
 }
@@ -1259,8 +1268,10 @@ impl Candidates {
         }
     }
 
-    /// Ids of the candidates a line whose leading word is `word` may match, in table order.
-    fn ids_for(&self, word: &str) -> Vec<u16> {
+    /// Ids of the candidates a line whose leading word is `word` may match, in table
+    /// order, each with whether its keys must still be compared with the line (not when
+    /// one of them is a plain word that begins `word`: the line starts with it).
+    fn ids_for(&self, word: &str) -> Vec<(u16, bool)> {
         let mut ids: Vec<u16> = self.other.clone();
         // A key's leading word is a prefix of the line's leading word.
         for end in 1..=word.len() {
@@ -1270,7 +1281,16 @@ impl Candidates {
         }
         ids.sort_unstable();
         ids.dedup();
-        ids
+        ids.into_iter()
+            .map(|id| {
+                let certain = self.all.get(id as usize).is_some_and(|cand| {
+                    cand.keys
+                        .iter()
+                        .any(|k| leading_word(k) == k && word.starts_with(k.as_str()))
+                });
+                (id, !certain)
+            })
+            .collect()
     }
 }
 
@@ -1392,18 +1412,18 @@ fn try_candidates(
     version: Version,
     c: LineCursor,
     cands: &Candidates,
-    ids: &[u16],
+    ids: &[(u16, bool)],
     rest: &str,
     plans: &mut Vec<Option<Box<Plan>>>,
     ops: &mut Vec<Operand>,
     start: usize,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
     let mut best: Option<Box<Diagnostic>> = None;
-    for &id in ids {
+    for &(id, check_keys) in ids {
         let Some(cand) = cands.all.get(id as usize) else {
             continue;
         };
-        if !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
+        if check_keys && !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
             continue;
         }
         if plans.len() <= id as usize {
@@ -1482,9 +1502,9 @@ fn match_template(
                     };
                     ops[i] = merge(&ops[i], value);
                 }
-                Op::Generic(i) => {
+                Op::Generic(i, valued) => {
                     let i = i as usize;
-                    if fields[i].cond.field_allows(&ops[..i]) {
+                    if !valued || fields[i].cond.field_allows(&ops[..i]) {
                         generic_into(rb, version, &mut c, &fields[i], &mut ops[i])?;
                     }
                 }
@@ -1518,9 +1538,10 @@ fn match_template(
         rb.strings.truncate(ns);
         return Err(e);
     }
-    for &(i, fill) in &plan.fills {
+    for &(i, fill, valued) in &plan.fills {
         let i = i as usize;
-        if !matches!(ops[i], Operand::Absent) || !fields[i].cond.field_allows(&ops[..i]) {
+        if !matches!(ops[i], Operand::Absent) || (valued && !fields[i].cond.field_allows(&ops[..i]))
+        {
             continue;
         }
         ops[i] = match fill {
