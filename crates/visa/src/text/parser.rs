@@ -1148,6 +1148,9 @@ enum Fill {
 struct Plan {
     /// The version has the opcode.
     admitted: bool,
+    /// The template's first word, when the steps after it fail on any line where a name
+    /// character follows that word (see `doomed`).
+    doom_word: Option<&'static str>,
     ops: Vec<Op>,
     /// Each field the version admits, in layout order, with how it is filled when absent.
     /// Each field the version admits, in layout order, with how it is filled when absent
@@ -1205,14 +1208,53 @@ impl Plan {
                 (i as u8, fill, by_value(f))
             })
             .collect();
+        let doom_word = doom_word(&ops);
         Plan {
             admitted: !cand.opcode.info().is_some_and(|i| i.since > version),
+            doom_word,
             ops,
             fills,
             dst: at(&cand.dst),
             sfid: at(&cand.sfid),
         }
     }
+}
+
+impl Plan {
+    /// Whether the template certainly fails on a line (no predicate) that goes on `rest`:
+    /// its first word is followed by a name character, where the steps after the word
+    /// need `.`, a blank, `(` or the line's end.
+    #[inline]
+    fn doomed(&self, rest: &str) -> bool {
+        self.doom_word.is_some_and(|w| {
+            starts_with_bytes(rest, w)
+                && rest
+                    .as_bytes()
+                    .get(w.len())
+                    .is_some_and(|&b| is_name_byte(b))
+        })
+    }
+}
+
+/// The first word of steps `[Pred] Word(w) (Sat | Blanks | .mod)* then Exec, a word that
+/// opens with a non-name character, or the end`: after `w` and a name character, `Sat`,
+/// `Blanks` and `.mod` read nothing, and what follows them fails (`parse_exec` needs
+/// `(`, a word its first character, the end a blank or nothing).
+fn doom_word(ops: &[Op]) -> Option<&'static str> {
+    let mut rest = ops.iter().skip_while(|op| matches!(op, Op::Pred(_)));
+    let w = match rest.next()? {
+        Op::Word(w) if w.bytes().next().is_some_and(is_name_byte) => *w,
+        _ => return None,
+    };
+    for op in rest {
+        match op {
+            Op::Sat | Op::Blanks | Op::Field(_, Some(Format::Modified)) => {}
+            Op::Exec(_) => return Some(w),
+            Op::Word(w2) if !w2.bytes().next().is_some_and(is_name_byte) => return Some(w),
+            _ => return None,
+        }
+    }
+    Some(w)
 }
 
 /// What the parser compiles for the text's version: candidate ids by a line's leading
@@ -1406,6 +1448,10 @@ fn starts_with_bytes(s: &str, prefix: &str) -> bool {
 
 /// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
 /// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
+///
+/// A candidate that cannot match (`Plan::doomed`: `mov` on a `movs` line) is passed over
+/// at first, sparing the diagnostic it would build; when no other candidate matches,
+/// all are tried again in order, so the diagnostic chosen is the one it always was.
 #[allow(clippy::too_many_arguments)]
 fn try_candidates(
     rb: &mut RoutineBuilder,
@@ -1418,37 +1464,50 @@ fn try_candidates(
     ops: &mut Vec<Operand>,
     start: usize,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
-    let mut best: Option<Box<Diagnostic>> = None;
-    for &(id, check_keys) in ids {
-        let Some(cand) = cands.all.get(id as usize) else {
-            continue;
-        };
-        if check_keys && !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
-            continue;
-        }
-        if plans.len() <= id as usize {
-            plans.resize_with(id as usize + 1, || None);
-        }
-        let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
-        if !plan.admitted {
-            continue;
-        }
-        // Each candidate starts from its layout's fields, all absent (`resize` would
-        // clone the value, a match over every variant per field).
-        ops.truncate(start);
-        ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
-        match match_template(rb, version, c, cand, plan, &mut ops[start..]) {
-            Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
-            Err(d) => {
-                if best.as_ref().is_none_or(|b| d.col > b.col) {
-                    best = Some(d);
+    // `rest` is where the template's first word is matched only without a predicate.
+    let mut pass_over = c.peek() != Some('(');
+    loop {
+        let mut passed_over = false;
+        let mut best: Option<Box<Diagnostic>> = None;
+        for &(id, check_keys) in ids {
+            let Some(cand) = cands.all.get(id as usize) else {
+                continue;
+            };
+            if check_keys && !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
+                continue;
+            }
+            if plans.len() <= id as usize {
+                plans.resize_with(id as usize + 1, || None);
+            }
+            let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
+            if !plan.admitted {
+                continue;
+            }
+            if pass_over && plan.doomed(rest) {
+                passed_over = true;
+                continue;
+            }
+            // Each candidate starts from its layout's fields, all absent (`resize` would
+            // clone the value, a match over every variant per field).
+            ops.truncate(start);
+            ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
+            match match_template(rb, version, c, cand, plan, &mut ops[start..]) {
+                Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
+                Err(d) => {
+                    if best.as_ref().is_none_or(|b| d.col > b.col) {
+                        best = Some(d);
+                    }
                 }
             }
         }
-    }
-    match best {
-        Some(d) => Err(d),
-        None => Ok(None),
+        if passed_over {
+            pass_over = false;
+            continue;
+        }
+        return match best {
+            Some(d) => Err(d),
+            None => Ok(None),
+        };
     }
 }
 
