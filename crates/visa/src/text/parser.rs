@@ -1210,7 +1210,7 @@ impl Plan {
             .collect();
         let doom_word = doom_word(&ops);
         Plan {
-            admitted: !cand.opcode.info().is_some_and(|i| i.since > version),
+            admitted: cand.opcode.info().is_none_or(|i| i.since <= version),
             doom_word,
             ops,
             fills,
