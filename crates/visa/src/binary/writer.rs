@@ -25,16 +25,29 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
             ),
         ));
     }
-    // Routine objects first: the header needs their sizes.
+    // Routine objects first (the header needs their sizes), each kernel's followed by
+    // its Gen binaries as in the file; written once, into the buffer that becomes the
+    // file (the header goes in front at the end).
+    let mut body = Sink::default();
     let mut kernel_objs = Vec::with_capacity(obj.kernels.len());
     for (i, k) in obj.kernels.iter().enumerate() {
         let ctx = format!("kernel[{i}]");
-        kernel_objs.push(write_routine(&k.body, v, &ctx)?);
+        let start = body.pos();
+        let input_rel = write_routine(&mut body, &k.body, v, &ctx)?;
+        let end = body.pos();
+        let mut gens = Vec::with_capacity(k.gen_binaries.len());
+        for g in &k.gen_binaries {
+            gens.push(body.pos());
+            body.bytes(&g.code);
+        }
+        kernel_objs.push((start, end, input_rel, gens));
     }
     let mut function_objs = Vec::with_capacity(obj.functions.len());
     for (i, f) in obj.functions.iter().enumerate() {
         let ctx = format!("function[{i}]");
-        function_objs.push(write_routine(&f.body, v, &ctx)?);
+        let start = body.pos();
+        write_routine(&mut body, &f.body, v, &ctx)?;
+        function_objs.push((start, body.pos()));
     }
 
     let mut h = Sink::default();
@@ -96,30 +109,27 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
         write_relocations(&mut h, &f.relocations, &format!("function_info[{i}]"))?;
     }
 
-    // Place the objects and patch the header.
-    let mut out = h;
-    for ((k, (obj_bytes, input_rel)), (at, gen_at)) in
+    // Patch the header with where the objects land after it, then put it in front.
+    let header_len = h.pos();
+    for ((k, (start, end, input_rel, gens)), (at, gen_at)) in
         obj.kernels.iter().zip(&kernel_objs).zip(&kernel_patches)
     {
-        let offset = offset32(out.pos())?;
-        out.patch_u32(*at, offset);
-        out.patch_u32(at + 4, offset32(obj_bytes.len())?);
-        out.patch_u32(at + 8, offset32(out.pos() + input_rel.unwrap_or(0))?);
-        out.bytes(obj_bytes);
-        for (g, gat) in k.gen_binaries.iter().zip(gen_at) {
-            let goff = offset32(out.pos())?;
-            out.patch_u32(*gat, goff);
-            out.patch_u32(gat + 4, offset32(g.code.len())?);
-            out.bytes(&g.code);
+        let offset = header_len + start;
+        h.patch_u32(*at, offset32(offset)?);
+        h.patch_u32(at + 4, offset32(end - start)?);
+        h.patch_u32(at + 8, offset32(offset + input_rel.unwrap_or(0))?);
+        for ((g, gat), gstart) in k.gen_binaries.iter().zip(gen_at).zip(gens) {
+            h.patch_u32(*gat, offset32(header_len + gstart)?);
+            h.patch_u32(gat + 4, offset32(g.code.len())?);
         }
     }
-    for ((obj_bytes, _), at) in function_objs.iter().zip(&function_patches) {
-        let offset = offset32(out.pos())?;
-        out.patch_u32(*at, offset);
-        out.patch_u32(at + 4, offset32(obj_bytes.len())?);
-        out.bytes(obj_bytes);
+    for ((start, end), at) in function_objs.iter().zip(&function_patches) {
+        h.patch_u32(*at, offset32(header_len + start)?);
+        h.patch_u32(at + 4, offset32(end - start)?);
     }
-    Ok(out.buf)
+    let mut out = body.buf;
+    out.splice(0..0, h.buf);
+    Ok(out)
 }
 
 fn offset32(n: usize) -> Result<u32, WriteError> {
@@ -173,13 +183,15 @@ fn write_relocations(s: &mut Sink, r: &Relocations, ctx: &str) -> Result<(), Wri
     Ok(())
 }
 
-/// Returns the routine object and, for a kernel, the offset of `num_inputs` in it.
+/// Appends the routine object to `s`; returns, for a kernel, the offset of
+/// `num_inputs` in it. Offsets inside the object count from its start.
 fn write_routine(
+    s: &mut Sink,
     r: &Routine,
     v: Version,
     ctx: &str,
-) -> Result<(Vec<u8>, Option<usize>), WriteError> {
-    let mut s = Sink::default();
+) -> Result<Option<usize>, WriteError> {
+    let base = s.pos();
     let count_id = |s: &mut Sink, n: usize, what: &str| -> Result<(), WriteError> {
         let n = u32::try_from(n).map_err(|_| WriteError {
             context: format!("{ctx}.{what}"),
@@ -187,7 +199,7 @@ fn write_routine(
         })?;
         put_id(s, v, n, &format!("{ctx}.{what}"))
     };
-    count_id(&mut s, r.strings.len(), "string_count")?;
+    count_id(s, r.strings.len(), "string_count")?;
     for (i, st) in r.strings.iter().enumerate() {
         if st.contains(&0) {
             return Err(WriteError {
@@ -198,8 +210,8 @@ fn write_routine(
         s.bytes(st);
         s.u8(0);
     }
-    put_id(&mut s, v, r.name_index, ctx)?;
-    count_id(&mut s, r.variables.len(), "variable_count")?;
+    put_id(s, v, r.name_index, ctx)?;
+    count_id(s, r.variables.len(), "variable_count")?;
     for (i, var) in r.variables.iter().enumerate() {
         let c = format!("{ctx}.var_info[{i}]");
         if let Some(t) = var.wide_type {
@@ -211,34 +223,34 @@ fn write_routine(
                 ),
             });
         }
-        put_id(&mut s, v, var.name_index, &c)?;
+        put_id(s, v, var.name_index, &c)?;
         s.u8(var.bit_properties);
         s.u16(var.num_elements);
-        put_id(&mut s, v, var.alias_index, &c)?;
+        put_id(s, v, var.alias_index, &c)?;
         s.u16(var.alias_offset);
         s.u8(var.alias_scope);
-        write_attributes_u8(&mut s, v, &var.attributes, &c)?;
+        write_attributes_u8(s, v, &var.attributes, &c)?;
     }
     s.u16(count16(r.addresses.len(), ctx)?);
     for (i, a) in r.addresses.iter().enumerate() {
         let c = format!("{ctx}.address_info[{i}]");
-        put_id(&mut s, v, a.name_index, &c)?;
+        put_id(s, v, a.name_index, &c)?;
         s.u16(a.num_elements);
-        write_attributes_u8(&mut s, v, &a.attributes, &c)?;
+        write_attributes_u8(s, v, &a.attributes, &c)?;
     }
     s.u16(count16(r.predicates.len(), ctx)?);
     for (i, p) in r.predicates.iter().enumerate() {
         let c = format!("{ctx}.predicate_info[{i}]");
-        put_id(&mut s, v, p.name_index, &c)?;
+        put_id(s, v, p.name_index, &c)?;
         s.u16(p.num_elements);
-        write_attributes_u8(&mut s, v, &p.attributes, &c)?;
+        write_attributes_u8(s, v, &p.attributes, &c)?;
     }
     s.u16(count16(r.labels.len(), ctx)?);
     for (i, l) in r.labels.iter().enumerate() {
         let c = format!("{ctx}.label_info[{i}]");
-        put_id(&mut s, v, l.name_index, &c)?;
+        put_id(s, v, l.name_index, &c)?;
         s.u8(l.kind);
-        write_attributes_u8(&mut s, v, &l.attributes, &c)?;
+        write_attributes_u8(s, v, &l.attributes, &c)?;
     }
     for (table, what) in [
         (&r.samplers, "sampler_info"),
@@ -248,14 +260,14 @@ fn write_routine(
         s.u8(count8(table.len(), &format!("{ctx}.{what}"))?);
         for (i, st) in table.iter().enumerate() {
             let c = format!("{ctx}.{what}[{i}]");
-            put_id(&mut s, v, st.name_index, &c)?;
+            put_id(s, v, st.name_index, &c)?;
             s.u16(st.num_elements);
-            write_attributes_u8(&mut s, v, &st.attributes, &c)?;
+            write_attributes_u8(s, v, &st.attributes, &c)?;
         }
     }
     let mut input_at = None;
     if let Interface::Kernel { inputs } = &r.interface {
-        input_at = Some(s.pos());
+        input_at = Some(s.pos() - base);
         if v.wide_input_count() {
             s.u32(inputs.len() as u32);
         } else {
@@ -263,7 +275,7 @@ fn write_routine(
         }
         for (i, inp) in inputs.iter().enumerate() {
             s.u8(inp.kind);
-            put_id(&mut s, v, inp.index, &format!("{ctx}.input_info[{i}]"))?;
+            put_id(s, v, inp.index, &format!("{ctx}.input_info[{i}]"))?;
             s.i16(inp.offset);
             s.u16(inp.size);
         }
@@ -283,20 +295,20 @@ fn write_routine(
         r.attributes.len(),
         &format!("{ctx}.attribute_count"),
     )?);
-    write_attributes(&mut s, v, &r.attributes, ctx)?;
+    write_attributes(s, v, &r.attributes, ctx)?;
     let entry = s.pos();
     match &r.code {
         Code::Instructions(list) => {
             for (i, inst) in list.iter().enumerate() {
-                instruction::encode(&mut s, v, inst, &|| format!("{ctx}.instruction[{i}]"))?;
+                instruction::encode(s, v, inst, &|| format!("{ctx}.instruction[{i}]"))?;
             }
         }
         Code::Undecoded { bytes, .. } => s.bytes(bytes),
     }
     let size = s.pos() - entry;
     s.patch_u32(size_at, offset32(size)?);
-    s.patch_u32(size_at + 4, offset32(entry)?);
-    Ok((s.buf, input_at))
+    s.patch_u32(size_at + 4, offset32(entry - base)?);
+    Ok(input_at)
 }
 
 fn write_attributes_u8(

@@ -7,23 +7,77 @@ pub struct LineCursor<'a> {
     pub text: &'a str,
     pub pos: usize,
     pub line: usize,
+    /// Where the text's trailing blanks start, when the caller knows (else its length):
+    /// `at_end` there needs no scan over IGC's padding.
+    pub content_end: usize,
 }
 
 /// Boxed: results pass through every parsing call, and a bare diagnostic made each
 /// one ~100 bytes copied through the stack.
 pub type PResult<T> = Result<T, Box<Diagnostic>>;
 
+/// Name characters (`ident`): ASCII letters, digits, `_`, `%`, `$` and `@`, one table
+/// lookup per byte.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@');
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+pub fn is_name_byte(b: u8) -> bool {
+    NAME_BYTES[b as usize]
+}
+
+/// Eight spaces, compared as one word (a slice comparison calls `bcmp`).
+#[inline]
+pub fn is_8_spaces(b: &[u8]) -> bool {
+    b.len() == 8
+        && u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            == u64::from_le_bytes(*b"        ")
+}
+
+/// The ASCII blanks `skip_ws` passes over.
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c')
+}
+
 /// Longest token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 64;
 
 impl<'a> LineCursor<'a> {
     pub fn new(text: &'a str, line: usize) -> Self {
-        LineCursor { text, pos: 0, line }
+        LineCursor {
+            text,
+            pos: 0,
+            line,
+            content_end: text.len(),
+        }
     }
     pub fn rest(&self) -> &'a str {
         &self.text[self.pos..]
     }
+    #[inline]
     pub fn at_end(&self) -> bool {
+        if self.pos >= self.content_end {
+            return true;
+        }
+        // Right after `skip_ws` (the usual case) one byte decides.
+        match self.text.as_bytes().get(self.pos) {
+            None => return true,
+            Some(&b) if b.is_ascii() && !is_blank(b) => return false,
+            Some(_) => {}
+        }
+        self.at_end_slow()
+    }
+    #[inline(never)]
+    fn at_end_slow(&self) -> bool {
         // ASCII blanks decided byte by byte; anything else as `str::trim` sees it.
         let r = self.rest();
         match r
@@ -48,10 +102,25 @@ impl<'a> LineCursor<'a> {
     pub fn skip_ws(&mut self) {
         let b = self.text.as_bytes();
         let mut i = self.pos;
+        // Most calls find a token or a single space: one or two byte tests.
+        if i >= self.content_end {
+            // Only trailing blanks left: as if skipped.
+            self.pos = b.len();
+            return;
+        }
+        match b.get(i) {
+            Some(&c) if c.is_ascii() && !is_blank(c) => return,
+            Some(b' ') if b.get(i + 1).is_some_and(|&c| c.is_ascii() && !is_blank(c)) => {
+                self.pos = i + 1;
+                return;
+            }
+            None => return,
+            _ => {}
+        }
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') {
             i += 1;
             // IGC pads operands and comments with long runs of spaces.
-            while b.get(i..i + 8) == Some(b"        ") {
+            while b.get(i..i + 8).is_some_and(is_8_spaces) {
                 i += 8;
             }
         }
@@ -112,18 +181,27 @@ impl<'a> LineCursor<'a> {
         self.err(format!("expected `{lit}`"), format!("`{lit}`"))
     }
     /// A name: letters, digits, `_`, `%`, `$` and `@`.
+    #[inline]
     pub fn ident(&mut self) -> PResult<&'a str> {
-        let r = self.rest();
-        // Name characters are ASCII: the first other byte starts a character.
-        let end = r
-            .bytes()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'%' | b'$' | b'@')))
-            .unwrap_or(r.len());
-        if end == 0 {
-            return Err(self.err("expected a name", "a name"));
+        let len = self.name_len();
+        if len == 0 {
+            return Err(self.expected_name());
         }
-        self.pos += end;
-        Ok(&r[..end])
+        let start = self.pos;
+        self.pos += len;
+        // Name characters are ASCII: the name ends on a character boundary.
+        Ok(&self.text[start..start + len])
+    }
+    #[cold]
+    #[inline(never)]
+    fn expected_name(&self) -> Box<Diagnostic> {
+        self.err("expected a name", "a name")
+    }
+    /// The length of the name at the cursor (0 when none starts there).
+    #[inline]
+    pub fn name_len(&self) -> usize {
+        let b = &self.text.as_bytes()[self.pos..];
+        b.iter().position(|&c| !is_name_byte(c)).unwrap_or(b.len())
     }
     /// An integer: decimal, or hex with `0x`; an optional leading `-`.
     /// An integer expression: numbers (decimal, or hex with `0x`, optionally negated)
@@ -273,6 +351,14 @@ impl<'a> LineCursor<'a> {
     /// operand's offset (`V33.0`, `V33.(2*32)`): a bare `/` after it is not division
     /// (`raw_sendg ... V33.0/64`).
     pub fn primary_uint(&mut self, max: u64) -> PResult<u32> {
+        // A plain literal in range (`V33.0`) as `number` reads it; anything else below.
+        match self.plain_number() {
+            Some((v, len)) if v <= max && v <= u64::from(u32::MAX) => {
+                self.pos += len;
+                return Ok(v as u32);
+            }
+            _ => {}
+        }
         let at = *self;
         let v = if self.eat("(") {
             let v = self.int()?;

@@ -2,7 +2,7 @@
 //! line, instructions by matching the templates of `crate::isa::syntax`, the same
 //! ones the printer renders.
 
-use super::cursor::{LineCursor, PResult};
+use super::cursor::{is_8_spaces, is_name_byte, LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
 use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
@@ -10,7 +10,7 @@ use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
 use crate::isa::syntax::{all_syntax, Format, ALTERNATE_SYNTAX};
 use crate::isa::{
-    predefined_vars, Align, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
+    predefined_vars, Align, Cond, Field, FieldKind, Layout, Opcode, Type, PREDEFINED_SURFACES,
 };
 use crate::limits;
 use crate::limits::PREDEFINED_VARS;
@@ -112,8 +112,12 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         done: false,
     };
     for (i, raw) in lines.enumerate() {
-        let raw = raw.trim_end_matches('\r');
-        if let Some(rb) = p.routine.as_mut() {
+        let raw = match raw.as_bytes().last() {
+            Some(b'\r') => raw.trim_end_matches('\r'),
+            _ => raw,
+        };
+        // (Only a line that starts with `/` can be a trailer comment.)
+        if let (Some(rb), Some(b'/')) = (p.routine.as_mut(), raw.as_bytes().first()) {
             // IGC 2.x's build trailer is a pair of comments worth keeping.
             if let Some(platform) = raw.strip_prefix("//Platform: ") {
                 rb.build_info
@@ -232,11 +236,16 @@ fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
     // IGC pads lines before their comments with long runs of spaces.
-    while end >= 8 && &b[end - 8..end] == b"        " {
+    while end >= 8 && is_8_spaces(&b[end - 8..end]) {
         end -= 8;
     }
     while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
         end -= 1;
+    }
+    // What is left ends in a character that is not an ASCII blank; only a non-ASCII
+    // one may be Unicode white space.
+    if end == 0 || b[end - 1].is_ascii() {
+        return &s[..end];
     }
     s[..end].trim_end()
 }
@@ -251,10 +260,10 @@ struct Parser {
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
-    /// Candidate ids by a line's leading word, as `Candidates::matching` found them.
-    word_memo: NameMap<Vec<u16>>,
-    /// The operands of the instruction being parsed, reused from line to line.
-    operands: Vec<Operand>,
+    /// Lookups and template plans compiled for the text's version.
+    compiled: Compiled,
+    /// An empty list swapped with the routine's while a line is parsed (see `line`).
+    spare_list: InstructionList,
 }
 
 #[derive(Default)]
@@ -262,7 +271,7 @@ struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
     strings: StringPool,
-    string_ids: FastMap<Vec<u8>, u32>,
+    string_ids: NameMap<u32>,
     variables: Vec<Variable>,
     var_ids: NameMap<u32>,
     aliases: Vec<(usize, String, u16, usize, usize)>,
@@ -277,9 +286,8 @@ struct RoutineBuilder {
     surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
     label_ids: NameMap<u16>,
-    /// Labels used but not (yet) defined, with where they were first used.
-    label_uses: FastMap<u16, (usize, usize)>,
-    defined_labels: Vec<bool>,
+    /// Per label: defined yet, and where it was first named (for "never defined").
+    label_sites: Vec<LabelSite>,
     inputs: Vec<Input>,
     attributes: Vec<Attribute>,
     instructions: InstructionList,
@@ -290,6 +298,14 @@ struct RoutineBuilder {
     declared_names: FastSet<String>,
 }
 
+/// A label's state while its routine is read.
+struct LabelSite {
+    defined: bool,
+    /// Where the label was first named.
+    line: usize,
+    col: usize,
+}
+
 impl RoutineBuilder {
     fn intern(&mut self, s: &[u8]) -> u32 {
         if let Some(&i) = self.string_ids.get(s) {
@@ -297,7 +313,7 @@ impl RoutineBuilder {
         }
         // Past 4 GiB of names (an input larger still) the index names no string.
         let i = self.strings.push(s).unwrap_or(u32::MAX);
-        self.string_ids.insert(s.to_vec(), i);
+        self.string_ids.insert(s, i);
         i
     }
 
@@ -359,9 +375,12 @@ impl RoutineBuilder {
             kind: 0,
             attributes: Vec::new(),
         });
-        self.defined_labels.push(false);
+        self.label_sites.push(LabelSite {
+            defined: false,
+            line,
+            col,
+        });
         self.label_ids.insert(name, id);
-        self.label_uses.insert(id, (line, col));
         id
     }
 }
@@ -413,7 +432,7 @@ impl Parser {
                 };
                 for (name, hidden) in scope.into_iter().rev() {
                     match hidden {
-                        Some(id) => rb.var_ids.insert(name, id),
+                        Some(id) => rb.var_ids.insert(&name, id),
                         None => rb.var_ids.remove(&name),
                     };
                 }
@@ -423,6 +442,8 @@ impl Parser {
         if r.ends_with(':') && !r.contains(' ') {
             return self.label_definition(c, &r[..r.len() - 1]);
         }
+        // IGC pads instructions before their comments: no step needs to scan that.
+        c.content_end = c.pos + r.len();
         let version = self.version();
         let Some(rb) = self.routine.as_mut() else {
             return Err(c.err(
@@ -430,11 +451,16 @@ impl Parser {
                 "`.kernel` or `.global_function` first",
             ));
         };
-        let (opcode, subop) =
-            parse_instruction(rb, version, c, &mut self.word_memo, &mut self.operands)?;
-        rb.instructions
-            .push_parts(opcode, subop, self.operands.drain(..))
-            .map_err(|e| c.err(e.to_string(), "a smaller routine"))
+        // Operands go straight onto the routine's list (taken out for the call, so the
+        // builder's other tables stay open to the template walk); a failed line leaves
+        // nothing behind.
+        let list = &mut self.spare_list;
+        std::mem::swap(list, &mut rb.instructions);
+        let pushed = list.push_decoded(|ops, start| {
+            parse_instruction(rb, version, c, &mut self.compiled, ops, start)
+        });
+        std::mem::swap(list, &mut rb.instructions);
+        pushed?.map_err(|e| c.err(e.to_string(), "a smaller routine"))
     }
 
     fn routine(&mut self, c: &LineCursor) -> PResult<&mut RoutineBuilder> {
@@ -467,7 +493,7 @@ impl Parser {
             }
             _ => (Opcode::LABEL, rb.label(name, line, col)),
         };
-        if rb.defined_labels[id as usize] {
+        if rb.label_sites[id as usize].defined {
             return Err(diag(
                 line,
                 col,
@@ -476,7 +502,7 @@ impl Parser {
                 "a new label name",
             ));
         }
-        rb.defined_labels[id as usize] = true;
+        rb.label_sites[id as usize].defined = true;
         rb.instructions
             .push_parts(opcode, None, [Operand::Label(id)])
             .map_err(|e| diag(line, col, e.to_string(), name, "a smaller routine"))
@@ -486,9 +512,9 @@ impl Parser {
         let Some(rb) = self.routine.take() else {
             return;
         };
-        for (i, defined) in rb.defined_labels.iter().enumerate() {
-            if !defined {
-                let (line, col) = rb.label_uses.get(&(i as u16)).copied().unwrap_or((0, 0));
+        for (i, site) in rb.label_sites.iter().enumerate() {
+            if !site.defined {
+                let (line, col) = (site.line, site.col);
                 let name = String::from_utf8_lossy(&rb.strings[rb.labels[i].name_index as usize])
                     .into_owned();
                 self.diags.push(*diag(
@@ -852,9 +878,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             v.set_type_align(ty, align);
             rb.variables.push(v);
-            let hidden = rb
-                .var_ids
-                .insert(name.clone(), PREDEFINED_VARS + index as u32);
+            let hidden = rb.var_ids.insert(&name, PREDEFINED_VARS + index as u32);
             if let Some(scope) = rb.scopes.last_mut() {
                 scope.push((name, hidden));
             }
@@ -1087,6 +1111,162 @@ fn compile_steps(pieces: &[Piece<'static>], layout: &Layout) -> Vec<Step> {
     out
 }
 
+/// One step of a template for one text version: field indices resolved, steps for fields
+/// the version leaves out dropped, `{*}` expanded into the fields it reads.
+#[derive(Clone, Copy)]
+enum Op {
+    Blanks,
+    Word(&'static str),
+    Pred(u8),
+    Exec(u8),
+    Sat,
+    Field(u8, Option<Format>),
+    /// A field of `{*}`, in its generic form; `true`: present only for some values of
+    /// an earlier field (`Cond::field_allows` asked per line).
+    Generic(u8, bool),
+}
+
+/// The field's presence depends on an earlier field's value, not only on the version.
+fn by_value(f: &Field) -> bool {
+    matches!(f.cond, Cond::Bits { .. } | Cond::Equals { .. })
+}
+
+/// How a field the text leaves out is filled.
+#[derive(Clone, Copy)]
+enum Fill {
+    Pred,
+    Exec,
+    RawNull,
+    VectorNull,
+    /// A count that follows its list, else 0 (`implied_value`).
+    Implied,
+    /// The text must show it: a diagnostic.
+    Missing,
+}
+
+/// A candidate compiled for one text version (built on first use, once per parse).
+struct Plan {
+    /// The version has the opcode.
+    admitted: bool,
+    /// The template's first word, when the steps after it fail on any line where a name
+    /// character follows that word (see `doomed`).
+    doom_word: Option<&'static str>,
+    ops: Vec<Op>,
+    /// Each field the version admits, in layout order, with how it is filled when absent.
+    /// Each field the version admits, in layout order, with how it is filled when absent
+    /// and whether its presence depends on a value (`by_value`).
+    fills: Vec<(u8, Fill, bool)>,
+    dst: Option<u8>,
+    sfid: Option<u8>,
+}
+
+impl Plan {
+    fn new(cand: &Candidate, version: Version) -> Plan {
+        let fields = cand.layout.fields;
+        // Layouts have a few dozen fields at most (field indices are bytes, as in `FieldAt`).
+        debug_assert!(fields.len() <= usize::from(u8::MAX));
+        let at = |f: &FieldAt| f.get(fields, version).map(|i| i as u8);
+        let mut ops = Vec::with_capacity(cand.steps.len() + fields.len());
+        for step in &cand.steps {
+            match step {
+                Step::Blanks => ops.push(Op::Blanks),
+                Step::Word(w) => ops.push(Op::Word(w)),
+                Step::Pred(f) => ops.extend(at(f).map(Op::Pred)),
+                Step::Exec(f) => ops.extend(at(f).map(Op::Exec)),
+                Step::Sat => ops.push(Op::Sat),
+                Step::Field(f, fmt) => ops.extend(at(f).map(|i| Op::Field(i, *fmt))),
+                Step::Rest => {
+                    for (i, f) in fields.iter().enumerate() {
+                        if !matches!(f.kind, FieldKind::Exec | FieldKind::Pred)
+                            && !cand.named[i]
+                            && f.cond.version_allows(version)
+                        {
+                            ops.push(Op::Generic(i as u8, by_value(f)));
+                        }
+                    }
+                }
+            }
+        }
+        let fills = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.cond.version_allows(version))
+            .map(|(i, f)| {
+                let shown = cand.has_rest || cand.named[i];
+                let fill = match f.kind {
+                    FieldKind::Pred => Fill::Pred,
+                    FieldKind::Exec => Fill::Exec,
+                    // Fields the template never shows (MBZ scales, counts, LSC operands a
+                    // load does not use) take the value IGC's builder gives them.
+                    FieldKind::Raw if !shown => Fill::RawNull,
+                    FieldKind::Vector if !shown => Fill::VectorNull,
+                    FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
+                        Fill::Implied
+                    }
+                    _ => Fill::Missing,
+                };
+                (i as u8, fill, by_value(f))
+            })
+            .collect();
+        let doom_word = doom_word(&ops);
+        Plan {
+            admitted: cand.opcode.info().is_none_or(|i| i.since <= version),
+            doom_word,
+            ops,
+            fills,
+            dst: at(&cand.dst),
+            sfid: at(&cand.sfid),
+        }
+    }
+}
+
+impl Plan {
+    /// Whether the template certainly fails on a line (no predicate) that goes on `rest`:
+    /// its first word is followed by a name character, where the steps after the word
+    /// need `.`, a blank, `(` or the line's end.
+    #[inline]
+    fn doomed(&self, rest: &str) -> bool {
+        self.doom_word.is_some_and(|w| {
+            starts_with_bytes(rest, w)
+                && rest
+                    .as_bytes()
+                    .get(w.len())
+                    .is_some_and(|&b| is_name_byte(b))
+        })
+    }
+}
+
+/// The first word of steps `[Pred] Word(w) (Sat | Blanks | .mod)* then Exec, a word that
+/// opens with a non-name character, or the end`: after `w` and a name character, `Sat`,
+/// `Blanks` and `.mod` read nothing, and what follows them fails (`parse_exec` needs
+/// `(`, a word its first character, the end a blank or nothing).
+fn doom_word(ops: &[Op]) -> Option<&'static str> {
+    let mut rest = ops.iter().skip_while(|op| matches!(op, Op::Pred(_)));
+    let w = match rest.next()? {
+        Op::Word(w) if w.bytes().next().is_some_and(is_name_byte) => *w,
+        _ => return None,
+    };
+    for op in rest {
+        match op {
+            Op::Sat | Op::Blanks | Op::Field(_, Some(Format::Modified)) => {}
+            Op::Exec(_) => return Some(w),
+            Op::Word(w2) if !w2.bytes().next().is_some_and(is_name_byte) => return Some(w),
+            _ => return None,
+        }
+    }
+    Some(w)
+}
+
+/// What the parser compiles for the text's version: candidate ids by a line's leading
+/// word (`Candidates::ids_for`, a few thousand words at most) and the plans of the
+/// candidates tried so far. A `.version` that changes the version starts both afresh.
+#[derive(Default)]
+struct Compiled {
+    version: Option<Version>,
+    memo: NameMap<Vec<(u16, bool)>>,
+    plans: Vec<Option<Box<Plan>>>,
+}
+
 /// The candidates of one text version, with an index from the leading name of each
 /// key (letters, digits, `_`) to the candidates that key belongs to, so a line is
 /// matched against the few templates its first word can start, not all of them.
@@ -1097,10 +1277,11 @@ struct Candidates {
     other: Vec<u16>,
 }
 
+/// The leading run of ASCII letters, digits and `_`.
 fn leading_word(s: &str) -> &str {
     let end = s
         .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .position(|b| !is_name_byte(b) || matches!(b, b'%' | b'$' | b'@'))
         .unwrap_or(s.len());
     &s[..end]
 }
@@ -1129,8 +1310,10 @@ impl Candidates {
         }
     }
 
-    /// Ids of the candidates a line whose leading word is `word` may match, in table order.
-    fn ids_for(&self, word: &str) -> Vec<u16> {
+    /// Ids of the candidates a line whose leading word is `word` may match, in table
+    /// order, each with whether its keys must still be compared with the line (not when
+    /// one of them is a plain word that begins `word`: the line starts with it).
+    fn ids_for(&self, word: &str) -> Vec<(u16, bool)> {
         let mut ids: Vec<u16> = self.other.clone();
         // A key's leading word is a prefix of the line's leading word.
         for end in 1..=word.len() {
@@ -1140,7 +1323,16 @@ impl Candidates {
         }
         ids.sort_unstable();
         ids.dedup();
-        ids
+        ids.into_iter()
+            .map(|id| {
+                let certain = self.all.get(id as usize).is_some_and(|cand| {
+                    cand.keys
+                        .iter()
+                        .any(|k| leading_word(k) == k && word.starts_with(k.as_str()))
+                });
+                (id, !certain)
+            })
+            .collect()
     }
 }
 
@@ -1200,16 +1392,23 @@ fn candidates(version: Version) -> &'static Candidates {
     })
 }
 
-/// Parses an instruction line into `ops` (cleared first), returning its opcode and
-/// sub-opcode. The ids a leading word can start are remembered in `memo` (a few
-/// thousand words at most).
+/// Parses an instruction line into `ops[start..]` (what is there is replaced), returning
+/// its opcode and sub-opcode.
 fn parse_instruction(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
-    memo: &mut NameMap<Vec<u16>>,
+    compiled: &mut Compiled,
     ops: &mut Vec<Operand>,
+    start: usize,
 ) -> PResult<(Opcode, Option<u8>)> {
+    if compiled.version != Some(version) {
+        *compiled = Compiled {
+            version: Some(version),
+            ..Compiled::default()
+        };
+    }
+    let Compiled { memo, plans, .. } = compiled;
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -1220,10 +1419,10 @@ fn parse_instruction(
     let cands = candidates(version);
     let word = leading_word(rest);
     let found = match memo.get(word) {
-        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, ops),
+        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, plans, ops, start),
         None => {
             let ids = cands.ids_for(word);
-            let found = try_candidates(rb, version, c, cands, &ids, rest, ops);
+            let found = try_candidates(rb, version, c, cands, &ids, rest, plans, ops, start);
             if memo.len() < 4096 {
                 memo.insert(word, ids);
             }
@@ -1249,38 +1448,66 @@ fn starts_with_bytes(s: &str, prefix: &str) -> bool {
 
 /// Tries the candidates `ids` whose keys `rest` starts with, in order: the first that
 /// matches, else the diagnostic that got furthest, else `None` (no candidate applied).
+///
+/// A candidate that cannot match (`Plan::doomed`: `mov` on a `movs` line) is passed over
+/// at first, sparing the diagnostic it would build; when no other candidate matches,
+/// all are tried again in order, so the diagnostic chosen is the one it always was.
+#[allow(clippy::too_many_arguments)]
 fn try_candidates(
     rb: &mut RoutineBuilder,
     version: Version,
     c: LineCursor,
     cands: &Candidates,
-    ids: &[u16],
+    ids: &[(u16, bool)],
     rest: &str,
+    plans: &mut Vec<Option<Box<Plan>>>,
     ops: &mut Vec<Operand>,
+    start: usize,
 ) -> PResult<Option<(Opcode, Option<u8>)>> {
-    let mut best: Option<Box<Diagnostic>> = None;
-    for &id in ids {
-        let Some(cand) = cands.all.get(id as usize) else {
-            continue;
-        };
-        if !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
-            continue;
-        }
-        if cand.opcode.info().is_some_and(|i| i.since > version) {
-            continue;
-        }
-        match match_template(rb, version, c, cand, ops) {
-            Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
-            Err(d) => {
-                if best.as_ref().is_none_or(|b| d.col > b.col) {
-                    best = Some(d);
+    // `rest` is where the template's first word is matched only without a predicate.
+    let mut pass_over = c.peek() != Some('(');
+    loop {
+        let mut passed_over = false;
+        let mut best: Option<Box<Diagnostic>> = None;
+        for &(id, check_keys) in ids {
+            let Some(cand) = cands.all.get(id as usize) else {
+                continue;
+            };
+            if check_keys && !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
+                continue;
+            }
+            if plans.len() <= id as usize {
+                plans.resize_with(id as usize + 1, || None);
+            }
+            let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
+            if !plan.admitted {
+                continue;
+            }
+            if pass_over && plan.doomed(rest) {
+                passed_over = true;
+                continue;
+            }
+            // Each candidate starts from its layout's fields, all absent (`resize` would
+            // clone the value, a match over every variant per field).
+            ops.truncate(start);
+            ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
+            match match_template(rb, version, c, cand, plan, &mut ops[start..]) {
+                Ok(()) => return Ok(Some((cand.opcode, cand.subop))),
+                Err(d) => {
+                    if best.as_ref().is_none_or(|b| d.col > b.col) {
+                        best = Some(d);
+                    }
                 }
             }
         }
-    }
-    match best {
-        Some(d) => Err(d),
-        None => Ok(None),
+        if passed_over {
+            pass_over = false;
+            continue;
+        }
+        return match best {
+            Some(d) => Err(d),
+            None => Ok(None),
+        };
     }
 }
 
@@ -1289,48 +1516,38 @@ fn match_template(
     version: Version,
     mut c: LineCursor,
     cand: &Candidate,
-    ops: &mut Vec<Operand>,
+    plan: &Plan,
+    ops: &mut [Operand],
 ) -> PResult<()> {
     let layout = &cand.layout;
     let fields = layout.fields;
-    ops.clear();
-    ops.resize(fields.len(), Operand::Absent);
-    let named = &cand.named;
     let mut sat = false;
     // Snapshot of the builder's growable tables, so a failed candidate leaves no labels or strings behind.
     let (nl, ns) = (rb.labels.len(), rb.strings.len());
     let result = (|| -> PResult<()> {
-        for step in &cand.steps {
-            match step {
-                Step::Blanks => c.skip_ws(),
-                Step::Word(w) => {
+        for op in &plan.ops {
+            match *op {
+                Op::Blanks => c.skip_ws(),
+                Op::Word(w) => {
                     c.skip_ws();
                     c.expect(w)?;
                 }
-                Step::Pred(at) => {
-                    if let Some(i) = at.get(fields, version) {
-                        if c.peek() == Some('(') {
-                            if let Some(p) = parse_pred(rb, &mut c)? {
-                                ops[i] = Operand::Pred(p);
-                                c.skip_ws();
-                            }
+                Op::Pred(i) => {
+                    if c.peek() == Some('(') {
+                        if let Some(p) = parse_pred(rb, &mut c)? {
+                            ops[i as usize] = Operand::Pred(p);
+                            c.skip_ws();
                         }
                     }
                 }
-                Step::Exec(at) => {
-                    if let Some(i) = at.get(fields, version) {
-                        ops[i] = Operand::Exec(parse_exec(&mut c)?);
-                    }
-                }
-                Step::Sat => sat = c.eat(".sat"),
-                Step::Field(at, fmt) => {
-                    let Some(i) = at.get(fields, version) else {
-                        continue;
-                    };
+                Op::Exec(i) => ops[i as usize] = Operand::Exec(parse_exec(&mut c)?),
+                Op::Sat => sat = c.eat(".sat"),
+                Op::Field(i, fmt) => {
+                    let i = i as usize;
                     if !fields[i].cond.field_allows(&ops[..i]) {
                         continue;
                     }
-                    let value = match *fmt {
+                    let value = match fmt {
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => formatted(
                             rb,
@@ -1344,15 +1561,10 @@ fn match_template(
                     };
                     ops[i] = merge(&ops[i], value);
                 }
-                Step::Rest => {
-                    for (i, f) in fields.iter().enumerate() {
-                        if matches!(f.kind, FieldKind::Exec | FieldKind::Pred) || named[i] {
-                            continue;
-                        }
-                        if !f.cond.version_allows(version) || !f.cond.field_allows(&ops[..i]) {
-                            continue;
-                        }
-                        ops[i] = generic(rb, version, &mut c, f)?;
+                Op::Generic(i, valued) => {
+                    let i = i as usize;
+                    if !valued || fields[i].cond.field_allows(&ops[..i]) {
+                        generic_into(rb, version, &mut c, &fields[i], &mut ops[i])?;
                     }
                 }
             }
@@ -1376,7 +1588,7 @@ fn match_template(
                 }
             }
         }
-        rb.defined_labels.truncate(nl);
+        rb.label_sites.truncate(nl);
         for i in ns..rb.strings.len() {
             if let Some(s) = rb.strings.get(i) {
                 rb.string_ids.remove(s);
@@ -1385,28 +1597,22 @@ fn match_template(
         rb.strings.truncate(ns);
         return Err(e);
     }
-    for (i, f) in fields.iter().enumerate() {
-        if !matches!(ops[i], Operand::Absent)
-            || !f.cond.version_allows(version)
-            || !f.cond.field_allows(&ops[..i])
+    for &(i, fill, valued) in &plan.fills {
+        let i = i as usize;
+        if !matches!(ops[i], Operand::Absent) || (valued && !fields[i].cond.field_allows(&ops[..i]))
         {
             continue;
         }
-        ops[i] = match f.kind {
-            FieldKind::Pred => Operand::Pred(Pred::NONE),
-            FieldKind::Exec => Operand::Exec(ExecCtrl(0)),
-            // Fields the text does not show (IGC prints neither MBZ scales nor counts).
-            // Fields the template never shows (MBZ scales, counts, LSC operands a load
-            // does not use) take the value IGC's builder gives them.
-            FieldKind::Raw if !cand.has_rest && !named[i] => Operand::Raw(Raw::NULL),
-            FieldKind::Vector if !cand.has_rest && !named[i] => Operand::Vector(null_operand()),
-            FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::I32 => {
-                Operand::Int(implied_value(i, fields, ops))
-            }
-            _ => {
+        ops[i] = match fill {
+            Fill::Pred => Operand::Pred(Pred::NONE),
+            Fill::Exec => Operand::Exec(ExecCtrl(0)),
+            Fill::RawNull => Operand::Raw(Raw::NULL),
+            Fill::VectorNull => Operand::Vector(null_operand()),
+            Fill::Implied => Operand::Int(implied_value(i, fields, ops)),
+            Fill::Missing => {
                 return Err(c.err(
-                    format!("{} needs operand `{}`", layout.mnemonic, f.name),
-                    f.name,
+                    format!("{} needs operand `{}`", layout.mnemonic, fields[i].name),
+                    fields[i].name,
                 ))
             }
         };
@@ -1418,16 +1624,14 @@ fn match_template(
                 kind: VectorKind::Immediate { bits, .. },
                 ..
             })),
-        ) = (
-            cand.sfid.get(fields, version),
-            cand.ex_desc.and_then(|e| ops.get(e)),
-        ) {
-            ops[i] = Operand::Int(bits.get() as u32 & 0xF);
+        ) = (plan.sfid, cand.ex_desc.and_then(|e| ops.get(e)))
+        {
+            ops[i as usize] = Operand::Int(bits.get() as u32 & 0xF);
         }
     }
     if sat {
-        if let Some(i) = cand.dst.get(fields, version) {
-            if let Operand::Vector(v) = &mut ops[i] {
+        if let Some(i) = plan.dst {
+            if let Operand::Vector(v) = &mut ops[i as usize] {
                 v.modifier = Modifier::SAT;
             }
         }
@@ -1557,12 +1761,59 @@ fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
     if b.get(i) == Some(&b' ') {
         i += 1;
     }
-    let (size, len) = small_decimal(b.get(i..)?)?;
-    i += len;
+    let size = decimal3(b, &mut i)?;
     if b.get(i) != Some(&b')') {
         return None;
     }
     Some((ExecCtrl::new(size.into(), mask)?, i + 1))
+}
+
+/// `generic` written into the operand's slot, with a declared variable's plain
+/// `(row,col)<region>` read inline (the commonest operand; a result returned through
+/// memory and copied cost more than reading it).
+#[inline]
+fn generic_into(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: &mut LineCursor,
+    f: &Field,
+    slot: &mut Operand,
+) -> PResult<()> {
+    if f.kind == FieldKind::Vector {
+        c.skip_ws();
+        if let Some(v) = plain_variable(rb, c) {
+            *slot = Operand::Vector(v);
+            return Ok(());
+        }
+    }
+    *slot = generic(rb, version, c, f)?;
+    Ok(())
+}
+
+/// A declared variable's `name(row,col)<region>` in its plain form with no modifier,
+/// the cursor moved past it; `None` (cursor unmoved) for anything else.
+#[inline(always)]
+fn plain_variable(rb: &RoutineBuilder, c: &mut LineCursor) -> Option<Vector> {
+    let b = &c.text.as_bytes()[c.pos..];
+    if !b
+        .first()
+        .is_some_and(|&x| is_name_byte(x) && !x.is_ascii_digit())
+    {
+        return None;
+    }
+    let n = b.iter().position(|&x| !is_name_byte(x)).unwrap_or(b.len());
+    let (row, col, region, len) = plain_general(&b[n..])?;
+    let id = rb.var_id(&c.text[c.pos..c.pos + n])?;
+    c.pos += n + len;
+    Some(Vector {
+        modifier: Modifier::NONE,
+        kind: VectorKind::General {
+            id,
+            row,
+            col,
+            region,
+        },
+    })
 }
 
 fn generic(
@@ -1663,6 +1914,10 @@ fn parse_region(c: &mut LineCursor, dst_ok: bool) -> PResult<Region> {
 }
 
 fn parse_modifier(c: &mut LineCursor) -> Modifier {
+    // Every modifier opens with `(`; most operands have none.
+    if c.text.as_bytes().get(c.pos) != Some(&b'(') {
+        return Modifier::NONE;
+    }
     for (code, text) in [(3u8, "(-abs)"), (1, "(abs)"), (2, "(-)"), (5, "(~)")] {
         if c.eat(text) {
             return Modifier(code);
@@ -1708,6 +1963,11 @@ fn parse_vector_region(
     region_required: bool,
 ) -> PResult<Vector> {
     c.skip_ws();
+    // Most operands are a declared variable's plain `(row,col)<region>` with no modifier:
+    // read in one pass (anything else, or an unknown name, takes the full path below).
+    if let Some(v) = plain_variable(rb, c) {
+        return Ok(v);
+    }
     let modifier = parse_modifier(c);
     if c.peek() == Some('&') {
         return address_of(rb, c, modifier);
@@ -1884,19 +2144,22 @@ fn parse_vector_region(
     Err(at.err(format!("unknown state `{name}`"), "a surface or sampler"))
 }
 
-/// A small decimal at the start of `b` (at most 3 digits) and its length.
-#[inline]
-fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
-    let mut v: u16 = 0;
-    let mut len = 0;
-    while let Some(&d) = b.get(len) {
-        if !d.is_ascii_digit() || len == 3 {
-            break;
+/// A decimal of 1 to 3 digits at `b[*i..]` not followed by another digit, advancing
+/// `i` past it.
+#[inline(always)]
+fn decimal3(b: &[u8], i: &mut usize) -> Option<u16> {
+    let digit = |j: usize| b.get(j).map(|d| d.wrapping_sub(b'0')).filter(|d| *d < 10);
+    let mut v = u16::from(digit(*i)?);
+    let mut j = *i + 1;
+    while let Some(d) = digit(j) {
+        if j - *i == 3 {
+            return None;
         }
-        v = v * 10 + u16::from(d - b'0');
-        len += 1;
+        v = v * 10 + u16::from(d);
+        j += 1;
     }
-    (len > 0 && !b.get(len).is_some_and(u8::is_ascii_digit)).then_some((v, len))
+    *i = j;
+    Some(v)
 }
 
 /// `(row,col)<region>` of a general operand in its plain form (decimal numbers in range,
@@ -1904,44 +2167,47 @@ fn small_decimal(b: &[u8]) -> Option<(u16, usize)> {
 /// full path then reads with its diagnostics; on the plain form both agree.
 #[inline]
 fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
-    let mut i = 0;
-    let next =
-        |want: u8, i: &mut usize| -> Option<()> { (b.get(*i) == Some(&want)).then(|| *i += 1) };
-    next(b'(', &mut i)?;
-    let (row, n) = small_decimal(&b[i..])?;
-    i += n;
-    next(b',', &mut i)?;
-    let (col, n) = small_decimal(&b[i..])?;
-    i += n;
-    next(b')', &mut i)?;
-    next(b'<', &mut i)?;
-    let mut vals = [0u8; 3];
-    let mut seps = [0u8; 2];
-    let mut count = 0;
-    loop {
-        let (v, n) = small_decimal(&b[i..])?;
-        i += n;
-        if count == 3 || v > 64 {
-            return None;
-        }
-        vals[count] = Region::value_code(v)?;
-        count += 1;
-        match b.get(i) {
-            Some(&sep @ (b';' | b',')) if count < 3 => seps[count - 1] = sep,
-            Some(b'>') => break,
-            _ => return None,
-        }
-        i += 1;
+    let is = |i: usize, want: u8| b.get(i) == Some(&want);
+    let code = |v: u16| Region::value_code(v).map(u16::from);
+    if !is(0, b'(') {
+        return None;
+    }
+    let mut i = 1;
+    let row = u8::try_from(decimal3(b, &mut i)?).ok()?;
+    if !is(i, b',') {
+        return None;
     }
     i += 1;
-    let code = |c: u8| u16::from(c);
-    let region = match (count, seps) {
-        (1, _) => Region(code(vals[0]) << 8),
-        (2, [b',', _]) => Region((code(vals[0]) << 4) | (code(vals[1]) << 8)),
-        (3, [b';', b',']) => Region(code(vals[0]) | (code(vals[1]) << 4) | (code(vals[2]) << 8)),
+    let col = u8::try_from(decimal3(b, &mut i)?).ok()?;
+    if !is(i, b')') || !is(i + 1, b'<') {
+        return None;
+    }
+    i += 2;
+    let first = code(decimal3(b, &mut i)?)?;
+    // `<h>`, `<w,h>` or `<v;w,h>`, closed by `>`.
+    let region = match b.get(i) {
+        Some(b'>') => Region(first << 8),
+        Some(b',') => {
+            i += 1;
+            let h = code(decimal3(b, &mut i)?)?;
+            Region((first << 4) | (h << 8))
+        }
+        Some(b';') => {
+            i += 1;
+            let w = code(decimal3(b, &mut i)?)?;
+            if !is(i, b',') {
+                return None;
+            }
+            i += 1;
+            let h = code(decimal3(b, &mut i)?)?;
+            Region(first | (w << 4) | (h << 8))
+        }
         _ => return None,
     };
-    Some((u8::try_from(row).ok()?, u8::try_from(col).ok()?, region, i))
+    if !is(i, b'>') {
+        return None;
+    }
+    Some((row, col, region, i + 1))
 }
 
 /// `&name[byte offset]`: the address of a variable, surface or sampler, stored as the
