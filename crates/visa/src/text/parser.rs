@@ -1805,15 +1805,7 @@ fn plain_variable(rb: &RoutineBuilder, c: &mut LineCursor) -> Option<Vector> {
     let (row, col, region, len) = plain_general(&b[n..])?;
     let id = rb.var_id(&c.text[c.pos..c.pos + n])?;
     c.pos += n + len;
-    Some(Vector {
-        modifier: Modifier::NONE,
-        kind: VectorKind::General {
-            id,
-            row,
-            col,
-            region,
-        },
-    })
+    Some(Vector::general(id, row, col, region))
 }
 
 fn generic(
