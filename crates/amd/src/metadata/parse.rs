@@ -5,6 +5,7 @@
 use super::emit::entry_to_string;
 use super::model::*;
 use crate::{limits, printf};
+use std::borrow::Cow;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,18 +90,18 @@ pub(crate) fn utf8(bytes: &[u8], first_line: usize) -> Result<&str, ParseError> 
 }
 
 /// Parses one block: `;ARGSTART:NAME` line, entries, `;ARGEND:NAME` line.
-pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata, ParseError> {
+pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata<'_>, ParseError> {
     parse_metadata_at(bytes, 1)
 }
 
 /// As [`parse_metadata`], numbering lines from `first_line` (for blocks cut out of a larger text).
-pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, ParseError> {
+pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata<'_>, ParseError> {
     parse_block(utf8(bytes, first_line)?, first_line)
 }
 
 /// One block of text already checked to be UTF-8 (`find_blocks` and
 /// `parse_blocks` check the whole text once, not each block again).
-fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
+fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError> {
     let mut lines = split_lines(text)
         .enumerate()
         .map(|(i, (l, e))| (i + first_line, l, e));
@@ -138,9 +139,9 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
                 });
             }
             return Ok(Metadata {
-                name: name.to_owned(),
+                name: Cow::Borrowed(name),
                 lines: out,
-                end_name: end_name.to_owned(),
+                end_name: Cow::Borrowed(end_name),
                 start_eol,
                 end_eol: eol,
             });
@@ -167,7 +168,7 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
 
 /// Parses every block of a text holding only metadata blocks (blank lines
 /// between blocks are allowed), e.g. the metadata of all kernels of a program.
-pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
+pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata<'_>>, ParseError> {
     let text = utf8(bytes, 1)?;
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte offset, line number)
@@ -214,7 +215,7 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
 /// Finds and parses every `;ARGSTART`..`;ARGEND` block of a larger text
 /// (an IL program, a log), ignoring what lies between blocks. Returns each
 /// block with the 1-based line of its `;ARGSTART`.
-pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
+pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata<'_>)>, ParseError> {
     let text = utf8(bytes, 1)?;
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None;
@@ -247,7 +248,7 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
 }
 
 /// Parses one entry line (without its terminator).
-pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
+pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -272,7 +273,7 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseErr
         entry_to_string(&entry) == line.as_bytes(),
         "canonical form decided wrongly for {line:?}"
     );
-    let raw = (!canonical).then(|| line.to_owned());
+    let raw = (!canonical).then_some(Cow::Borrowed(line));
     Ok(Line { entry, raw, eol })
 }
 
@@ -342,12 +343,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn name(&mut self, name: &str) -> Result<String, ParseError> {
+    fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
             return Err(self.err(at, name, "an empty field".into(), "a name"));
         }
-        Ok(tok.to_owned())
+        Ok(Cow::Borrowed(tok))
     }
 
     /// Everything to the end of the line (may contain `:`).
@@ -467,7 +468,7 @@ fn has_leading_zero(tok: &str) -> bool {
     tok.len() > 1 && tok.as_bytes()[0] == b'0'
 }
 
-fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> {
+fn parse_entry(line: &str, line_no: usize) -> Result<(Entry<'_>, Form), ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -504,7 +505,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
                 revision,
             }
         }
-        "device" => Entry::Device(c.rest("name", "a device name")?.to_owned()),
+        "device" => Entry::Device(Cow::Borrowed(c.rest("name", "a device name")?)),
         "uniqueid" => one(&mut c, "id", Entry::UniqueId)?,
         "uavid" => one(&mut c, "id", Entry::UavId)?,
         "printfid" => one(&mut c, "id", Entry::PrintfId)?,
@@ -629,16 +630,16 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
             c.end()?;
             Entry::LimitGroupSize
         }
-        "error" => Entry::Error(c.rest("message", "a message")?.to_owned()),
-        "warning" => Entry::Warning(c.rest("message", "a message")?.to_owned()),
+        "error" => Entry::Error(Cow::Borrowed(c.rest("message", "a message")?)),
+        "warning" => Entry::Warning(Cow::Borrowed(c.rest("message", "a message")?)),
         "reflection" => {
             let index = c.u32("argument index")?;
-            let type_name = c.rest("type name", "a type name")?.to_owned();
+            let type_name = Cow::Borrowed(c.rest("type name", "a type name")?);
             Entry::Reflection { index, type_name }
         }
         "constarg" => {
             let index = c.u32("argument index")?;
-            let name = c.rest("name", "an argument name")?.to_owned();
+            let name = Cow::Borrowed(c.rest("name", "an argument name")?);
             Entry::ConstArg { index, name }
         }
         _ => {
@@ -652,15 +653,19 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
                 });
             }
             Entry::Unknown {
-                key: key.to_owned(),
-                rest: has_fields.then(|| line[key.len() + 2..].to_owned()),
+                key: Cow::Borrowed(key),
+                rest: has_fields.then(|| Cow::Borrowed(&line[key.len() + 2..])),
             }
         }
     };
     Ok((entry, c.form()))
 }
 
-fn one(c: &mut Cursor, name: &str, f: impl Fn(u32) -> Entry) -> Result<Entry, ParseError> {
+fn one<'a>(
+    c: &mut Cursor<'a>,
+    name: &str,
+    f: impl Fn(u32) -> Entry<'a>,
+) -> Result<Entry<'a>, ParseError> {
     let v = c.u32(name)?;
     c.end()?;
     Ok(f(v))
@@ -696,7 +701,7 @@ fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
     Ok(ids)
 }
 
-fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
+fn parse_printf<'a>(c: &mut Cursor<'a>) -> Result<Entry<'a>, ParseError> {
     let id = c.u32("id")?;
     let (tok, at) = c.field("argument count", "a decimal integer")?;
     let n = parse_decimal(tok).ok_or_else(|| {
@@ -771,7 +776,7 @@ fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
     }))
 }
 
-fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
+fn parse_memory<'a>(c: &mut Cursor<'a>, line: &'a str) -> Result<Entry<'a>, ParseError> {
     let (name, at) = c.field("space", "a memory space or flag")?;
     if name.is_empty() {
         return Err(c.err(
@@ -800,8 +805,8 @@ fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
             }));
         }
         return Ok(Entry::Unknown {
-            key: "memory".into(),
-            rest: Some(line[8..].to_owned()),
+            key: Cow::Borrowed("memory"),
+            rest: Some(Cow::Borrowed(&line[8..])),
         });
     }
     let size = c.u64("size")?;
