@@ -380,6 +380,48 @@ impl<'a> Cursor<'a> {
     }
 
     fn u32(&mut self, name: &str) -> Result<u32, ParseError> {
+        if let Some(v) = self.short_u32() {
+            return Ok(v);
+        }
+        self.u32_field(name)
+    }
+
+    /// The common field in one pass: 1 to 9 digits without a leading zero
+    /// (so below 2^32 and canonical), then `:` or the end of the line.
+    /// Anything else is left to [`Cursor::u32_field`] and its diagnostics.
+    #[inline]
+    fn short_u32(&mut self) -> Option<u32> {
+        if self.done {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let digits = bytes.get(start..)?;
+        let mut v: u32 = 0;
+        let mut n = 0;
+        for &b in digits.iter().take(9) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + u32::from(d);
+            n += 1;
+        }
+        if n == 0 || (n > 1 && digits[0] == b'0') {
+            return None;
+        }
+        match digits.get(n) {
+            None => {
+                self.pos = bytes.len();
+                self.done = true;
+            }
+            Some(b':') => self.pos = start + n + 1,
+            Some(_) => return None,
+        }
+        Some(v)
+    }
+
+    fn u32_field(&mut self, name: &str) -> Result<u32, ParseError> {
         let (tok, at) = self.field(name, "a decimal integer")?;
         self.decimal(tok)
             .and_then(|v| u32::try_from(v).ok())
