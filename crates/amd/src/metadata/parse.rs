@@ -300,6 +300,8 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[cold]
+    #[inline(never)]
     fn err(
         &self,
         at: usize,
@@ -316,6 +318,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn field(&mut self, name: &str, expected: &str) -> Result<(&'a str, usize), ParseError> {
         if self.done {
             return Err(self.err(
@@ -343,6 +346,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
@@ -352,6 +356,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Everything to the end of the line (may contain `:`).
+    #[inline]
     fn rest(&mut self, name: &str, expected: &str) -> Result<&'a str, ParseError> {
         if self.done {
             return Err(self.err(
@@ -379,6 +384,7 @@ impl<'a> Cursor<'a> {
             .ok_or_else(|| self.err(at, name, quote_or_empty(tok), "a decimal integer"))
     }
 
+    #[inline]
     fn u32(&mut self, name: &str) -> Result<u32, ParseError> {
         if let Some(v) = self.short_u32() {
             return Ok(v);
@@ -421,6 +427,8 @@ impl<'a> Cursor<'a> {
         Some(v)
     }
 
+    #[cold]
+    #[inline(never)]
     fn u32_field(&mut self, name: &str) -> Result<u32, ParseError> {
         let (tok, at) = self.field(name, "a decimal integer")?;
         self.decimal(tok)
@@ -435,6 +443,7 @@ impl<'a> Cursor<'a> {
             })
     }
 
+    #[inline]
     fn flag(&mut self, name: &str) -> Result<bool, ParseError> {
         let (tok, at) = self.field(name, "0 or 1")?;
         match tok {
@@ -444,6 +453,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn choice<T>(
         &mut self,
         name: &str,
@@ -454,6 +464,7 @@ impl<'a> Cursor<'a> {
         f(tok).ok_or_else(|| self.err(at, name, quote_or_empty(tok), expected))
     }
 
+    #[inline]
     fn end(&self) -> Result<(), ParseError> {
         if self.done {
             Ok(())
