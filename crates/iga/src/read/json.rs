@@ -728,7 +728,7 @@ impl<'a> Parser<'a> {
                             s.count,
                         ) {
                             Ok(e) => s.elems.push(e),
-                            Err(e) => s.error = Some(e),
+                            Err(e) => s.error = Some(*e),
                         }
                     }
                     s.count += 1;
