@@ -273,7 +273,7 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, Pars
         entry_to_string(&entry) == line.as_bytes(),
         "canonical form decided wrongly for {line:?}"
     );
-    let raw = (!canonical).then_some(Cow::Borrowed(line));
+    let raw = (!canonical).then(|| Box::new(Cow::Borrowed(line)));
     Ok(Line { entry, raw, eol })
 }
 
