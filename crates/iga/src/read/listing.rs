@@ -57,7 +57,13 @@ impl<'a> Cx<'a> {
     /// Boxed, as the tokenizer's: the readers' results stay the size of what they read.
     #[cold]
     fn err(&self, offset: usize, path: &P<'_>, message: String) -> Box<Error> {
-        Box::new(Error::at(ErrorKind::Schema, self.src, offset, path.render(), message))
+        Box::new(Error::at(
+            ErrorKind::Schema,
+            self.src,
+            offset,
+            path.render(),
+            message,
+        ))
     }
     #[cold]
     fn expected(&self, node: &Node<'_>, path: &P<'_>, what: &str) -> Box<Error> {
@@ -900,7 +906,11 @@ fn read_address_v2(
     })
 }
 
-fn read_surface_offset(cx: &Cx<'_>, n: &Node<'_>, path: &P<'_>) -> Result<SurfaceOffset, Box<Error>> {
+fn read_surface_offset(
+    cx: &Cx<'_>,
+    n: &Node<'_>,
+    path: &P<'_>,
+) -> Result<SurfaceOffset, Box<Error>> {
     match &n.val {
         Val::Obj(_) => read_reg(cx, n, path).map(SurfaceOffset::Reg),
         _ => cx.int(n, path).map(SurfaceOffset::Imm),
