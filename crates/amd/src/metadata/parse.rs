@@ -155,7 +155,10 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
                 expected: "a smaller block".into(),
             });
         }
-        out.push(parse_line(line, n, eol)?);
+        out.push(BLANK_LINE);
+        if let Some(slot) = out.last_mut() {
+            fill_line(slot, line, n, eol)?;
+        }
     }
     Err(ParseError {
         line: first_line + text.lines().count().max(1) - 1,
@@ -249,6 +252,28 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata<'_>)>, ParseErro
 
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, ParseError> {
+    let mut parsed = BLANK_LINE;
+    fill_line(&mut parsed, line, line_no, eol)?;
+    Ok(parsed)
+}
+
+/// What a line's slot holds until [`fill_line`] parses into it (a constant,
+/// so it is copied from read-only data rather than assembled field by field).
+const BLANK_LINE: Line<'static> = Line {
+    entry: Entry::LimitGroupSize,
+    raw: None,
+    eol: Eol::Lf,
+};
+
+/// Parses one entry line into `slot`, already in place: an entry built where
+/// it stays is written once, while one returned and then moved is read back
+/// right after its fields were stored, which stalls the CPU on every line.
+fn fill_line<'a>(
+    slot: &mut Line<'a>,
+    line: &'a str,
+    line_no: usize,
+    eol: Eol,
+) -> Result<(), ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -258,23 +283,25 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, Pars
             expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
         });
     }
-    let (entry, form) = parse_entry(line, line_no)?;
+    let form = parse_entry(line, line_no, &mut slot.entry)?;
+    let entry = &slot.entry;
     // The parse knows whether the entry prints back as `line`: every field is
     // taken verbatim except numbers, which print without leading zeros.
     // Printf format strings are decoded, so only printing them again tells.
     let canonical = match form {
         Form::Canonical => true,
         Form::Rewritten => false,
-        Form::PrintToCompare => entry_to_string(&entry) == line.as_bytes(),
+        Form::PrintToCompare => entry_to_string(entry) == line.as_bytes(),
     };
     #[cfg(debug_assertions)]
     debug_assert_eq!(
         canonical,
-        entry_to_string(&entry) == line.as_bytes(),
+        entry_to_string(entry) == line.as_bytes(),
         "canonical form decided wrongly for {line:?}"
     );
-    let raw = (!canonical).then(|| Box::new(Cow::Borrowed(line)));
-    Ok(Line { entry, raw, eol })
+    slot.raw = (!canonical).then(|| Box::new(Cow::Borrowed(line)));
+    slot.eol = eol;
+    Ok(())
 }
 
 /// Whether a parsed line prints back as written.
@@ -521,7 +548,8 @@ fn has_leading_zero(tok: &str) -> bool {
     tok.len() > 1 && tok.as_bytes()[0] == b'0'
 }
 
-fn parse_entry(line: &str, line_no: usize) -> Result<(Entry<'_>, Form), ParseError> {
+/// Parses a line's entry into `dst`; returns whether it prints back as written.
+fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result<Form, ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -546,7 +574,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry<'_>, Form), ParseErr
     if !has_fields {
         c.pos = line.len();
     }
-    let entry = match key {
+    *dst = match key {
         "version" => {
             let major = c.u32("major")?;
             let minor = c.u32("minor")?;
@@ -566,10 +594,13 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry<'_>, Form), ParseErr
         "privateid" => one(&mut c, "id", Entry::PrivateId)?,
         "lws" => one(&mut c, "size", Entry::Lws)?,
         "memory" => {
-            let entry = parse_memory(&mut c, line)?;
-            return Ok((entry, c.form()));
+            *dst = parse_memory(&mut c, line)?;
+            return Ok(c.form());
         }
-        "printf_fmt" => return Ok((parse_printf(&mut c)?, Form::PrintToCompare)),
+        "printf_fmt" => {
+            *dst = parse_printf(&mut c)?;
+            return Ok(Form::PrintToCompare);
+        }
         "value" => {
             let name = c.name("name")?;
             let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
@@ -711,7 +742,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry<'_>, Form), ParseErr
             }
         }
     };
-    Ok((entry, c.form()))
+    Ok(c.form())
 }
 
 fn one<'a>(
