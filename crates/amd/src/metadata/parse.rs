@@ -900,3 +900,46 @@ fn parse_memory<'a>(c: &mut Cursor<'a>, line: &'a str) -> Result<Entry<'a>, Pars
         size: Some(size),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass decimal agrees with the full field path on what it takes,
+    /// and leaves the rest to it (leading zeros, ten digits, overflow, empty
+    /// and non-digit fields, no field at all).
+    #[test]
+    fn short_decimal_agrees_with_the_field_path() {
+        for text in [
+            ";x:0",
+            ";x:7:1",
+            ";x:123456789",
+            ";x:007",
+            ";x:00",
+            ";x:1234567890",
+            ";x:4294967295",
+            ";x:4294967296",
+            ";x:",
+            ";x:1a",
+            ";x::",
+            ";x",
+        ] {
+            let has_fields = text.len() > 2;
+            let cursor = || Cursor {
+                text,
+                pos: if has_fields { 3 } else { text.len() },
+                done: !has_fields,
+                line: 1,
+                key: "x",
+                canonical: true,
+            };
+            let (mut fast, mut full) = (cursor(), cursor());
+            assert_eq!(fast.u32("f"), full.u32_field("f"), "{text}");
+            assert_eq!(
+                (fast.pos, fast.done, fast.canonical),
+                (full.pos, full.done, full.canonical),
+                "{text}"
+            );
+        }
+    }
+}
