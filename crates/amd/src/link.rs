@@ -86,7 +86,7 @@ pub struct IlFunction {
     /// Byte range of the code lines (from `func` through `endfunc`).
     pub code: Range<usize>,
     /// Byte range and parsed form of the metadata block.
-    pub metadata: Option<(Range<usize>, Metadata)>,
+    pub metadata: Option<(Range<usize>, Metadata<'static>)>,
 }
 
 /// A whole-program IL text, split into its parts.
@@ -181,7 +181,7 @@ impl IlProgram {
         let ls = lines(&text);
         let mut functions: Vec<IlFunction> = Vec::new();
         let mut by_id: HashMap<u32, usize> = HashMap::new();
-        let mut blocks: Vec<(Range<usize>, Metadata, usize)> = Vec::new();
+        let mut blocks: Vec<(Range<usize>, Metadata<'static>, usize)> = Vec::new();
         let mut i = 0;
         while i < ls.len() {
             let t = ls[i].text.trim_start();
@@ -220,7 +220,7 @@ impl IlProgram {
                 let range = ls[i].start..ls[i + end].end;
                 let md = parse_metadata_at(text[range.clone()].as_bytes(), ls[i].n)
                     .map_err(LinkError::Metadata)?;
-                blocks.push((range, md, ls[i].n));
+                blocks.push((range, md.into_owned(), ls[i].n));
                 i += end + 1;
             } else {
                 i += 1;
@@ -229,13 +229,13 @@ impl IlProgram {
         for (range, md, line) in blocks {
             let id = md.unique_id().ok_or_else(|| LinkError::MetadataWithoutId {
                 line,
-                name: md.name.clone(),
+                name: md.name.to_string(),
             })?;
             let &f = by_id
                 .get(&id)
                 .ok_or_else(|| LinkError::MetadataForMissingFunction {
                     line,
-                    name: md.name.clone(),
+                    name: md.name.to_string(),
                     id,
                 })?;
             functions[f].metadata = Some((range, md));

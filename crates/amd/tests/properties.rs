@@ -5,23 +5,25 @@
 use gpukit_amd::datasegment::{parse_data_segment, Radix};
 use gpukit_amd::metadata::*;
 use proptest::prelude::*;
+use std::borrow::Cow;
 
 const SAMPLE: &[u8] = include_bytes!("data/alltypes.clo.meta/myKernel.txt");
 const SOURCE: &str = include_str!("data/structkernel2.cl");
 
-fn name() -> impl Strategy<Value = String> {
-    "[A-Za-z_][A-Za-z0-9_]{0,12}"
+/// Generated models own their text (`Cow::Owned`); parsed ones borrow it.
+fn name() -> impl Strategy<Value = Cow<'static, str>> {
+    "[A-Za-z_][A-Za-z0-9_]{0,12}".prop_map(Cow::Owned)
 }
 
-fn free_text() -> impl Strategy<Value = String> {
-    "[ -~]{0,24}"
+fn free_text() -> impl Strategy<Value = Cow<'static, str>> {
+    "[ -~]{0,24}".prop_map(Cow::Owned)
 }
 
 fn data_type() -> impl Strategy<Value = DataType> {
     prop::sample::select(DataType::ALL.to_vec())
 }
 
-fn entry() -> impl Strategy<Value = Entry> {
+fn entry() -> impl Strategy<Value = Entry<'static>> {
     prop_oneof![
         (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(major, minor, revision)| {
             Entry::Version {
@@ -147,8 +149,10 @@ fn entry() -> impl Strategy<Value = Entry> {
         (any::<u32>(), free_text())
             .prop_map(|(index, type_name)| Entry::Reflection { index, type_name }),
         (any::<u32>(), name()).prop_map(|(index, name)| Entry::ConstArg { index, name }),
-        ("x[a-z]{0,6}", prop::option::of(free_text()))
-            .prop_map(|(key, rest)| Entry::Unknown { key, rest }),
+        ("x[a-z]{0,6}", prop::option::of(free_text())).prop_map(|(key, rest)| Entry::Unknown {
+            key: Cow::Owned(key),
+            rest,
+        }),
     ]
 }
 
@@ -174,7 +178,7 @@ proptest! {
         }
         data.truncate(cut.max(1));
         if let Ok(m) = parse_metadata(&data) {
-            prop_assert_eq!(m.emit(), data);
+            prop_assert_eq!(&m.emit(), &data);
             let _ = m.arguments();
         }
     }
@@ -182,9 +186,9 @@ proptest! {
     #[test]
     fn generated_models_round_trip(entries in prop::collection::vec(entry(), 0..20), kname in name()) {
         let md = Metadata {
-            name: format!("__OpenCL_{kname}_kernel"),
+            name: format!("__OpenCL_{kname}_kernel").into(),
             lines: entries.into_iter().map(Line::new).collect(),
-            end_name: format!("__OpenCL_{kname}_kernel"),
+            end_name: format!("__OpenCL_{kname}_kernel").into(),
             start_eol: Eol::Lf,
             end_eol: Eol::Lf,
         };

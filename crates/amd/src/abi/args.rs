@@ -15,6 +15,7 @@ use crate::metadata::{
     PointerQualifiers, ValueArg,
 };
 use serde::Serialize;
+use std::borrow::Cow;
 
 pub const SLOT: u32 = 16;
 
@@ -259,7 +260,7 @@ pub struct EntryOptions {
 pub fn argument_entries(
     params: &[Param],
     options: EntryOptions,
-) -> Result<Vec<Entry>, PlacementError> {
+) -> Result<Vec<Entry<'_>>, PlacementError> {
     let placed = place_arguments(
         params.iter().map(|p| (p.name.as_str(), &p.ty)),
         options.buffer,
@@ -269,7 +270,7 @@ pub fn argument_entries(
     for (p, at) in params.iter().zip(&placed) {
         let value = |data_type: DataType, count: u32| {
             Entry::Value(ValueArg {
-                name: p.name.clone(),
+                name: Cow::Borrowed(p.name.as_str()),
                 data_type,
                 count,
                 cb: at.cb,
@@ -298,7 +299,7 @@ pub fn argument_entries(
                 let read_only = *space == AddressSpace::Constant
                     || (p.is_const && *space == AddressSpace::Global);
                 Entry::Pointer(PointerArg {
-                    name: p.name.clone(),
+                    name: Cow::Borrowed(p.name.as_str()),
                     data_type: pointee.data_type,
                     count: 1,
                     cb: at.cb,
@@ -327,7 +328,7 @@ pub fn argument_entries(
                 let id = *counter;
                 *counter += 1;
                 Entry::Image(ImageArg {
-                    name: p.name.clone(),
+                    name: Cow::Borrowed(p.name.as_str()),
                     dim: *dim,
                     access,
                     id,
@@ -339,7 +340,7 @@ pub fn argument_entries(
                 let id = counters;
                 counters += 1;
                 Entry::Counter(CounterArg {
-                    name: p.name.clone(),
+                    name: Cow::Borrowed(p.name.as_str()),
                     bits: 32,
                     id,
                     cb: at.cb,

@@ -18,7 +18,7 @@ impl std::fmt::Display for Finding {
     }
 }
 
-impl Metadata {
+impl Metadata<'_> {
     /// Checks that the block is coherent: matching `;ARGSTART`/`;ARGEND`
     /// names, one `;uniqueid`, 16-byte aligned and non-overlapping argument
     /// slots, `;constarg`/`;reflection`/`;sampler` lines that name real
@@ -140,11 +140,12 @@ impl Metadata {
                         ),
                     })
                 }
-                Entry::Sampler(s) if s.location == 0 && !names.contains(s.name.as_str()) => out
-                    .push(Finding {
+                Entry::Sampler(s) if s.location == 0 && !names.contains(&*s.name) => {
+                    out.push(Finding {
                         line,
                         message: format!("sampler argument `{}` has no `;value` line", s.name),
-                    }),
+                    })
+                }
                 _ => {}
             }
         }

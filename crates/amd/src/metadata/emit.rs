@@ -170,7 +170,7 @@ pub fn entry_to_string(entry: &Entry) -> Vec<u8> {
     v
 }
 
-impl Metadata {
+impl Metadata<'_> {
     /// Prints the block; for a parsed block this is the input, byte for byte.
     pub fn emit(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.lines.len() * 32);

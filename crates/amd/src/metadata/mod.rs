@@ -12,13 +12,13 @@ pub use parse::{find_blocks, parse_blocks, parse_metadata, parse_metadata_at, Pa
 
 use crate::abi::args::value_slot_size;
 
-impl Metadata {
+impl Metadata<'_> {
     /// The kernel name for `__OpenCL_<k>_kernel` blocks; `None` for plain functions.
     pub fn kernel_name(&self) -> Option<&str> {
         self.name.strip_prefix("__OpenCL_")?.strip_suffix("_kernel")
     }
 
-    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+    pub fn entries(&self) -> impl Iterator<Item = &Entry<'_>> {
         self.lines.iter().map(|l| &l.entry)
     }
 
@@ -35,7 +35,7 @@ impl Metadata {
 
     pub fn device(&self) -> Option<&str> {
         self.entries().find_map(|e| match e {
-            Entry::Device(d) => Some(d.as_str()),
+            Entry::Device(d) => Some(&**d),
             _ => None,
         })
     }
@@ -102,7 +102,7 @@ impl Metadata {
                     let aggregate = v.data_type.is_aggregate();
                     Argument {
                         index,
-                        name: v.name.clone(),
+                        name: v.name.to_string(),
                         kind: if aggregate {
                             ArgKind::Struct
                         } else {
@@ -123,7 +123,7 @@ impl Metadata {
                 }
                 Entry::Pointer(p) => Argument {
                     index,
-                    name: p.name.clone(),
+                    name: p.name.to_string(),
                     kind: ArgKind::Pointer,
                     type_name: p.data_type.as_str().into(),
                     vector_width: 1,
@@ -139,7 +139,7 @@ impl Metadata {
                 },
                 Entry::Image(i) => Argument {
                     index,
-                    name: i.name.clone(),
+                    name: i.name.to_string(),
                     kind: ArgKind::Image,
                     type_name: i.dim.as_str().into(),
                     vector_width: 1,
@@ -155,7 +155,7 @@ impl Metadata {
                 },
                 Entry::Counter(c) => Argument {
                     index,
-                    name: c.name.clone(),
+                    name: c.name.to_string(),
                     kind: ArgKind::Counter,
                     type_name: format!("counter{}", c.bits).into(),
                     vector_width: 1,
@@ -187,7 +187,7 @@ impl Metadata {
                 }
                 Entry::Reflection { index, type_name } => {
                     if let Some(a) = args.get_mut(*index as usize) {
-                        a.source_type = Some(type_name.clone());
+                        a.source_type = Some(type_name.to_string());
                     }
                 }
                 _ => {}

@@ -7,15 +7,17 @@
 //! so emitting a parsed block always reproduces its bytes.
 
 use serde::Serialize;
+use std::borrow::Cow;
 
-/// One metadata block.
+/// One metadata block. Its text fields borrow from the parsed input (`'a`);
+/// [`Metadata::into_owned`] detaches a block for holders that outlive it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Metadata {
+pub struct Metadata<'a> {
     /// The symbol after `;ARGSTART:`, e.g. `__OpenCL_add_kernel`.
-    pub name: String,
-    pub lines: Vec<Line>,
+    pub name: Cow<'a, str>,
+    pub lines: Vec<Line<'a>>,
     /// The symbol after `;ARGEND:` (normally equal to `name`).
-    pub end_name: String,
+    pub end_name: Cow<'a, str>,
     /// Line terminators of the `;ARGSTART` and `;ARGEND` lines.
     pub start_eol: Eol,
     pub end_eol: Eol,
@@ -43,17 +45,19 @@ impl Eol {
 
 /// One line between `;ARGSTART` and `;ARGEND`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Line {
-    pub entry: Entry,
+pub struct Line<'a> {
+    pub entry: Entry<'a>,
     /// The original text (without terminator) when it differs from how
-    /// `entry` prints; `None` for canonical lines.
+    /// `entry` prints; `None` for canonical lines. Boxed: such lines are
+    /// rare, and the box keeps every line 16 bytes smaller (a block holds one
+    /// line per input line, so its size is most of the parse's memory).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<String>,
+    pub raw: Option<Box<Cow<'a, str>>>,
     pub eol: Eol,
 }
 
-impl Line {
-    pub fn new(entry: Entry) -> Self {
+impl<'a> Line<'a> {
+    pub fn new(entry: Entry<'a>) -> Self {
         Line {
             entry,
             raw: None,
@@ -165,7 +169,7 @@ impl DataType {
 /// `;memory:` address spaces and flags.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum MemoryKind {
+pub enum MemoryKind<'a> {
     UavPrivate,
     HwLocal,
     HwRegion,
@@ -179,10 +183,10 @@ pub enum MemoryKind {
     /// `compilerwrite`: the compiler inserted a dummy write (reserved memory write).
     CompilerWrite,
     /// Any other name; kept as written.
-    Other(String),
+    Other(Cow<'a, str>),
 }
 
-impl MemoryKind {
+impl<'a> MemoryKind<'a> {
     pub fn name(&self) -> &str {
         match self {
             MemoryKind::UavPrivate => "uavprivate",
@@ -198,7 +202,7 @@ impl MemoryKind {
         }
     }
 
-    pub fn from_name(s: &str) -> Self {
+    pub fn from_name(s: &'a str) -> Self {
         match s {
             "uavprivate" => MemoryKind::UavPrivate,
             "hwlocal" => MemoryKind::HwLocal,
@@ -209,7 +213,7 @@ impl MemoryKind {
             "64bitABI" => MemoryKind::Abi64Bit,
             "datareqd" => MemoryKind::DataRequired,
             "compilerwrite" => MemoryKind::CompilerWrite,
-            other => MemoryKind::Other(other.to_owned()),
+            other => MemoryKind::Other(Cow::Borrowed(other)),
         }
     }
 
@@ -223,8 +227,8 @@ impl MemoryKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Memory {
-    pub kind: MemoryKind,
+pub struct Memory<'a> {
+    pub kind: MemoryKind<'a>,
     /// Bytes added to the space; `None` for flags.
     pub size: Option<u64>,
 }
@@ -395,8 +399,8 @@ impl ImageDim {
 
 /// `;value:NAME:TYPE:COUNT:CB:OFFSET` — for `struct`/`union`, COUNT is the size in bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ValueArg {
-    pub name: String,
+pub struct ValueArg<'a> {
+    pub name: Cow<'a, str>,
     pub data_type: DataType,
     pub count: u32,
     pub cb: u32,
@@ -413,8 +417,8 @@ pub struct PointerQualifiers {
 
 /// `;pointer:NAME:TYPE:COUNT:CB:OFFSET:MEMTYPE:ID:ALIGN[:ACCESS:VOLATILE:RESTRICT]`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PointerArg {
-    pub name: String,
+pub struct PointerArg<'a> {
+    pub name: Cow<'a, str>,
     pub data_type: DataType,
     pub count: u32,
     pub cb: u32,
@@ -429,8 +433,8 @@ pub struct PointerArg {
 
 /// `;image:NAME:DIM:ACCESS:ID:CB:OFFSET`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ImageArg {
-    pub name: String,
+pub struct ImageArg<'a> {
+    pub name: Cow<'a, str>,
     pub dim: ImageDim,
     pub access: Access,
     pub id: u32,
@@ -440,8 +444,8 @@ pub struct ImageArg {
 
 /// `;sampler:NAME:ID:LOCATION:VALUE` — LOCATION 1 = defined in the kernel, 0 = argument.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SamplerEntry {
-    pub name: String,
+pub struct SamplerEntry<'a> {
+    pub name: Cow<'a, str>,
     pub id: u32,
     pub location: u32,
     pub value: u32,
@@ -449,8 +453,8 @@ pub struct SamplerEntry {
 
 /// `;counter:NAME:BITS:ID:CB:OFFSET`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CounterArg {
-    pub name: String,
+pub struct CounterArg<'a> {
+    pub name: Cow<'a, str>,
     pub bits: u32,
     pub id: u32,
     pub cb: u32,
@@ -471,7 +475,7 @@ pub struct PrintfFmt {
 /// One metadata line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "key", content = "value", rename_all = "lowercase")]
-pub enum Entry {
+pub enum Entry<'a> {
     /// `;version:MAJOR:MINOR:REVISION`
     Version {
         major: u32,
@@ -479,16 +483,16 @@ pub enum Entry {
         revision: u32,
     },
     /// `;device:NAME`
-    Device(String),
+    Device(Cow<'a, str>),
     /// `;uniqueid:ID`
     UniqueId(u32),
     /// `;memory:SPACE:SIZE` or `;memory:FLAG`
-    Memory(Memory),
-    Value(ValueArg),
-    Pointer(PointerArg),
-    Image(ImageArg),
-    Sampler(SamplerEntry),
-    Counter(CounterArg),
+    Memory(Memory<'a>),
+    Value(ValueArg<'a>),
+    Pointer(PointerArg<'a>),
+    Image(ImageArg<'a>),
+    Sampler(SamplerEntry<'a>),
+    Counter(CounterArg<'a>),
     #[serde(rename = "printf_fmt")]
     PrintfFmt(PrintfFmt),
     /// `;function:N:ID...` — IL functions this one calls.
@@ -510,27 +514,27 @@ pub enum Entry {
     /// `;privateid:ID` — UAV id of private memory.
     PrivateId(u32),
     /// `;error:MESSAGE`
-    Error(String),
+    Error(Cow<'a, str>),
     /// `;warning:MESSAGE`
-    Warning(String),
+    Warning(Cow<'a, str>),
     /// `;reflection:INDEX:TYPENAME` — source type of argument INDEX.
     Reflection {
         index: u32,
-        type_name: String,
+        type_name: Cow<'a, str>,
     },
     /// `;constarg:INDEX:NAME` — argument INDEX is `const`.
     ConstArg {
         index: u32,
-        name: String,
+        name: Cow<'a, str>,
     },
     /// Any other key, kept as written: `;KEY` or `;KEY:REST`.
     Unknown {
-        key: String,
-        rest: Option<String>,
+        key: Cow<'a, str>,
+        rest: Option<Cow<'a, str>>,
     },
 }
 
-impl Entry {
+impl Entry<'_> {
     /// The key as written after `;`.
     pub fn key(&self) -> &str {
         match self {
@@ -558,6 +562,136 @@ impl Entry {
             Entry::Reflection { .. } => "reflection",
             Entry::ConstArg { .. } => "constarg",
             Entry::Unknown { key, .. } => key,
+        }
+    }
+}
+
+fn own(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+impl Metadata<'_> {
+    /// The same block with every text field owned, for holders that outlive
+    /// the parsed input (e.g. a program that keeps its own copy of the text).
+    pub fn into_owned(self) -> Metadata<'static> {
+        Metadata {
+            name: own(self.name),
+            lines: self.lines.into_iter().map(Line::into_owned).collect(),
+            end_name: own(self.end_name),
+            start_eol: self.start_eol,
+            end_eol: self.end_eol,
+        }
+    }
+}
+
+impl Line<'_> {
+    pub fn into_owned(self) -> Line<'static> {
+        Line {
+            entry: self.entry.into_owned(),
+            raw: self.raw.map(|r| Box::new(own(*r))),
+            eol: self.eol,
+        }
+    }
+}
+
+impl MemoryKind<'_> {
+    pub fn into_owned(self) -> MemoryKind<'static> {
+        match self {
+            MemoryKind::UavPrivate => MemoryKind::UavPrivate,
+            MemoryKind::HwLocal => MemoryKind::HwLocal,
+            MemoryKind::HwRegion => MemoryKind::HwRegion,
+            MemoryKind::HwPrivate => MemoryKind::HwPrivate,
+            MemoryKind::Private => MemoryKind::Private,
+            MemoryKind::Local => MemoryKind::Local,
+            MemoryKind::Abi64Bit => MemoryKind::Abi64Bit,
+            MemoryKind::DataRequired => MemoryKind::DataRequired,
+            MemoryKind::CompilerWrite => MemoryKind::CompilerWrite,
+            MemoryKind::Other(s) => MemoryKind::Other(own(s)),
+        }
+    }
+}
+
+impl Entry<'_> {
+    pub fn into_owned(self) -> Entry<'static> {
+        match self {
+            Entry::Version {
+                major,
+                minor,
+                revision,
+            } => Entry::Version {
+                major,
+                minor,
+                revision,
+            },
+            Entry::Device(s) => Entry::Device(own(s)),
+            Entry::UniqueId(v) => Entry::UniqueId(v),
+            Entry::Memory(m) => Entry::Memory(Memory {
+                kind: m.kind.into_owned(),
+                size: m.size,
+            }),
+            Entry::Value(v) => Entry::Value(ValueArg {
+                name: own(v.name),
+                data_type: v.data_type,
+                count: v.count,
+                cb: v.cb,
+                offset: v.offset,
+            }),
+            Entry::Pointer(p) => Entry::Pointer(PointerArg {
+                name: own(p.name),
+                data_type: p.data_type,
+                count: p.count,
+                cb: p.cb,
+                offset: p.offset,
+                mem_type: p.mem_type,
+                buffer: p.buffer,
+                align: p.align,
+                qualifiers: p.qualifiers,
+            }),
+            Entry::Image(i) => Entry::Image(ImageArg {
+                name: own(i.name),
+                dim: i.dim,
+                access: i.access,
+                id: i.id,
+                cb: i.cb,
+                offset: i.offset,
+            }),
+            Entry::Sampler(s) => Entry::Sampler(SamplerEntry {
+                name: own(s.name),
+                id: s.id,
+                location: s.location,
+                value: s.value,
+            }),
+            Entry::Counter(c) => Entry::Counter(CounterArg {
+                name: own(c.name),
+                bits: c.bits,
+                id: c.id,
+                cb: c.cb,
+                offset: c.offset,
+            }),
+            Entry::PrintfFmt(p) => Entry::PrintfFmt(p),
+            Entry::Function(ids) => Entry::Function(ids),
+            Entry::Intrinsic(ids) => Entry::Intrinsic(ids),
+            Entry::Cws(v) => Entry::Cws(v),
+            Entry::Lws(v) => Entry::Lws(v),
+            Entry::LimitGroupSize => Entry::LimitGroupSize,
+            Entry::UavId(v) => Entry::UavId(v),
+            Entry::PrintfId(v) => Entry::PrintfId(v),
+            Entry::CbId(v) => Entry::CbId(v),
+            Entry::PrivateId(v) => Entry::PrivateId(v),
+            Entry::Error(s) => Entry::Error(own(s)),
+            Entry::Warning(s) => Entry::Warning(own(s)),
+            Entry::Reflection { index, type_name } => Entry::Reflection {
+                index,
+                type_name: own(type_name),
+            },
+            Entry::ConstArg { index, name } => Entry::ConstArg {
+                index,
+                name: own(name),
+            },
+            Entry::Unknown { key, rest } => Entry::Unknown {
+                key: own(key),
+                rest: rest.map(own),
+            },
         }
     }
 }

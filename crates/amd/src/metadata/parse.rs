@@ -5,6 +5,7 @@
 use super::emit::entry_to_string;
 use super::model::*;
 use crate::{limits, printf};
+use std::borrow::Cow;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,18 +90,18 @@ pub(crate) fn utf8(bytes: &[u8], first_line: usize) -> Result<&str, ParseError> 
 }
 
 /// Parses one block: `;ARGSTART:NAME` line, entries, `;ARGEND:NAME` line.
-pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata, ParseError> {
+pub fn parse_metadata(bytes: &[u8]) -> Result<Metadata<'_>, ParseError> {
     parse_metadata_at(bytes, 1)
 }
 
 /// As [`parse_metadata`], numbering lines from `first_line` (for blocks cut out of a larger text).
-pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata, ParseError> {
+pub fn parse_metadata_at(bytes: &[u8], first_line: usize) -> Result<Metadata<'_>, ParseError> {
     parse_block(utf8(bytes, first_line)?, first_line)
 }
 
 /// One block of text already checked to be UTF-8 (`find_blocks` and
 /// `parse_blocks` check the whole text once, not each block again).
-fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
+fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError> {
     let mut lines = split_lines(text)
         .enumerate()
         .map(|(i, (l, e))| (i + first_line, l, e));
@@ -138,9 +139,9 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
                 });
             }
             return Ok(Metadata {
-                name: name.to_owned(),
+                name: Cow::Borrowed(name),
                 lines: out,
-                end_name: end_name.to_owned(),
+                end_name: Cow::Borrowed(end_name),
                 start_eol,
                 end_eol: eol,
             });
@@ -154,7 +155,10 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
                 expected: "a smaller block".into(),
             });
         }
-        out.push(parse_line(line, n, eol)?);
+        out.push(BLANK_LINE);
+        if let Some(slot) = out.last_mut() {
+            fill_line(slot, line, n, eol)?;
+        }
     }
     Err(ParseError {
         line: first_line + text.lines().count().max(1) - 1,
@@ -167,7 +171,7 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata, ParseError> {
 
 /// Parses every block of a text holding only metadata blocks (blank lines
 /// between blocks are allowed), e.g. the metadata of all kernels of a program.
-pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
+pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata<'_>>, ParseError> {
     let text = utf8(bytes, 1)?;
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte offset, line number)
@@ -214,7 +218,7 @@ pub fn parse_blocks(bytes: &[u8]) -> Result<Vec<Metadata>, ParseError> {
 /// Finds and parses every `;ARGSTART`..`;ARGEND` block of a larger text
 /// (an IL program, a log), ignoring what lies between blocks. Returns each
 /// block with the 1-based line of its `;ARGSTART`.
-pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
+pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata<'_>)>, ParseError> {
     let text = utf8(bytes, 1)?;
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None;
@@ -247,7 +251,29 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata)>, ParseError> {
 }
 
 /// Parses one entry line (without its terminator).
-pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseError> {
+pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, ParseError> {
+    let mut parsed = BLANK_LINE;
+    fill_line(&mut parsed, line, line_no, eol)?;
+    Ok(parsed)
+}
+
+/// What a line's slot holds until [`fill_line`] parses into it (a constant,
+/// so it is copied from read-only data rather than assembled field by field).
+const BLANK_LINE: Line<'static> = Line {
+    entry: Entry::LimitGroupSize,
+    raw: None,
+    eol: Eol::Lf,
+};
+
+/// Parses one entry line into `slot`, already in place: an entry built where
+/// it stays is written once, while one returned and then moved is read back
+/// right after its fields were stored, which stalls the CPU on every line.
+fn fill_line<'a>(
+    slot: &mut Line<'a>,
+    line: &'a str,
+    line_no: usize,
+    eol: Eol,
+) -> Result<(), ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -257,23 +283,25 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line, ParseErr
             expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
         });
     }
-    let (entry, form) = parse_entry(line, line_no)?;
+    let form = parse_entry(line, line_no, &mut slot.entry)?;
+    let entry = &slot.entry;
     // The parse knows whether the entry prints back as `line`: every field is
     // taken verbatim except numbers, which print without leading zeros.
     // Printf format strings are decoded, so only printing them again tells.
     let canonical = match form {
         Form::Canonical => true,
         Form::Rewritten => false,
-        Form::PrintToCompare => entry_to_string(&entry) == line.as_bytes(),
+        Form::PrintToCompare => entry_to_string(entry) == line.as_bytes(),
     };
     #[cfg(debug_assertions)]
     debug_assert_eq!(
         canonical,
-        entry_to_string(&entry) == line.as_bytes(),
+        entry_to_string(entry) == line.as_bytes(),
         "canonical form decided wrongly for {line:?}"
     );
-    let raw = (!canonical).then(|| line.to_owned());
-    Ok(Line { entry, raw, eol })
+    slot.raw = (!canonical).then(|| Box::new(Cow::Borrowed(line)));
+    slot.eol = eol;
+    Ok(())
 }
 
 /// Whether a parsed line prints back as written.
@@ -299,6 +327,8 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[cold]
+    #[inline(never)]
     fn err(
         &self,
         at: usize,
@@ -315,6 +345,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn field(&mut self, name: &str, expected: &str) -> Result<(&'a str, usize), ParseError> {
         if self.done {
             return Err(self.err(
@@ -342,15 +373,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn name(&mut self, name: &str) -> Result<String, ParseError> {
+    #[inline]
+    fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
             return Err(self.err(at, name, "an empty field".into(), "a name"));
         }
-        Ok(tok.to_owned())
+        Ok(Cow::Borrowed(tok))
     }
 
     /// Everything to the end of the line (may contain `:`).
+    #[inline]
     fn rest(&mut self, name: &str, expected: &str) -> Result<&'a str, ParseError> {
         if self.done {
             return Err(self.err(
@@ -378,7 +411,52 @@ impl<'a> Cursor<'a> {
             .ok_or_else(|| self.err(at, name, quote_or_empty(tok), "a decimal integer"))
     }
 
+    #[inline]
     fn u32(&mut self, name: &str) -> Result<u32, ParseError> {
+        if let Some(v) = self.short_u32() {
+            return Ok(v);
+        }
+        self.u32_field(name)
+    }
+
+    /// The common field in one pass: 1 to 9 digits without a leading zero
+    /// (so below 2^32 and canonical), then `:` or the end of the line.
+    /// Anything else is left to [`Cursor::u32_field`] and its diagnostics.
+    #[inline]
+    fn short_u32(&mut self) -> Option<u32> {
+        if self.done {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let digits = bytes.get(start..)?;
+        let mut v: u32 = 0;
+        let mut n = 0;
+        for &b in digits.iter().take(9) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + u32::from(d);
+            n += 1;
+        }
+        if n == 0 || (n > 1 && digits[0] == b'0') {
+            return None;
+        }
+        match digits.get(n) {
+            None => {
+                self.pos = bytes.len();
+                self.done = true;
+            }
+            Some(b':') => self.pos = start + n + 1,
+            Some(_) => return None,
+        }
+        Some(v)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn u32_field(&mut self, name: &str) -> Result<u32, ParseError> {
         let (tok, at) = self.field(name, "a decimal integer")?;
         self.decimal(tok)
             .and_then(|v| u32::try_from(v).ok())
@@ -392,6 +470,7 @@ impl<'a> Cursor<'a> {
             })
     }
 
+    #[inline]
     fn flag(&mut self, name: &str) -> Result<bool, ParseError> {
         let (tok, at) = self.field(name, "0 or 1")?;
         match tok {
@@ -401,6 +480,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn choice<T>(
         &mut self,
         name: &str,
@@ -411,6 +491,7 @@ impl<'a> Cursor<'a> {
         f(tok).ok_or_else(|| self.err(at, name, quote_or_empty(tok), expected))
     }
 
+    #[inline]
     fn end(&self) -> Result<(), ParseError> {
         if self.done {
             Ok(())
@@ -467,7 +548,8 @@ fn has_leading_zero(tok: &str) -> bool {
     tok.len() > 1 && tok.as_bytes()[0] == b'0'
 }
 
-fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> {
+/// Parses a line's entry into `dst`; returns whether it prints back as written.
+fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result<Form, ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -492,7 +574,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
     if !has_fields {
         c.pos = line.len();
     }
-    let entry = match key {
+    *dst = match key {
         "version" => {
             let major = c.u32("major")?;
             let minor = c.u32("minor")?;
@@ -504,7 +586,7 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
                 revision,
             }
         }
-        "device" => Entry::Device(c.rest("name", "a device name")?.to_owned()),
+        "device" => Entry::Device(Cow::Borrowed(c.rest("name", "a device name")?)),
         "uniqueid" => one(&mut c, "id", Entry::UniqueId)?,
         "uavid" => one(&mut c, "id", Entry::UavId)?,
         "printfid" => one(&mut c, "id", Entry::PrintfId)?,
@@ -512,10 +594,13 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
         "privateid" => one(&mut c, "id", Entry::PrivateId)?,
         "lws" => one(&mut c, "size", Entry::Lws)?,
         "memory" => {
-            let entry = parse_memory(&mut c, line)?;
-            return Ok((entry, c.form()));
+            *dst = parse_memory(&mut c, line)?;
+            return Ok(c.form());
         }
-        "printf_fmt" => return Ok((parse_printf(&mut c)?, Form::PrintToCompare)),
+        "printf_fmt" => {
+            *dst = parse_printf(&mut c)?;
+            return Ok(Form::PrintToCompare);
+        }
         "value" => {
             let name = c.name("name")?;
             let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
@@ -629,16 +714,16 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
             c.end()?;
             Entry::LimitGroupSize
         }
-        "error" => Entry::Error(c.rest("message", "a message")?.to_owned()),
-        "warning" => Entry::Warning(c.rest("message", "a message")?.to_owned()),
+        "error" => Entry::Error(Cow::Borrowed(c.rest("message", "a message")?)),
+        "warning" => Entry::Warning(Cow::Borrowed(c.rest("message", "a message")?)),
         "reflection" => {
             let index = c.u32("argument index")?;
-            let type_name = c.rest("type name", "a type name")?.to_owned();
+            let type_name = Cow::Borrowed(c.rest("type name", "a type name")?);
             Entry::Reflection { index, type_name }
         }
         "constarg" => {
             let index = c.u32("argument index")?;
-            let name = c.rest("name", "an argument name")?.to_owned();
+            let name = Cow::Borrowed(c.rest("name", "an argument name")?);
             Entry::ConstArg { index, name }
         }
         _ => {
@@ -652,15 +737,19 @@ fn parse_entry(line: &str, line_no: usize) -> Result<(Entry, Form), ParseError> 
                 });
             }
             Entry::Unknown {
-                key: key.to_owned(),
-                rest: has_fields.then(|| line[key.len() + 2..].to_owned()),
+                key: Cow::Borrowed(key),
+                rest: has_fields.then(|| Cow::Borrowed(&line[key.len() + 2..])),
             }
         }
     };
-    Ok((entry, c.form()))
+    Ok(c.form())
 }
 
-fn one(c: &mut Cursor, name: &str, f: impl Fn(u32) -> Entry) -> Result<Entry, ParseError> {
+fn one<'a>(
+    c: &mut Cursor<'a>,
+    name: &str,
+    f: impl Fn(u32) -> Entry<'a>,
+) -> Result<Entry<'a>, ParseError> {
     let v = c.u32(name)?;
     c.end()?;
     Ok(f(v))
@@ -696,7 +785,7 @@ fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
     Ok(ids)
 }
 
-fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
+fn parse_printf<'a>(c: &mut Cursor<'a>) -> Result<Entry<'a>, ParseError> {
     let id = c.u32("id")?;
     let (tok, at) = c.field("argument count", "a decimal integer")?;
     let n = parse_decimal(tok).ok_or_else(|| {
@@ -771,7 +860,7 @@ fn parse_printf(c: &mut Cursor) -> Result<Entry, ParseError> {
     }))
 }
 
-fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
+fn parse_memory<'a>(c: &mut Cursor<'a>, line: &'a str) -> Result<Entry<'a>, ParseError> {
     let (name, at) = c.field("space", "a memory space or flag")?;
     if name.is_empty() {
         return Err(c.err(
@@ -800,8 +889,8 @@ fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
             }));
         }
         return Ok(Entry::Unknown {
-            key: "memory".into(),
-            rest: Some(line[8..].to_owned()),
+            key: Cow::Borrowed("memory"),
+            rest: Some(Cow::Borrowed(&line[8..])),
         });
     }
     let size = c.u64("size")?;
@@ -810,4 +899,47 @@ fn parse_memory(c: &mut Cursor, line: &str) -> Result<Entry, ParseError> {
         kind,
         size: Some(size),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass decimal agrees with the full field path on what it takes,
+    /// and leaves the rest to it (leading zeros, ten digits, overflow, empty
+    /// and non-digit fields, no field at all).
+    #[test]
+    fn short_decimal_agrees_with_the_field_path() {
+        for text in [
+            ";x:0",
+            ";x:7:1",
+            ";x:123456789",
+            ";x:007",
+            ";x:00",
+            ";x:1234567890",
+            ";x:4294967295",
+            ";x:4294967296",
+            ";x:",
+            ";x:1a",
+            ";x::",
+            ";x",
+        ] {
+            let has_fields = text.len() > 2;
+            let cursor = || Cursor {
+                text,
+                pos: if has_fields { 3 } else { text.len() },
+                done: !has_fields,
+                line: 1,
+                key: "x",
+                canonical: true,
+            };
+            let (mut fast, mut full) = (cursor(), cursor());
+            assert_eq!(fast.u32("f"), full.u32_field("f"), "{text}");
+            assert_eq!(
+                (fast.pos, fast.done, fast.canonical),
+                (full.pos, full.done, full.canonical),
+                "{text}"
+            );
+        }
+    }
 }

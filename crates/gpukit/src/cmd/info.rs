@@ -181,7 +181,7 @@ fn metadata(path: &Path, format: Format) -> Result<Vec<MetadataSummary>, CmdErro
             kernel: m.kernel_name().map(str::to_owned),
             device: m.device().map(str::to_owned),
             arguments: m.arguments().len(),
-            block: m.name,
+            block: m.name.into_owned(),
         })
         .collect())
 }

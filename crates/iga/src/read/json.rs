@@ -251,10 +251,10 @@ pub fn parse(src: &str, lenient: bool) -> Result<Document<'_>, Error> {
         streamed: None,
     };
     p.ws();
-    let root = p.value(0)?;
+    let root = p.value(0).map_err(|e| *e)?;
     p.ws();
     if p.pos < p.b.len() {
-        return Err(p.err(
+        return Err(*p.err(
             p.pos,
             format!(
                 "unexpected {} after the end of the document",
@@ -312,17 +312,20 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn err(&self, offset: usize, message: String) -> Error {
-        Error::at(
+    /// Boxed: every reader returns a `Result`, and an unboxed `Error` would
+    /// make each one as large as the error instead of the value.
+    #[cold]
+    fn err(&self, offset: usize, message: String) -> Box<Error> {
+        Box::new(Error::at(
             ErrorKind::Syntax,
             self.src,
             offset,
             render_path(&self.path),
             message,
-        )
+        ))
     }
 
-    fn repair(&mut self, offset: usize, what: String) -> Result<(), Error> {
+    fn repair(&mut self, offset: usize, what: String) -> Result<(), Box<Error>> {
         if self.repairs.len() >= limits::MAX_REPAIRS {
             return Err(self.err(
                 offset,
@@ -362,7 +365,7 @@ impl<'a> Parser<'a> {
         self.b.get(self.pos).copied()
     }
 
-    fn value(&mut self, depth: usize) -> Result<Node<'a>, Error> {
+    fn value(&mut self, depth: usize) -> Result<Node<'a>, Box<Error>> {
         let start = self.pos;
         let stream = self.stream_next.take();
         let val = match self.peek() {
@@ -403,7 +406,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn literal(&mut self, word: &'static str, val: Val<'a>) -> Result<Val<'a>, Error> {
+    fn literal(&mut self, word: &'static str, val: Val<'a>) -> Result<Val<'a>, Box<Error>> {
         if self.b[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(val)
@@ -415,7 +418,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<&'a str, Error> {
+    fn number(&mut self) -> Result<&'a str, Box<Error>> {
         let start = self.pos;
         let digits = |p: &mut Self| {
             let s = p.pos;
@@ -465,7 +468,7 @@ impl<'a> Parser<'a> {
         Ok(&self.src[start..self.pos])
     }
 
-    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
+    fn string(&mut self) -> Result<Cow<'a, str>, Box<Error>> {
         let open = self.pos;
         self.pos += 1;
         let start = self.pos;
@@ -555,7 +558,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn unicode_escape(&mut self, at: usize) -> Result<char, Error> {
+    fn unicode_escape(&mut self, at: usize) -> Result<char, Box<Error>> {
         let hex4 = |p: &mut Self| -> Option<u32> {
             let s = p.src.get(p.pos..p.pos + 4)?;
             let v = u32::from_str_radix(s, 16).ok()?;
@@ -582,7 +585,7 @@ impl<'a> Parser<'a> {
         char::from_u32(hi).ok_or_else(|| bad(self))
     }
 
-    fn object(&mut self, depth: usize) -> Result<Val<'a>, Error> {
+    fn object(&mut self, depth: usize) -> Result<Val<'a>, Box<Error>> {
         self.pos += 1;
         let base = self.open_members.len();
         self.ws();
@@ -648,7 +651,7 @@ impl<'a> Parser<'a> {
         key: Cow<'a, str>,
         key_start: usize,
         depth: usize,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Box<Error>> {
         self.ws();
         if self.peek() != Some(b':') {
             return Err(self.err(
@@ -681,7 +684,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An array; with `stream`, the listing's element array (see [`Streamed`]).
-    fn array(&mut self, depth: usize, stream: Option<Version>) -> Result<Val<'a>, Error> {
+    fn array(&mut self, depth: usize, stream: Option<Version>) -> Result<Val<'a>, Box<Error>> {
         let open = self.pos;
         self.pos += 1;
         let base = self.open_nodes.len();
@@ -725,7 +728,7 @@ impl<'a> Parser<'a> {
                             s.count,
                         ) {
                             Ok(e) => s.elems.push(e),
-                            Err(e) => s.error = Some(e),
+                            Err(e) => s.error = Some(*e),
                         }
                     }
                     s.count += 1;
@@ -765,7 +768,7 @@ impl<'a> Parser<'a> {
     /// object whose braces iga64 forgot (the defect of its 1.0 writer for
     /// send operands it cannot decode): its members run until a ',' that is
     /// not followed by another key, or the closing ']'.
-    fn element(&mut self, depth: usize) -> Result<Node<'a>, Error> {
+    fn element(&mut self, depth: usize) -> Result<Node<'a>, Box<Error>> {
         if !self.lenient || self.peek() != Some(b'"') {
             return self.value(depth);
         }

@@ -54,10 +54,19 @@ impl<'p> P<'p> {
 }
 
 impl<'a> Cx<'a> {
-    fn err(&self, offset: usize, path: &P<'_>, message: String) -> Error {
-        Error::at(ErrorKind::Schema, self.src, offset, path.render(), message)
+    /// Boxed, as the tokenizer's: the readers' results stay the size of what they read.
+    #[cold]
+    fn err(&self, offset: usize, path: &P<'_>, message: String) -> Box<Error> {
+        Box::new(Error::at(
+            ErrorKind::Schema,
+            self.src,
+            offset,
+            path.render(),
+            message,
+        ))
     }
-    fn expected(&self, node: &Node<'_>, path: &P<'_>, what: &str) -> Error {
+    #[cold]
+    fn expected(&self, node: &Node<'_>, path: &P<'_>, what: &str) -> Box<Error> {
         self.err(
             node.start,
             path,
@@ -65,7 +74,7 @@ impl<'a> Cx<'a> {
         )
     }
 
-    fn int(&self, node: &Node<'_>, path: &P<'_>) -> Result<i64, Error> {
+    fn int(&self, node: &Node<'_>, path: &P<'_>) -> Result<i64, Box<Error>> {
         match &node.val {
             Val::Num(s) => s
                 .parse::<i64>()
@@ -73,34 +82,34 @@ impl<'a> Cx<'a> {
             _ => Err(self.expected(node, path, "an integer")),
         }
     }
-    fn string(&self, node: &Node<'_>, path: &P<'_>) -> Result<String, Error> {
+    fn string(&self, node: &Node<'_>, path: &P<'_>) -> Result<String, Box<Error>> {
         match &node.val {
             Val::Str(s) => Ok(s.to_string()),
             _ => Err(self.expected(node, path, "a string")),
         }
     }
-    fn boolean(&self, node: &Node<'_>, path: &P<'_>) -> Result<bool, Error> {
+    fn boolean(&self, node: &Node<'_>, path: &P<'_>) -> Result<bool, Box<Error>> {
         match node.val {
             Val::Bool(b) => Ok(b),
             _ => Err(self.expected(node, path, "true or false")),
         }
     }
-    fn array(&self, node: &Node<'_>, path: &P<'_>) -> Result<&'a [Node<'a>], Error> {
+    fn array(&self, node: &Node<'_>, path: &P<'_>) -> Result<&'a [Node<'a>], Box<Error>> {
         match node.val {
             Val::Arr(items) => Ok(self.doc.items(items)),
             _ => Err(self.expected(node, path, "an array")),
         }
     }
-    fn ids(&self, node: &Node<'_>, path: &P<'_>) -> Result<Vec<i64>, Error> {
+    fn ids(&self, node: &Node<'_>, path: &P<'_>) -> Result<Vec<i64>, Box<Error>> {
         let items = self.array(node, path)?;
         if items.len() > limits::MAX_ID_LIST {
-            return Err(Error::at(
+            return Err(Box::new(Error::at(
                 ErrorKind::Limit,
                 self.src,
                 node.start,
                 path.render(),
                 "id list too long".into(),
-            ));
+            )));
         }
         items
             .iter()
@@ -155,7 +164,7 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
         node: &'c Node<'a>,
         path: &'p P<'p>,
         what: &'static str,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, Box<Error>> {
         let Val::Obj(members) = node.val else {
             return Err(cx.expected(node, path, &format!("{what} (an object)")));
         };
@@ -235,7 +244,7 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
     fn opt(&mut self, key: &str) -> Option<&'c Node<'a>> {
         self.take(key).filter(|n| !matches!(n.val, Val::Null))
     }
-    fn req(&mut self, key: &'static str) -> Result<&'c Node<'a>, Error> {
+    fn req(&mut self, key: &'static str) -> Result<&'c Node<'a>, Box<Error>> {
         self.take(key).ok_or_else(|| {
             self.cx.err(
                 self.start,
@@ -245,45 +254,45 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
         })
     }
 
-    fn req_int(&mut self, key: &'static str) -> Result<i64, Error> {
+    fn req_int(&mut self, key: &'static str) -> Result<i64, Box<Error>> {
         let n = self.req(key)?;
         self.cx.int(n, &self.path.key(key))
     }
-    fn opt_int(&mut self, key: &'static str) -> Result<Option<i64>, Error> {
+    fn opt_int(&mut self, key: &'static str) -> Result<Option<i64>, Box<Error>> {
         match self.opt(key) {
             Some(n) => self.cx.int(n, &self.path.key(key)).map(Some),
             None => Ok(None),
         }
     }
-    fn req_str(&mut self, key: &'static str) -> Result<String, Error> {
+    fn req_str(&mut self, key: &'static str) -> Result<String, Box<Error>> {
         let n = self.req(key)?;
         self.cx.string(n, &self.path.key(key))
     }
-    fn opt_str(&mut self, key: &'static str) -> Result<Option<String>, Error> {
+    fn opt_str(&mut self, key: &'static str) -> Result<Option<String>, Box<Error>> {
         match self.opt(key) {
             Some(n) => self.cx.string(n, &self.path.key(key)).map(Some),
             None => Ok(None),
         }
     }
-    fn opt_bool(&mut self, key: &'static str) -> Result<bool, Error> {
+    fn opt_bool(&mut self, key: &'static str) -> Result<bool, Box<Error>> {
         match self.opt(key) {
             Some(n) => self.cx.boolean(n, &self.path.key(key)),
             None => Ok(false),
         }
     }
-    fn ids(&mut self, key: &'static str) -> Result<Vec<i64>, Error> {
+    fn ids(&mut self, key: &'static str) -> Result<Vec<i64>, Box<Error>> {
         match self.opt(key) {
             Some(n) => self.cx.ids(n, &self.path.key(key)),
             None => Ok(Vec::new()),
         }
     }
-    fn reg(&mut self, key: &'static str) -> Result<Reg, Error> {
+    fn reg(&mut self, key: &'static str) -> Result<Reg, Box<Error>> {
         let n = self.req(key)?;
         read_reg(self.cx, n, &self.path.key(key))
     }
 
     /// Unknown keys: an error in strict mode, kept in order in lenient mode.
-    fn finish(self) -> Result<Extra, Error> {
+    fn finish(self) -> Result<Extra, Box<Error>> {
         let mut extra = Vec::new();
         for (i, m) in self.members.iter().enumerate() {
             if self.is_used(i) {
@@ -309,7 +318,7 @@ impl<'c, 'a, 'p> Obj<'c, 'a, 'p> {
     }
 }
 
-fn read_reg(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Reg, Error> {
+fn read_reg(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Reg, Box<Error>> {
     let mut o = Obj::new(cx, node, path, "a register")?;
     let reg = Reg {
         name: o.req_str("rn")?,
@@ -336,7 +345,7 @@ pub(crate) fn read_streamed_element(
     tree: Tree<'_, '_>,
     node: &Node<'_>,
     index: usize,
-) -> Result<Element, Error> {
+) -> Result<Element, Box<Error>> {
     let cx = &Cx {
         src,
         doc: tree,
@@ -356,7 +365,7 @@ pub(crate) fn read_listing(
     lenient: bool,
     doc: &Document<'_>,
     streamed: Option<Streamed>,
-) -> Result<Listing, Error> {
+) -> Result<Listing, Box<Error>> {
     let root = &doc.root;
     let tree = doc.tree();
     let path = P::ROOT;
@@ -425,17 +434,17 @@ pub(crate) fn read_listing(
     let streamed = streamed.filter(|s| s.start == list.start && s.version == version);
     let count = streamed.as_ref().map_or(items.len(), |s| s.count);
     if count > limits::MAX_ELEMS {
-        return Err(Error::at(
+        return Err(Box::new(Error::at(
             ErrorKind::Limit,
             cx.src,
             list.start,
             list_path.render(),
             "too many listing elements".into(),
-        ));
+        )));
     }
     let elems = match streamed {
         Some(s) => match s.error {
-            Some(e) => return Err(e),
+            Some(e) => return Err(Box::new(e)),
             None => s.elems,
         },
         None => {
@@ -455,7 +464,7 @@ pub(crate) fn read_listing(
     })
 }
 
-fn read_element(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Element, Error> {
+fn read_element(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Element, Box<Error>> {
     let mut o = Obj::new(cx, node, path, "a listing element")?;
     let kind_node = o.req("kind")?;
     let kind = cx.string(kind_node, &path.key("kind"))?;
@@ -499,7 +508,7 @@ fn read_element(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Element, E
     }
 }
 
-fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instruction, Error> {
+fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instruction, Box<Error>> {
     let id = o.req_int("id")?;
     let pc = o.opt_int("pc")?;
     let pred = match o.opt("pred") {
@@ -567,13 +576,13 @@ fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instru
     let srcs_path = path.key("srcs");
     let items = cx.array(srcs_node, &srcs_path)?;
     if items.len() > limits::MAX_SRCS {
-        return Err(Error::at(
+        return Err(Box::new(Error::at(
             ErrorKind::Limit,
             cx.src,
             srcs_node.start,
             srcs_path.render(),
             "too many sources".into(),
-        ));
+        )));
     }
     let mut srcs = Vec::with_capacity(items.len());
     for (i, n) in items.iter().enumerate() {
@@ -643,7 +652,7 @@ fn read_inst(cx: &Cx<'_>, mut o: Obj<'_, '_, '_>, path: &P<'_>) -> Result<Instru
     })
 }
 
-fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Error> {
+fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Box<Error>> {
     match &node.val {
         // 1.0: "$2", "$2.src", "$2.dst"
         Val::Str(s) => {
@@ -702,7 +711,7 @@ fn read_sbid(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Sbid, Error> 
     }
 }
 
-fn read_region(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Region, Error> {
+fn read_region(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Region, Box<Error>> {
     let mut o = Obj::new(cx, node, path, "a region")?;
     let (kv, kw, kh) = match cx.version {
         Version::V1 => ("Vt", "Wi", "Hz"),
@@ -717,11 +726,11 @@ fn read_region(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Region, Err
     Ok(Region { v, w, h })
 }
 
-fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Operand, Error> {
+fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Operand, Box<Error>> {
     let mut o = Obj::new(cx, node, path, "an operand")?;
     let kind_node = o.req("kind")?;
     let kind = cx.string(kind_node, &path.key("kind"))?;
-    let region = |o: &mut Obj<'_, '_, '_>| -> Result<Option<Region>, Error> {
+    let region = |o: &mut Obj<'_, '_, '_>| -> Result<Option<Region>, Box<Error>> {
         match o.opt("rgn") {
             Some(n) => read_region(cx, n, &path.key("rgn")).map(Some),
             None => Ok(None),
@@ -729,7 +738,7 @@ fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Operand, E
     };
     let reg_operand = |o: &mut Obj<'_, '_, '_>,
                        reg_key: &'static str|
-     -> Result<RegOperand, Error> {
+     -> Result<RegOperand, Box<Error>> {
         let mods = match o.opt("mods") {
             Some(n) => {
                 let s = cx.string(n, &path.key("mods"))?;
@@ -812,7 +821,7 @@ fn read_address_v1(
     cx: &Cx<'_>,
     o: &mut Obj<'_, '_, '_>,
     path: &P<'_>,
-) -> Result<AddressOperand, Error> {
+) -> Result<AddressOperand, Box<Error>> {
     let surface = match o.opt("surf") {
         Some(n) => {
             let p = path.key("surf");
@@ -856,7 +865,7 @@ fn read_address_v2(
     cx: &Cx<'_>,
     o: &mut Obj<'_, '_, '_>,
     path: &P<'_>,
-) -> Result<AddressOperand, Error> {
+) -> Result<AddressOperand, Box<Error>> {
     let reg = o.reg("areg")?;
     let len = o.req_int("alen")?;
     let defs = o.ids("adefs")?;
@@ -897,7 +906,11 @@ fn read_address_v2(
     })
 }
 
-fn read_surface_offset(cx: &Cx<'_>, n: &Node<'_>, path: &P<'_>) -> Result<SurfaceOffset, Error> {
+fn read_surface_offset(
+    cx: &Cx<'_>,
+    n: &Node<'_>,
+    path: &P<'_>,
+) -> Result<SurfaceOffset, Box<Error>> {
     match &n.val {
         Val::Obj(_) => read_reg(cx, n, path).map(SurfaceOffset::Reg),
         _ => cx.int(n, path).map(SurfaceOffset::Imm),

@@ -60,7 +60,7 @@ pub fn parse(bytes: &[u8], mode: Mode) -> Result<Parsed, Error> {
     let lenient = mode == Mode::Lenient;
     let mut doc = json::parse(src, lenient)?;
     let streamed = doc.streamed.take();
-    let listing = listing::read_listing(src, lenient, &doc, streamed)?;
+    let listing = listing::read_listing(src, lenient, &doc, streamed).map_err(|e| *e)?;
     Ok(Parsed {
         listing,
         repairs: doc.repairs,

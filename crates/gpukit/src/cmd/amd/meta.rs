@@ -41,7 +41,7 @@ struct BlockReport<'a> {
     arguments: Vec<Argument>,
     calls: Vec<u32>,
     intrinsics: Vec<u32>,
-    lines: &'a [Line],
+    lines: &'a [Line<'a>],
 }
 
 pub fn run(args: Args) -> CmdResult {
