@@ -2,20 +2,28 @@
 //! criterion's wall-clock numbers drift: `cargo run --release -p gpukit-visa --example
 //! throughput -- FILE.visaasm [REPEATS] [parse|read]` (`parse`: the text parse alone,
 //! `read`: the binary read alone, for comparing builds and profiling). CPU time is this thread's, from
-//! `/proc/thread-self/schedstat` (Linux); elsewhere it falls back to wall time.
+//! the thread CPU clock (Linux); elsewhere it falls back to wall time.
 
 use std::time::Instant;
 
-/// Nanoseconds this thread has run on a CPU, if the kernel says.
+/// Nanoseconds this thread has run on a CPU. The thread CPU clock, not
+/// `/proc/thread-self/schedstat`, which moves only at a tick or a task switch.
+#[cfg(target_os = "linux")]
 fn cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_ns() -> Option<u64> {
+    None
 }
 
 fn measure<T>(name: &str, bytes: usize, repeats: u32, mut f: impl FnMut() -> T) {
     let mut best = f64::MAX;
     for _ in 0..repeats {
-        // The kernel updates the CPU clock at ticks: a round lasts at least 0.25 s.
+        // A round lasts at least 0.25 s, so one slow run (a page-cache miss, a
+        // preemption) moves it little.
         let (c0, w0) = (cpu_ns(), Instant::now());
         let mut runs = 0u32;
         while runs == 0 || w0.elapsed().as_secs_f64() < 0.25 {
