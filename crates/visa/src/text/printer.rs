@@ -65,8 +65,9 @@ fn print_all<'w>(
         .chain((0..obj.functions.len()).map(RoutineRef::Function));
     let mut open_line = false;
     for which in routines {
-        // IGC ends a file with the build trailer and no newline; a routine printed
-        // after one starts on a line of its own (else the trailer would swallow it).
+        // IGC ends a routine's text inside a line (the build trailer, an empty
+        // routine's header); a routine printed after one starts on a line of its own,
+        // else the last line would swallow the next routine's first.
         if open_line {
             out.push('\n');
         }
@@ -103,8 +104,9 @@ pub fn print_routine_with(
 
 /// Appends one routine's text to `out` (one buffer for the whole text: no string per
 /// line or operand); with a `sink`, the buffer is written out and emptied whenever it
-/// holds [`FLUSH_AT`] bytes. Returns whether the text ends inside a line (the build
-/// trailer has no newline).
+/// holds [`FLUSH_AT`] bytes. Returns whether the text ends inside a line (IGC ends
+/// the build trailer without a newline, and the header of a routine without
+/// instructions too).
 fn print_routine_into<'w>(
     obj: &Object,
     which: RoutineRef,
@@ -132,9 +134,9 @@ fn print_routine_into<'w>(
             }
         }
     }
-    let trailer = rp.trailer();
-    out.push_str(&trailer);
-    Ok(!trailer.is_empty())
+    out.push_str(&rp.trailer());
+    // An empty buffer was just flushed after an instruction's line, which ends one.
+    Ok(out.as_bytes().last().is_some_and(|&b| b != b'\n'))
 }
 
 /// One routine's text a piece at a time (the header, any instruction's line, the
