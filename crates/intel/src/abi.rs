@@ -156,6 +156,13 @@ pub struct PerThread {
     pub packed: bool,
     /// Bytes the per-thread payload takes, as the format states it (0 = derived).
     pub size: u32,
+    /// One GRF of per-thread payload that holds nothing: the hardware thread dispatch
+    /// of Gen12LP and earlier (GPGPU_WALKER) loads at least one GRF per thread, so a
+    /// kernel without local IDs still finds its cross-thread data one GRF later (patch
+    /// tokens `UnusedPerThreadConstantPresent`; zebin: no per-thread payload argument
+    /// and no inline data). NEO's `getThreadPayloadSize` counts it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unused_grf: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -377,6 +384,11 @@ impl KernelAbi {
         let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u32;
         let per_dim = (self.simd_size.max(1) * 2).div_ceil(grf_bytes) * grf_bytes;
         dims * per_dim
+            + if self.per_thread.unused_grf {
+                grf_bytes
+            } else {
+                0
+            }
     }
 }
 

@@ -326,6 +326,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
             }
             THREAD_PAYLOAD => {
                 abi.per_thread.local_id = [field(1) != 0, field(2) != 0, field(3) != 0];
+                abi.per_thread.unused_grf = field(6) != 0; // UnusedPerThreadConstantPresent
             }
             EXECUTION_ENVIRONMENT => {
                 largest_simd = field(3);

@@ -87,7 +87,9 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 }),
             }
         };
+        let mut inline_data = 0;
         if let Some(env) = k.get("execution_env") {
+            inline_data = num(env, "inline_data_payload_size")?.unwrap_or(0);
             abi.simd_size = num(env, "simd_size")?.unwrap_or(0);
             abi.slm_size = num(env, "slm_size")?.unwrap_or(0);
             abi.has_barriers = num(env, "barrier_count")?.unwrap_or(0) > 0
@@ -258,6 +260,10 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 _ => {}
             }
         }
+        // Without local IDs and inline data the dispatch still loads one GRF per thread
+        // (IGC places the cross-thread data after it, as for patch tokens).
+        abi.per_thread.unused_grf =
+            abi.per_thread.local_id == [false; 3] && abi.per_thread.size == 0 && inline_data == 0;
         for b in k
             .get("binding_table_indices")
             .map(Node::items)
