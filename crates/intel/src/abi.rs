@@ -43,7 +43,21 @@ pub struct Program {
     /// Named data the code takes the address of (`faddr`): zebin symbols in the data sections.
     #[serde(skip)]
     pub symbols: Vec<DataSymbol>,
+    /// Pointers held in program-scope data (`global int *p = &g[1];`): the runtime adds
+    /// the base address of the buffer pointed into to each once it places the buffers.
+    #[serde(skip)]
+    pub data_pointers: Vec<DataPointer>,
     pub kernels: Vec<KernelAbi>,
+}
+
+/// A 64-bit pointer at `offset` of the program-scope buffer `holder` that holds an offset
+/// into `target` (patch tokens `SPatchGlobalPointerProgramBinaryInfo` and
+/// `SPatchConstantPointerProgramBinaryInfo`; NEO relocates it by `target`'s address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataPointer {
+    pub holder: DataSection,
+    pub offset: u64,
+    pub target: DataSection,
 }
 
 /// A symbol of program-scope data: `offset` bytes into `section`.
