@@ -311,7 +311,8 @@ def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
             continue
         d = os.path.join(work, name, f)
         binary = os.path.join(d, f)
-        if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
+        failed = os.path.join(d, "ocloc.failed")  # ocloc's output when it built nothing
+        if not (os.path.exists(binary) or os.path.exists(binary + ".bin") or os.path.exists(failed)):
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
             shutil.copy(src, d)
@@ -323,7 +324,10 @@ def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
             if opts:
                 cmd += ["-options", opts]
             env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/", **(igc_env or {}))
-            run(cmd, cwd=d, env=env)
+            r = run(cmd, cwd=d, env=env)
+            if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
+                with open(failed, "w") as fh:
+                    fh.write(r.stdout + r.stderr)
         for b in (binary, binary + ".bin"):
             if os.path.exists(b):
                 out[f] = (d, b)
