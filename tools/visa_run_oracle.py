@@ -756,6 +756,11 @@ def note_bound(row, rule, other):
     row["detail"] = text + ("; " + row["detail"] if row.get("detail") and not row["detail"].startswith("floats") else "")
 
 
+# --isolate: a file whose child runs longer is stopped, and its kernel then running
+# reported as "timed out" (PoCL or gpukit looping on inputs outside the kernel's domain).
+CHILD_TIMEOUT = 600
+
+
 def isolated_rows(a, name, f):
     """--isolate: the rows of one source file from a child process of this script, so
     that a kernel on which PoCL crashes (a segmentation fault in the kernel it runs: the
@@ -779,13 +784,19 @@ def isolated_rows(a, name, f):
         cmd += ["--only", a.only] if a.only else []
         for k in skip:
             cmd += ["--skip", k]
-        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if r.returncode >= 0 and os.path.exists(out):
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               timeout=CHILD_TIMEOUT)
+            why = f"signal {-r.returncode}" if r.returncode < 0 else "no report"
+        except subprocess.TimeoutExpired:
+            r, why = None, f"still running after {CHILD_TIMEOUT} s"
+        if r is not None and r.returncode >= 0 and os.path.exists(out):
             rows += json.load(open(out)).get(name, [])
             return rows
         kn = open(progress).read().strip() if os.path.exists(progress) else "?"
-        rows.append({"release": name, "file": f, "kernel": kn, "status": "PoCL crashed",
-                     "detail": f"the PoCL process died ({'signal ' + str(-r.returncode) if r.returncode < 0 else 'no report'})"})
+        rows.append({"release": name, "file": f, "kernel": kn,
+                     "status": "PoCL crashed" if r is not None else "timed out",
+                     "detail": f"the process running PoCL and gpukit on it: {why}"})
         if kn == "?" or kn in skip:
             return rows
         skip.append(kn)
