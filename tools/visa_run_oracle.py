@@ -286,6 +286,21 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def source_sets(dirs):
+    """[(tag, directory)]: each --cl-dir, a directory of package directories expanded into
+    them; the tag (the directory's name) prefixes file names when there is more than one."""
+    dirs = dirs or [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/corpus/intel/cl")]
+    out = []
+    for d in dirs:
+        if glob.glob(os.path.join(d, "*.cl")):
+            out.append(d)
+        else:
+            out += sorted(p for p in glob.glob(os.path.join(d, "*")) if glob.glob(os.path.join(p, "*.cl")))
+    if len(out) == 1:
+        return [("", out[0])]
+    return [(os.path.basename(os.path.normpath(d)), d) for d in out]
+
+
 def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
     """Compiles every source (with `igc_env`: only those that define noinline functions,
     under those IGC settings) and returns {file: (dir, binary)}."""
@@ -296,7 +311,8 @@ def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
             continue
         d = os.path.join(work, name, f)
         binary = os.path.join(d, f)
-        if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
+        failed = os.path.join(d, "ocloc.failed")  # ocloc's output when it built nothing
+        if not (os.path.exists(binary) or os.path.exists(binary + ".bin") or os.path.exists(failed)):
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
             shutil.copy(src, d)
@@ -308,7 +324,10 @@ def compile_release(name, ocloc, cl_dir, work, device="tgllp", igc_env=None):
             if opts:
                 cmd += ["-options", opts]
             env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/", **(igc_env or {}))
-            run(cmd, cwd=d, env=env)
+            r = run(cmd, cwd=d, env=env)
+            if not (os.path.exists(binary) or os.path.exists(binary + ".bin")):
+                with open(failed, "w") as fh:
+                    fh.write(r.stdout + r.stderr)
         for b in (binary, binary + ".bin"):
             if os.path.exists(b):
                 out[f] = (d, b)
@@ -325,6 +344,126 @@ def parse_type(t):
         return None
     return TYPES[m.group(1)][0], int(m.group(2) or 1), ptr
 
+
+
+# ---- Inputs for kernels nobody wrote for this oracle (tests/realworld) ----
+# Real kernels take sizes as scalars and index buffers with them; the generic SCALAR_INT
+# would send them past their buffers (and --scalar-int sets the value of the others). The rules below are by the parameter's name and
+# apply to every kernel (the corpus kernels' names never match them by accident: their
+# results are the same as before the rules, see the shared-corpus run).
+IMAGE_SHAPE = ((16, 16), (8, 8))  # kernels with image arguments: one work item per texel
+SHAPE_2D = ((16, 16), (8, 8))     # kernels that ask for get_global_id(1) and friends
+ROWS_1D = 16                      # a height-like scalar of a 1-D launch
+
+
+def name_tokens(name):
+    """'srcStep' / 'src_step' -> ['src', 'step']"""
+    name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name or "")
+    return [t for t in re.split(r"[_\W]+", name.lower()) if t]
+
+
+WIDTH_WORDS = {"width", "w", "cols", "ncols", "nx", "sizex", "xsize"}
+HEIGHT_WORDS = {"height", "h", "rows", "nrows", "ny", "sizey", "ysize"}
+COUNT_WORDS = {"n", "count", "num", "len", "length", "size", "total", "elements", "nelem",
+               "nelements", "items", "nb", "nitems", "elems"}
+STEP_WORDS = {"step", "stride", "pitch", "linesize", "ld", "lda", "ldb", "ldc"}
+OFFSET_WORDS = {"offset", "ofs", "off", "start", "first", "begin"}
+
+
+def scalar_for_name(name, global_):
+    """The value of an integer scalar parameter from its name, or None for SCALAR_INT:
+    widths get the launch's x size, heights its y size (ROWS_1D on a 1-D launch), row
+    steps a row of 16-byte elements, offsets 0, counts the number of work items."""
+    toks = name_tokens(name)
+    if not toks:
+        return None
+    width = global_[0]
+    height = global_[1] if len(global_) > 1 else ROWS_1D
+    last, pair = toks[-1], "".join(toks[-2:])
+    if last in OFFSET_WORDS or (len(toks) > 1 and toks[-2] in OFFSET_WORDS):
+        return 0
+    if last in STEP_WORDS:
+        return width * 16
+    if last in WIDTH_WORDS or pair in WIDTH_WORDS:
+        return width
+    if last in HEIGHT_WORDS or pair in HEIGHT_WORDS:
+        return height
+    if last in COUNT_WORDS:
+        return int(np.prod(global_))
+    return None
+
+
+def kernel_params(src, kernel):
+    """[(type text, name)] of the kernel's parameters, read from its source (PoCL's arg
+    info is unavailable when PoCL cannot build the source)."""
+    text = strip_comments(src)
+    m = re.search(r"\b(?:__)?kernel\b[^;{}]*?\b" + re.escape(kernel) + r"\s*\(", text)
+    if not m:
+        return []
+    depth, j = 1, m.end()
+    while j < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        j += 1
+    params = []
+    for p in text[m.end():j - 1].split(","):
+        p = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", p).strip()
+        n = re.search(r"([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*$", p)
+        if not n or p == "void":
+            continue
+        t = p[:n.start()].strip()
+        for q in ("__global", "global", "__constant", "constant", "__local", "local", "__private",
+                  "private", "const", "volatile", "restrict", "__restrict", "unsigned "):
+            t = re.sub(r"\b" + re.escape(q.strip()) + r"\b", "u" if q == "unsigned " else " ", t)
+        t = re.sub(r"\bu\s+", "u", t)
+        t = re.sub(r"\s+", "", t).replace("*", " *").strip()
+        t = t.replace(" *", "*")
+        params.append((t, n.group(1)))
+    return params
+
+
+def launch_shape(kn, src, info_args):
+    """SHAPES, else: the source's `// LAUNCH:` line, one work item for kernels that ask
+    for no work-item ID or size, image kernels IMAGE_SHAPE, kernels asking for a second
+    dimension SHAPE_2D, others DEFAULT_SHAPE; a reqd_work_group_size in the source sets the local
+    size (and the global one to at least that)."""
+    if kn in SHAPES:
+        return SHAPES[kn]
+    # The package's own launch, where its test harness states one (oclgrind's .sim files,
+    # copied by tests/realworld/regen.sh)
+    m = re.search(r"//\s*LAUNCH:\s*global\s+(\d+)\s+(\d+)\s+(\d+)\s+local\s+(\d+)\s+(\d+)\s+(\d+)", src)
+    if m:
+        v = [int(x) for x in m.groups()]
+        dims = 3 if v[2] > 1 else 2 if v[1] > 1 else 1
+        return tuple(v[:dims]), tuple(v[3:3 + dims])
+    text = strip_comments(src)
+    bodies = function_bodies(text)
+    seen, todo, body = set(), [kn], ""
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in bodies:
+            continue
+        seen.add(f)
+        body += bodies[f] + "\n"
+        todo += [c for c in re.findall(r"\b([A-Za-z_]\w*)\s*\(", bodies[f]) if c in bodies]
+    if body and not re.search(r"\bget_\w*(id|size)\s*\(", body) and "work_group" not in body and "sub_group" not in body:
+        # No work item can tell itself from another (starpu's `val[0]++` tests): the
+        # source is written for one work item; more would race on the same element.
+        shape = ((1,), (1,))
+    elif any(a["kind"] == "image" for a in info_args):
+        shape = IMAGE_SHAPE
+    elif re.search(r"get_(global|local|group)_id\s*\(\s*1\s*\)|get_global_size\s*\(\s*1", body):
+        shape = SHAPE_2D
+    else:
+        shape = DEFAULT_SHAPE
+    m = re.search(r"reqd_work_group_size\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)\s*\)\s*\)[^;{}]*?\b"
+                  + re.escape(kn) + r"\s*\(", text)
+    if m:
+        req = [int(v) for v in m.groups()]
+        dims = 2 if req[1] > 1 or len(shape[0]) > 1 else 1
+        local = tuple(req[:dims])
+        glob = tuple(max(l, (shape[0][d] if d < len(shape[0]) else 1) // l * l) for d, l in enumerate(local))
+        shape = (glob, local)
+    return shape
 
 def gen(dtype, count, seed):
     rng = np.random.default_rng(seed)
@@ -617,16 +756,77 @@ def note_bound(row, rule, other):
     row["detail"] = text + ("; " + row["detail"] if row.get("detail") and not row["detail"].startswith("floats") else "")
 
 
+# --isolate: a file whose child runs longer is stopped, and its kernel then running
+# reported as "timed out" (PoCL or gpukit looping on inputs outside the kernel's domain).
+CHILD_TIMEOUT = 600
+
+
+def isolated_rows(a, name, f):
+    """--isolate: the rows of one source file from a child process of this script, so
+    that a kernel on which PoCL crashes (a segmentation fault in the kernel it runs: the
+    real-world sets hold oclgrind's tests of invalid accesses) is reported as such and
+    the file's other kernels still run."""
+    rows, skip = [], []
+    progress = os.path.join(a.work, "progress.txt")
+    out = os.path.join(a.work, "child.json")
+    while True:
+        for p in (progress, out):
+            if os.path.exists(p):
+                os.remove(p)
+        cmd = [sys.executable, os.path.abspath(__file__), "--only-target", name, "--only-file", f,
+               "--progress", progress, "--json", out]
+        for flag, values in (("--release", a.release), ("--cl-dir", a.cl_dir), ("--device", a.device)):
+            for v in values or []:
+                cmd += [flag, v]
+        cmd += ["--work", a.work, "--gpukit", a.gpukit, "--scalar-int", str(a.scalar_int)]
+        cmd += ["--no-pocl"] if a.no_pocl else []
+        cmd += ["--stack-calls"] if a.stack_calls else []
+        cmd += ["--only", a.only] if a.only else []
+        for k in skip:
+            cmd += ["--skip", k]
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               timeout=CHILD_TIMEOUT)
+            why = f"signal {-r.returncode}" if r.returncode < 0 else "no report"
+        except subprocess.TimeoutExpired:
+            r, why = None, f"still running after {CHILD_TIMEOUT} s"
+        if r is not None and r.returncode >= 0 and os.path.exists(out):
+            rows += json.load(open(out)).get(name, [])
+            return rows
+        kn = open(progress).read().strip() if os.path.exists(progress) else "?"
+        rows.append({"release": name, "file": f, "kernel": kn,
+                     "status": "PoCL crashed" if r is not None else "timed out",
+                     "detail": f"the process running PoCL and gpukit on it: {why}"})
+        if kn == "?" or kn in skip:
+            return rows
+        skip.append(kn)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--release", action="append", required=True, help="NAME=OCLOC")
-    ap.add_argument("--cl-dir", default=os.path.join(os.path.dirname(__file__), "../../shared/corpus/intel/cl"))
+    ap.add_argument("--cl-dir", action="append",
+                    help="directory of .cl sources (repeatable; default ../shared/corpus/intel/cl). A directory "
+                         "without sources whose subdirectories hold them (tests/realworld's OUT/cl) stands for "
+                         "each subdirectory, reported as <subdirectory>/<file>")
     ap.add_argument("--work", default="/tmp/gpukit-visa-oracle")
     ap.add_argument("--gpukit", default="gpukit")
     ap.add_argument("--no-pocl", action="store_true")
     ap.add_argument("--json")
     ap.add_argument("--only")
-    ap.add_argument("--known", help="file of `release kernel  # why` lines: known gaps that do not fail the run")
+    ap.add_argument("--scalar-int", type=int, default=SCALAR_INT,
+                    help="value of an integer scalar argument whose name says nothing (default %(default)s, "
+                         "the corpus's; the real-world sets use 3: their unnamed scalars are radii, "
+                         "iteration counts and depths that 100 drives past any buffer)")
+    ap.add_argument("--isolate", action="store_true",
+                    help="run each source file in a child process, so that PoCL crashing on a kernel "
+                         "reports that kernel as 'PoCL crashed' instead of ending the run")
+    ap.add_argument("--only-target", help=argparse.SUPPRESS)
+    ap.add_argument("--only-file", help=argparse.SUPPRESS)
+    ap.add_argument("--skip", action="append", help=argparse.SUPPRESS)
+    ap.add_argument("--progress", help=argparse.SUPPRESS)
+    ap.add_argument("--known", help="file of `release kernel  # why` lines (release `*`: every release; kernel "
+                                    "`file:kernel` where names repeat): known gaps that do not fail the run")
     ap.add_argument("--device", action="append",
                     help="ocloc -device to compile for (repeatable; default tgllp). Results of a device other "
                          "than tgllp are reported as release NAME-DEVICE; a release whose ocloc does not know "
@@ -661,15 +861,25 @@ def main():
         if a.stack_calls:
             targets.append((f"{base}-stackcall", ocloc, "tgllp", {"IGC_EnableStackCallFuncCall": "1"}))
     for name, ocloc, device, igc_env in targets:
-        built = compile_release(name, ocloc, a.cl_dir, a.work, device, igc_env)
+        built = {}
+        for tag, cl_dir in source_sets(a.cl_dir):
+            for f, found in compile_release(name, ocloc, cl_dir, os.path.join(a.work, tag), device, igc_env).items():
+                built[os.path.join(tag, f) if tag else f] = found
         if not built:
             print(f"== {name}: ocloc {ocloc} compiled no kernel for -device {device} (the release does not know it)")
             continue
         rows = []
+        if a.only_target and name != a.only_target:
+            continue
         for f, (d, binary) in sorted(built.items()):
+            if a.only_file and f != a.only_file:
+                continue
+            if a.isolate and not a.only_file:
+                rows += isolated_rows(a, name, f)
+                continue
             info = json.loads(run([a.gpukit, "intel", "info", binary, "--json"]).stdout or "{}")
             dumps = kernels_of(os.path.join(d, "dump"))
-            src = open(os.path.join(d, f + ".cl")).read()
+            src = open(os.path.join(d, os.path.basename(f) + ".cl")).read()
             program = None
             for k in info.get("kernels", []):
                 kn = k["name"]
@@ -677,14 +887,22 @@ def main():
                     continue  # zebin's symbol-table pseudo kernel
                 if a.only and kn != a.only:
                     continue
+                if kn in (a.skip or []):
+                    continue
+                if a.progress:
+                    with open(a.progress, "w") as fh:
+                        fh.write(kn)
                 row = {"release": name, "file": f, "kernel": kn}
                 rows.append(row)
                 visa = dumps.get(kn, {}).get(k["simd_size"])
                 if not visa:
                     row["status"] = "no vISA dump"
                     continue
-                global_, local = SHAPES.get(kn, DEFAULT_SHAPE)
+                global_, local = launch_shape(kn, src, k["args"])
                 total = int(np.prod(global_))
+                params = kernel_params(src, kn)
+                # Buffers hold every element a width x height (x row step) indexing reaches.
+                extent = max(16 * total, 16384, global_[0] * 16 * (global_[1] if len(global_) > 1 else ROWS_1D))
                 # argument types from PoCL's arg info (source built with -cl-kernel-arg-info)
                 if ctx is not None and program is None:
                     # PoCL 3.1 builds OpenCL C 3.0 with the optional features it has (generic
@@ -705,14 +923,21 @@ def main():
                 outputs = []
                 unsupported = None
                 ck = None
+                pocl_missing = None
                 if isinstance(program, cl.Program if ctx else type(None)):
                     try:
                         ck = cl.Kernel(program, kn)
                     except Exception as e:
-                        unsupported = f"PoCL: {e}"
+                        # PoCL built the source without this kernel (an #ifdef on an
+                        # extension PoCL lacks, such as cl_khr_fp16): gpukit still runs it
+                        pocl_missing = f"PoCL built the source without it ({e})"
                 for arg in k["args"]:
                     i = arg["index"]
                     tname = ck.get_arg_info(i, cl.kernel_arg_info.TYPE_NAME) if ck else None
+                    pname = ck.get_arg_info(i, cl.kernel_arg_info.NAME) if ck else None
+                    if ck is None and i < len(params) and kn not in REFERENCES:
+                        # PoCL cannot build it: the source's own parameter list
+                        tname, pname = params[i]
                     kind = arg["kind"]
                     if kind in ("stateless_pointer", "stateful_pointer"):
                         if tname:
@@ -722,10 +947,11 @@ def main():
                         else:
                             pt = ("u4", 1, True)
                         if not pt:
-                            unsupported = f"argument {i} type {tname}"
-                            break
+                            # a struct or other type the generator does not know: its bytes
+                            # as uints, compared exactly
+                            pt = ("u4", 1, True)
                         dt, lanes, _ = pt
-                        data = gen(dt, max(16 * total * lanes, 16384), seed=i + 1)
+                        data = gen(dt, extent * lanes, seed=i + 1)
                         path = os.path.join(d, f"{kn}.arg{i}.bin")
                         data.tofile(path)
                         inputs[i] = data
@@ -786,7 +1012,9 @@ def main():
                         if dt.startswith("f"):
                             v = np.full(lanes, SCALAR_FLOAT, dtype=dt)
                         else:
-                            v = np.full(lanes, SCALAR_INT if lanes == 1 else 3, dtype=dt)
+                            by_name = scalar_for_name(pname, global_) if lanes == 1 else None
+                            v = np.full(lanes, (a.scalar_int if by_name is None else by_name) if lanes == 1 else 3,
+                                        dtype=dt)
                         path = os.path.join(d, f"{kn}.arg{i}.val")
                         v.tofile(path)
                         argv += ["--arg", f"{i}=file:{path}"]
@@ -840,7 +1068,7 @@ def main():
                     continue
                 if ck is None:
                     row["status"] = "ran (PoCL cannot build it)"
-                    row["detail"] = pocl_reason(program)
+                    row["detail"] = pocl_missing or pocl_reason(program)
                     continue
                 try:
                     ck(queue, global_, local, *pocl_args)
@@ -885,12 +1113,21 @@ def main():
         counts = {}
         for row in rows:
             if row["status"] in ("MISMATCH", "MISMATCH (reference)", "gpukit error"):
-                if (name, row["kernel"]) in known:
+                # `*` for the release: a gap of the source, whichever IGC compiled it
+                keys = (row["kernel"], f"{row['file']}:{row['kernel']}")
+                if any((r, k) in known for r in (name, "*") for k in keys):
                     row["status"] += " (known)"
                 else:
                     bad += 1
             counts[row["status"]] = counts.get(row["status"], 0) + 1
             print(f"{name:9} {row['file']:20} {row['kernel']:26} {row['status']:18} {row.get('detail', '')[:260]}")
+        tags = sorted({r["file"].split("/")[0] for r in rows if "/" in r["file"]})
+        for tag in tags if len(tags) > 1 else []:
+            part = {}
+            for row in rows:
+                if row["file"].startswith(tag + "/"):
+                    part[row["status"]] = part.get(row["status"], 0) + 1
+            print(f"== {name} {tag}: {sum(part.values())} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(part.items())))
         print(f"== {name}: {len(rows)} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     if a.json:
         with open(a.json, "w") as fh:

@@ -14,7 +14,8 @@
 #  2. prepare: every kernel file below the package's root that matches its pattern becomes
 #              OUT/cl/<package>/<flat>.cl (<flat> = path below the root, '/' -> '.'), with local
 #              #include "x" files inlined, clpeak's MSTRINGIFY( ... ) wrapper removed, and a first line "// OCLOC_OPTIONS: <opts>" when options.tsv
-#              (or, for oclgrind, the test's .sim file) gives build options. Files marked SKIP there
+#              (or, for oclgrind, the test's .sim file) gives build options; oclgrind's kernels also get
+#              "// LAUNCH: global X Y Z local X Y Z" from the .sim file (read by tools/visa_run_oracle.py). Files marked SKIP there
 #              are left out (OUT/logs/skipped-sources.tsv).
 #  3. compile: for every release, device and prepared file, in a fresh directory
 #              <scratch>/<release>/<device>/<package>/<flat> holding a copy of the file:
@@ -172,18 +173,23 @@ prepare() {
       opts=$(awk -F'\t' -v p="$pkg" -v r="$rel" '$1 == p && $2 == r {print $3; exit}' "$HERE/options.tsv")
       [ -n "$opts" ] || opts=$(awk -F'\t' -v p="$pkg" '$1 == p && $2 == "*" {print $3; exit}' "$HERE/options.tsv")
       case "$opts" in SKIP*) printf '%s\t%s\t%s\n' "$pkg" "$rel" "${opts#SKIP }" >> "$LOG/skipped-sources.tsv"; continue ;; esac
-      if [ "$pkg" = oclgrind ] && [ -z "$opts" ]; then
-        # oclgrind's test runner takes build options from the .sim file that names the kernel file
+      launch=""
+      if [ "$pkg" = oclgrind ]; then
+        # oclgrind's test runner takes build options from the .sim file that names the kernel
+        # file, and the launch: its 3rd and 4th lines that are not comments (global, local size)
         for sim in "$base/$(dirname "$rel")"/*.sim; do
           [ -f "$sim" ] || continue
           grep -qx "$(basename "$rel")" "$sim" || continue
-          opts=$(sed -n 's/^# ARGS:.*--build-options \(.*\)$/\1/p' "$sim" | head -1)
+          [ -n "$opts" ] || opts=$(sed -n 's/^# ARGS:.*--build-options \(.*\)$/\1/p' "$sim" | head -1)
+          launch=$(grep -v -e '^#' -e '^[[:space:]]*$' "$sim" | sed -n '3p;4p' | tr -s ' \t' ' ' |
+                   awk 'NR == 1 { g = $0 } NR == 2 { l = $0 } END { if (g != "" && l != "") print "global " g " local " l }')
           break
         done
       fi
       flat=$(echo "${rel%.cl}" | tr '/' '.')
       f=$OUT/cl/$pkg/$flat.cl
       { [ -n "$opts" ] && echo "// OCLOC_OPTIONS: $opts"
+        [ -n "$launch" ] && echo "// LAUNCH: $launch"
         echo "// realworld corpus: $pkg $ver, $root/$rel"
         inline_includes "$base/$rel" | unstringify; } > "$f"
     done

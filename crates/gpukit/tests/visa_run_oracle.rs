@@ -4,6 +4,12 @@
 //! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
 //! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers. Every release compiles
 //! for tgllp and for dg2 (where its ocloc knows the device).
+//!
+//! The real-world set (`tests/realworld/regen.sh`: Debian packages' kernels, prepared
+//! under `$GPUKIT_REALWORLD/cl`, default `target/realworld/cl`) runs too when it is
+//! there, for tgllp, with its own known gaps (`tools/visa_run_realworld_known_gaps.txt`).
+//! It is generated, not checked in: absent, the test skips it, unless
+//! `GPUKIT_REALWORLD` names it explicitly under `REQUIRE_PEERS=1`.
 
 use std::path::Path;
 use std::process::Command;
@@ -12,16 +18,76 @@ fn required() -> bool {
     std::env::var_os("REQUIRE_PEERS").is_some_and(|v| v == "1")
 }
 
-#[test]
-fn gpukit_agrees_with_pocl() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+/// python3 with pyopencl and numpy, and whether ocloc runs.
+fn tools() -> (Option<&'static str>, bool) {
     let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| {
         Command::new(p)
             .args(["-c", "import pyopencl, numpy"])
             .status()
             .is_ok_and(|s| s.success())
     });
-    let ocloc = Command::new("ocloc").arg("--help").output().is_ok();
+    (python, Command::new("ocloc").arg("--help").output().is_ok())
+}
+
+#[test]
+fn realworld_agrees_with_pocl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let named = std::env::var_os("GPUKIT_REALWORLD");
+    let set = named
+        .as_ref()
+        .map(|d| Path::new(d).to_path_buf())
+        .unwrap_or_else(|| root.join("target/realworld"))
+        .join("cl");
+    let (python, ocloc) = tools();
+    let (Some(python), true, true) = (python, ocloc, set.is_dir()) else {
+        assert!(
+            !(required() && (named.is_some() || set.is_dir())),
+            "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or {} is missing",
+            set.display()
+        );
+        eprintln!(
+            "skipped: no real-world set at {} (tests/realworld/regen.sh)",
+            set.display()
+        );
+        return;
+    };
+    let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-rw-{}", std::process::id()));
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tools/visa_run_oracle.py"))
+        .args(["--release", "deb12=ocloc", "--device", "tgllp"])
+        // Scalars whose names say nothing are radii, depths and iteration counts there.
+        .args(["--scalar-int", "3"])
+        // PoCL crashes on some of oclgrind's tests of invalid accesses: one process a file.
+        .arg("--isolate")
+        .arg("--work")
+        .arg(&work)
+        .arg("--cl-dir")
+        .arg(&set)
+        .arg("--gpukit")
+        .arg(env!("CARGO_BIN_EXE_gpukit"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_realworld_known_gaps.txt"));
+    for (name, var) in [("bullseye", "BULLSEYE_OCLOC"), ("sid", "SID_OCLOC")] {
+        if let Some(path) = std::env::var_os(var) {
+            cmd.arg("--release")
+                .arg(format!("{name}={}", path.to_string_lossy()));
+        }
+    }
+    let out = cmd.output().expect("run the oracle");
+    let _ = std::fs::remove_dir_all(&work);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "gpukit and PoCL disagree on the real-world set:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn gpukit_agrees_with_pocl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (python, ocloc) = tools();
     let corpus = root.join("../shared/corpus/intel/cl");
     let (Some(python), true, true) = (python, ocloc, corpus.is_dir()) else {
         assert!(

@@ -43,7 +43,21 @@ pub struct Program {
     /// Named data the code takes the address of (`faddr`): zebin symbols in the data sections.
     #[serde(skip)]
     pub symbols: Vec<DataSymbol>,
+    /// Pointers held in program-scope data (`global int *p = &g[1];`): the runtime adds
+    /// the base address of the buffer pointed into to each once it places the buffers.
+    #[serde(skip)]
+    pub data_pointers: Vec<DataPointer>,
     pub kernels: Vec<KernelAbi>,
+}
+
+/// A 64-bit pointer at `offset` of the program-scope buffer `holder` that holds an offset
+/// into `target` (patch tokens `SPatchGlobalPointerProgramBinaryInfo` and
+/// `SPatchConstantPointerProgramBinaryInfo`; NEO relocates it by `target`'s address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataPointer {
+    pub holder: DataSection,
+    pub offset: u64,
+    pub target: DataSection,
 }
 
 /// A symbol of program-scope data: `offset` bytes into `section`.
@@ -156,6 +170,13 @@ pub struct PerThread {
     pub packed: bool,
     /// Bytes the per-thread payload takes, as the format states it (0 = derived).
     pub size: u32,
+    /// One GRF of per-thread payload that holds nothing: the hardware thread dispatch
+    /// of Gen12LP and earlier (GPGPU_WALKER) loads at least one GRF per thread, so a
+    /// kernel without local IDs still finds its cross-thread data one GRF later (patch
+    /// tokens `UnusedPerThreadConstantPresent`; zebin: no per-thread payload argument
+    /// and no inline data). NEO's `getThreadPayloadSize` counts it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unused_grf: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -377,6 +398,11 @@ impl KernelAbi {
         let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u32;
         let per_dim = (self.simd_size.max(1) * 2).div_ceil(grf_bytes) * grf_bytes;
         dims * per_dim
+            + if self.per_thread.unused_grf {
+                grf_bytes
+            } else {
+                0
+            }
     }
 }
 

@@ -30,6 +30,8 @@ const ALLOCATE_CONSTANT_MEMORY_SURFACE_PROGRAM_BINARY_INFO: u32 = 42;
 const ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION: u32 = 43;
 const ALLOCATE_STATELESS_CONSTANT_MEMORY_SURFACE_WITH_INITIALIZATION: u32 = 44;
 const STATELESS_DEVICE_QUEUE_KERNEL_ARGUMENT: u32 = 46;
+const GLOBAL_POINTER_PROGRAM_BINARY_INFO: u32 = 47;
+const CONSTANT_POINTER_PROGRAM_BINARY_INFO: u32 = 48;
 const ALLOCATE_SYNC_BUFFER: u32 = 56;
 const SAMPLER_STATE_ARRAY: u32 = 5;
 
@@ -88,6 +90,7 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
     // Program-scope tokens carry inline data beyond their size; walking them checks it.
     let mut constant_data = Vec::new();
     let mut global_data = Vec::new();
+    let mut data_pointers = Vec::new();
     walk_tokens(&b, program_tokens, pos, "program", |token, at, size| {
         let inline = |len_at: usize| -> Result<Vec<u8>, ReadError> {
             let len = b.u32(at + len_at, "program token", "InlineDataSize")? as usize;
@@ -100,6 +103,27 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
             }
             ALLOCATE_GLOBAL_MEMORY_SURFACE_PROGRAM_BINARY_INFO if size >= 20 => {
                 global_data = inline(16)?
+            }
+            // {buffer index u32, pointer offset u64 (packed), buffer type u32, buffer
+            // index u32}; buffer type 0 is the global buffer, 1 the constant one.
+            GLOBAL_POINTER_PROGRAM_BINARY_INFO | CONSTANT_POINTER_PROGRAM_BINARY_INFO
+                if size >= 28 =>
+            {
+                let lo = b.u32(at + 12, "program token", "PointerOffset")? as u64;
+                let hi = b.u32(at + 16, "program token", "PointerOffset")? as u64;
+                let section = |ty: u32| match ty {
+                    0 => DataSection::Global,
+                    _ => DataSection::Constant,
+                };
+                data_pointers.push(DataPointer {
+                    holder: if token == GLOBAL_POINTER_PROGRAM_BINARY_INFO {
+                        DataSection::Global
+                    } else {
+                        DataSection::Constant
+                    },
+                    offset: lo | hi << 32,
+                    target: section(b.u32(at + 20, "program token", "BufferType")?),
+                });
             }
             _ => {}
         }
@@ -131,6 +155,7 @@ pub fn read(data: &[u8], base: usize, container: Container) -> Result<Program, R
         global_data,
         string_data: Vec::new(),
         symbols: Vec::new(),
+        data_pointers,
         kernels,
     })
 }
@@ -326,6 +351,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
             }
             THREAD_PAYLOAD => {
                 abi.per_thread.local_id = [field(1) != 0, field(2) != 0, field(3) != 0];
+                abi.per_thread.unused_grf = field(6) != 0; // UnusedPerThreadConstantPresent
             }
             EXECUTION_ENVIRONMENT => {
                 largest_simd = field(3);

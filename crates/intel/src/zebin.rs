@@ -87,7 +87,9 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 }),
             }
         };
+        let mut inline_data = 0;
         if let Some(env) = k.get("execution_env") {
+            inline_data = num(env, "inline_data_payload_size")?.unwrap_or(0);
             abi.simd_size = num(env, "simd_size")?.unwrap_or(0);
             abi.slm_size = num(env, "slm_size")?.unwrap_or(0);
             abi.has_barriers = num(env, "barrier_count")?.unwrap_or(0) > 0
@@ -258,6 +260,10 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 _ => {}
             }
         }
+        // Without local IDs and inline data the dispatch still loads one GRF per thread
+        // (IGC places the cross-thread data after it, as for patch tokens).
+        abi.per_thread.unused_grf =
+            abi.per_thread.local_id == [false; 3] && abi.per_thread.size == 0 && inline_data == 0;
         for b in k
             .get("binding_table_indices")
             .map(Node::items)
@@ -333,8 +339,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             None => Ok(Vec::new()),
         }
     };
-    let constant_data = data(".data.const")?;
-    let global_data = data(".data.global")?;
+    let mut constant_data = data(".data.const")?;
+    let mut global_data = data(".data.global")?;
     let string_data = data(".data.const.string")?;
     let mut symbols = Vec::new();
     for sym in elf.symbols() {
@@ -355,6 +361,62 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             });
         }
     }
+    // Pointers in the data sections (`.rel.data.global`, `.rela.data.const`, ...):
+    // R_ZE_SYM_ADDR (type 1) asks for the 64-bit address of the symbol plus the addend
+    // (implicit in a REL section: the bytes already there). The symbol's offset in its
+    // section and the addend are folded into the bytes here; the base address of the
+    // symbol's section is added when the buffers are placed (`data_pointers`).
+    let mut data_pointers = Vec::new();
+    for (holder, name) in [
+        (DataSection::Global, ".data.global"),
+        (DataSection::Constant, ".data.const"),
+    ] {
+        let Some(sec) = elf.section_by_name(name) else {
+            continue;
+        };
+        for (offset, reloc) in sec.relocations() {
+            let object::RelocationFlags::Elf { r_type: 1 } = reloc.flags() else {
+                continue;
+            };
+            let object::RelocationTarget::Symbol(si) = reloc.target() else {
+                continue;
+            };
+            let Some(sym) = symbols_by_index(&elf, si) else {
+                continue;
+            };
+            let bytes = match holder {
+                DataSection::Global => &mut global_data,
+                _ => &mut constant_data,
+            };
+            let at = usize::try_from(offset)
+                .ok()
+                .filter(|&o| o.checked_add(8).is_some_and(|e| e <= bytes.len()));
+            let Some(at) = at else {
+                return Err(ReadError::new(
+                    name,
+                    "relocation offset",
+                    0,
+                    format!(
+                        "a pointer at offset {offset} lies outside the {}-byte section",
+                        bytes.len()
+                    ),
+                ));
+            };
+            let mut v = [0u8; 8];
+            v.copy_from_slice(&bytes[at..at + 8]);
+            let addend = if reloc.has_implicit_addend() {
+                u64::from_le_bytes(v)
+            } else {
+                reloc.addend() as u64
+            };
+            bytes[at..at + 8].copy_from_slice(&sym.1.wrapping_add(addend).to_le_bytes());
+            data_pointers.push(DataPointer {
+                holder,
+                offset,
+                target: sym.0,
+            });
+        }
+    }
     Ok(Program {
         format: Format::Zebin,
         container: Container::Zebin,
@@ -365,6 +427,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         global_data,
         string_data,
         symbols,
+        data_pointers,
         kernels,
     })
 }
@@ -385,4 +448,19 @@ fn parse_u32(s: &str) -> Option<u32> {
     } else {
         s.parse().ok()
     }
+}
+
+/// The data section and offset of symbol `index` (None outside the data sections).
+fn symbols_by_index(
+    elf: &ElfFile64<'_, Endianness>,
+    index: object::SymbolIndex,
+) -> Option<(DataSection, u64)> {
+    let sym = elf.symbol_by_index(index).ok()?;
+    let section = elf.section_by_index(sym.section_index()?).ok()?;
+    let which = match section.name().ok()? {
+        ".data.const" => DataSection::Constant,
+        ".data.global" => DataSection::Global,
+        _ => return None,
+    };
+    Some((which, sym.address()))
 }

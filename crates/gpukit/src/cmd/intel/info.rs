@@ -84,7 +84,13 @@ pub(crate) fn render(p: &Program) -> String {
             } else {
                 ids.join(",")
             },
-            if k.per_thread.packed { " packed" } else { "" },
+            if k.per_thread.packed {
+                " packed"
+            } else if k.per_thread.unused_grf {
+                ", one unused GRF"
+            } else {
+                ""
+            },
             k.per_thread_bytes(32)
         );
         let _ = writeln!(

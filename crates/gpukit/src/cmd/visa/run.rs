@@ -406,6 +406,33 @@ pub fn run(a: Args) -> CmdResult {
     let strings_base = program_surface("program strings", &program.string_data, None);
     // Constants, globals and strings are the last three buffers added.
     let count = mem.buffers.len();
+    // Pointers in program-scope data hold offsets into a buffer until the runtime adds
+    // that buffer's address (as NEO relocates them when it places the buffers).
+    for p in &program.data_pointers {
+        let index_of = |s: gpukit_intel::DataSection| match s {
+            gpukit_intel::DataSection::Constant => count - 3,
+            _ => count - 2,
+        };
+        let target = if index_of(p.target) == count - 3 {
+            constant_base
+        } else {
+            global_base
+        };
+        let data = &mut mem.buffers[index_of(p.holder)].data;
+        let at = usize::try_from(p.offset)
+            .ok()
+            .filter(|o| o.checked_add(8).is_some_and(|e| e <= data.len()));
+        let Some(at) = at else {
+            return Err(CmdError::Input(format!(
+                "program data pointer at offset {} lies outside its {}-byte buffer",
+                p.offset,
+                data.len()
+            )));
+        };
+        let mut v = [0u8; 8];
+        v.copy_from_slice(&data[at..at + 8]);
+        data[at..at + 8].copy_from_slice(&u64::from_le_bytes(v).wrapping_add(target).to_le_bytes());
+    }
     let constant_surface = bindless_handle(&mut mem, Some(0), count - 3);
     let global_surface = bindless_handle(&mut mem, Some(0), count - 2);
     mem.symbols = program
