@@ -436,15 +436,7 @@ def launch_shape(kn, src, info_args):
         dims = 3 if v[2] > 1 else 2 if v[1] > 1 else 1
         return tuple(v[:dims]), tuple(v[3:3 + dims])
     text = strip_comments(src)
-    bodies = function_bodies(text)
-    seen, todo, body = set(), [kn], ""
-    while todo:
-        f = todo.pop()
-        if f in seen or f not in bodies:
-            continue
-        seen.add(f)
-        body += bodies[f] + "\n"
-        todo += [c for c in re.findall(r"\b([A-Za-z_]\w*)\s*\(", bodies[f]) if c in bodies]
+    body = reachable_text(src, kn)
     if body and not re.search(r"\bget_\w*(id|size)\s*\(", body) and "work_group" not in body and "sub_group" not in body:
         # No work item can tell itself from another (starpu's `val[0]++` tests): the
         # source is written for one work item; more would race on the same element.
@@ -630,13 +622,10 @@ def function_bodies(src):
     return out
 
 
-def builtins_used(src, kernel):
-    """The builtins of ULP_BOUNDS/ABS_* the kernel's text calls, with the text of the
-    helper functions of the same file it calls (transitively). A regex over identifiers
-    followed by `(`: a builtin named but unused (in dead code) still counts, which only
-    widens the bound. `/` counts as division (also when integer: wider, not narrower)."""
-    src = strip_comments(src)
-    bodies = function_bodies(src)
+def reachable_text(src, kernel):
+    """The text of `kernel`'s body and of every function of the same source it calls,
+    transitively (comments stripped)."""
+    bodies = function_bodies(strip_comments(src))
     seen, todo, text = set(), [kernel], ""
     while todo:
         f = todo.pop()
@@ -645,6 +634,15 @@ def builtins_used(src, kernel):
         seen.add(f)
         text += bodies[f] + "\n"
         todo += [c for c in re.findall(r"\b([A-Za-z_]\w*)\s*\(", bodies[f]) if c in bodies]
+    return text
+
+
+def builtins_used(src, kernel):
+    """The builtins of ULP_BOUNDS/ABS_* the kernel's text calls, with the text of the
+    helper functions of the same file it calls (transitively). A regex over identifiers
+    followed by `(`: a builtin named but unused (in dead code) still counts, which only
+    widens the bound. `/` counts as division (also when integer: wider, not narrower)."""
+    text = reachable_text(src, kernel)
     used = set()
     for name in re.findall(r"\b([A-Za-z_]\w*)\s*\(", text):
         if name.startswith(("native_", "half_")):
