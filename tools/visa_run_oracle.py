@@ -14,7 +14,7 @@ usage: visa_run_oracle.py --release NAME=OCLOC [...] [--cl-dir DIR] [--work DIR]
 Prints one line per kernel and a summary per release. Exit 1 when a kernel gives a
 different result than PoCL or stops with an error, unless `--known` lists it.
 """
-import argparse, glob, json, os, re, shutil, subprocess, sys
+import argparse, glob, json, os, re, shlex, shutil, subprocess, sys
 
 try:
     import numpy as np
@@ -622,6 +622,19 @@ def function_bodies(src):
     return out
 
 
+def defines(options):
+    """The macro definitions of an ocloc option string, as PoCL takes them: `-DX`,
+    `-DX=V` and the two-word `-D X=V` (opencv's spelling) each become one `-DX=V`."""
+    words = shlex.split(options)
+    out = []
+    for i, w in enumerate(words):
+        if w == "-D" and i + 1 < len(words):
+            out.append("-D" + words[i + 1])
+        elif w.startswith("-D") and w != "-D":
+            out.append(w)
+    return out
+
+
 def reachable_text(src, kernel):
     """The text of `kernel`'s body and of every function of the same source it calls,
     transitively (comments stripped)."""
@@ -694,7 +707,8 @@ def pocl_reason(program):
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("error:"):
-            return re.sub(r"^error: \S+?:(\d+):\d+:", r"line \1:", line)[:120]
+            # clang names the macro expansion's spelling place too: `<Spelling=FILE:L:C>`
+            return re.sub(r"^error: \S+?:(\d+):\d+:?(?: <Spelling=[^>]*>)?:", r"line \1:", line)[:120]
         if line.startswith("Cannot find symbol"):
             return line[:120]
     return text[-120:].replace("\n", " ")
@@ -910,7 +924,7 @@ def main():
                     opts = ["-cl-kernel-arg-info", "-cl-std=CL3.0"]
                     m = re.search(r"//\s*OCLOC_OPTIONS:(.*)", src)
                     if m:
-                        opts += [o for o in m.group(1).split() if o.startswith("-D")]
+                        opts += defines(m.group(1))
                     try:
                         program = cl.Program(ctx, src).build(options=opts)
                     except Exception as e:
@@ -1022,8 +1036,14 @@ def main():
                         unsupported = f"argument {i} is {kind}"
                         break
                 if unsupported:
-                    row["status"] = "unsupported input"
-                    row["detail"] = unsupported
+                    if ctx and ck is None and kn not in REFERENCES:
+                        # No PoCL result either way: that is the first reason, and the
+                        # generator's (a macro-named parameter type) the second.
+                        row["status"] = "PoCL cannot build it"
+                        row["detail"] = f"{pocl_missing or pocl_reason(program)}; gpukit not run: {unsupported}"
+                    else:
+                        row["status"] = "unsupported input"
+                        row["detail"] = unsupported
                     continue
                 # Functions called by fcall: IGC dumps each beside the kernel, as <kernel>_fN.visaasm.
                 for fn in sorted(glob.glob(visa[: -len(".visaasm")] + "_f*.visaasm")):
