@@ -120,7 +120,7 @@ fetch() {
     [ -n "$tb" ] || { echo "fetch: no upstream tarball for $pkg $ver" >&2; exit 2; }
     rm -rf "$OUT/src/$pkg"; mkdir -p "$OUT/src/$pkg"
     # only the OpenCL sources and the headers they might include are unpacked
-    tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' '*.h' '*.sim' 2>/dev/null ||
+    tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' '*.h' '*.clh' '*.sim' 2>/dev/null ||
       tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' || exit 2
     echo "$ver" > "$OUT/src/$pkg/.debian-version"
   done < <(grep -v '^#' "$HERE/packages.tsv")
@@ -181,6 +181,7 @@ prepare() {
           break
         done
       fi
+      opts=${opts//@SRC@/$OUT/src/$pkg}  # -I into the unpacked sources, as gromacs' host code passes
       flat=$(echo "${rel%.cl}" | tr '/' '.')
       f=$OUT/cl/$pkg/$flat.cl
       { [ -n "$opts" ] && echo "// OCLOC_OPTIONS: $opts"
