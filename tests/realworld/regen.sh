@@ -153,7 +153,7 @@ unstringify() {  # clpeak keeps kernels as MSTRINGIFY( ... ) with "\n#define" li
 }
 
 prepare() {
-  local pkg ver suite root pat rel flat opts sim f
+  local pkg ver suite root pat rel flat opts sim f pre
   mkdir -p "$OUT/cl"
   { printf '#package\tpath\treason\n'
     grep -v '^#' "$LOG/skipped-sources.tsv" 2>/dev/null | awk -F'\t' -v pkgs=" $PKGS " 'index(pkgs, " " $1 " ") == 0'
@@ -182,11 +182,13 @@ prepare() {
         done
       fi
       opts=${opts//@SRC@/$OUT/src/$pkg}  # -I into the unpacked sources, as gromacs' host code passes
+      # @PRE=<path>@: a header the package's build prepends to every kernel file (x264 concatenates them)
+      pre=; case "$opts" in *@PRE=*@*) pre=${opts#*@PRE=}; pre=${pre%%@*}; opts=${opts/@PRE=$pre@/}; opts=${opts# } ;; esac
       flat=$(echo "${rel%.cl}" | tr '/' '.')
       f=$OUT/cl/$pkg/$flat.cl
       { [ -n "$opts" ] && echo "// OCLOC_OPTIONS: $opts"
         echo "// realworld corpus: $pkg $ver, $root/$rel"
-        inline_includes "$base/$rel" | unstringify; } > "$f"
+        { [ -z "$pre" ] || inline_includes "$base/$pre"; inline_includes "$base/$rel"; } | unstringify; } > "$f"
     done
   done < <(grep -v '^#' "$HERE/packages.tsv")
 }
