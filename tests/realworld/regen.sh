@@ -121,7 +121,7 @@ fetch() {
     [ -n "$tb" ] || { echo "fetch: no upstream tarball for $pkg $ver" >&2; exit 2; }
     rm -rf "$OUT/src/$pkg"; mkdir -p "$OUT/src/$pkg"
     # only the OpenCL sources and the headers they might include are unpacked
-    tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' '*.h' '*.sim' 2>/dev/null ||
+    tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' '*.h' '*.clh' '*.sim' 2>/dev/null ||
       tar -C "$OUT/src/$pkg" --strip-components=1 -xf "$tb" --wildcards '*.cl' || exit 2
     echo "$ver" > "$OUT/src/$pkg/.debian-version"
   done < <(grep -v '^#' "$HERE/packages.tsv")
@@ -154,7 +154,7 @@ unstringify() {  # clpeak keeps kernels as MSTRINGIFY( ... ) with "\n#define" li
 }
 
 prepare() {
-  local pkg ver suite root pat rel flat opts sim f
+  local pkg ver suite root pat rel flat opts sim f pre
   mkdir -p "$OUT/cl"
   { printf '#package\tpath\treason\n'
     grep -v '^#' "$LOG/skipped-sources.tsv" 2>/dev/null | awk -F'\t' -v pkgs=" $PKGS " 'index(pkgs, " " $1 " ") == 0'
@@ -186,12 +186,15 @@ prepare() {
           break
         done
       fi
+      opts=${opts//@SRC@/$OUT/src/$pkg}  # -I into the unpacked sources, as gromacs' host code passes
+      # @PRE=<path>@: a header the package's build prepends to every kernel file (x264 concatenates them)
+      pre=; case "$opts" in *@PRE=*@*) pre=${opts#*@PRE=}; pre=${pre%%@*}; opts=${opts/@PRE=$pre@/}; opts=${opts# } ;; esac
       flat=$(echo "${rel%.cl}" | tr '/' '.')
       f=$OUT/cl/$pkg/$flat.cl
       { [ -n "$opts" ] && echo "// OCLOC_OPTIONS: $opts"
         [ -n "$launch" ] && echo "// LAUNCH: $launch"
         echo "// realworld corpus: $pkg $ver, $root/$rel"
-        inline_includes "$base/$rel" | unstringify; } > "$f"
+        { [ -z "$pre" ] || inline_includes "$base/$pre"; inline_includes "$base/$rel"; } | unstringify; } > "$f"
     done
   done < <(grep -v '^#' "$HERE/packages.tsv")
 }

@@ -2132,8 +2132,10 @@ pub static RAW_TYPES: &[RawTypes] = &[
 ];
 
 /// Types IGC uses beyond an opcode's "Supported Types" (its verifier admits them, and
-/// IGC 1.0.5353 emits them in the legacy corpus): `sqrt` on DF.
-pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF])];
+/// IGC 1.0.5353 emits them): `sqrt` on DF (legacy corpus); `mod` on Q/UQ (IGC's own
+/// operand table gives `mod` every integer type; 1.0.5353 emits `mod ... 0x40:uq` for a
+/// 64-bit `%` on SKL, seen in xmrig's cryptonight kernels).
+pub static IGC_EXTRA_TYPES: &[(u8, &[Type])] = &[(0x19, &[Type::DF]), (0x0F, &[Type::Q, Type::UQ])];
 
 /// Opcodes whose source types the spec restricts but IGC's verifier does not check (it
 /// checks only their destination, "only supports single UD type"), and whose sources IGC
