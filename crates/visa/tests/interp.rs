@@ -14,6 +14,15 @@ fn kernel(decls: &str, body: &str) -> gpukit_visa::Object {
 }
 
 /// SIMD8, local IDs X at GRF 1, a buffer pointer at byte 64 of the payload.
+/// Buffer `index`'s bytes as little-endian dwords.
+fn dwords(mem: &Memory, index: usize) -> Vec<u32> {
+    mem.buffers[index]
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 fn launch(global: u32, local: u32, ptr: u64) -> Launch {
     let mut cross = vec![0u8; 8];
     cross.copy_from_slice(&ptr.to_le_bytes());
@@ -62,11 +71,7 @@ fn divergent_goto_and_svm_scatter() {
     let mut mem = Memory::default();
     let base = mem.add("buf", vec![0; 32]);
     let stats = interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
-    let got: Vec<u32> = mem.buffers[0]
-        .data
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = dwords(&mem, 0);
     assert_eq!(got, [0, 3, 6, 103, 104, 105, 106, 107]);
     assert_eq!(stats.threads, 1);
 }
@@ -136,11 +141,7 @@ done_0:
     let mut mem = Memory::default();
     let base = mem.add("buf", vec![0; 32]);
     interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
-    let got: Vec<u32> = mem.buffers[0]
-        .data
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = dwords(&mem, 0);
     assert_eq!(got, [20; 8]);
 }
 
@@ -192,11 +193,7 @@ fn lsc_loads_stores_and_atomics() {
     let init: Vec<u8> = (0u32..64).flat_map(u32::to_le_bytes).collect();
     let base = mem.add("buf", init);
     interp::run(&object.kernels[0].body, &launch(8, 8, base), &mut mem, None).unwrap();
-    let got: Vec<u32> = mem.buffers[0]
-        .data
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = dwords(&mem, 0);
     let lanes = 0u32..8;
     let mut want: Vec<u32> = lanes.clone().map(|c| 2 * c + 100).collect();
     want.extend(lanes.clone().map(|c| c + 100));

@@ -2050,12 +2050,7 @@ fn parse_vector_region(
             c.pos += len;
             return Ok(Vector {
                 modifier,
-                kind: VectorKind::General {
-                    id,
-                    row,
-                    col,
-                    region,
-                },
+                ..Vector::general(id, row, col, region)
             });
         }
     }
@@ -2077,12 +2072,7 @@ fn parse_vector_region(
         let row = u8::try_from(first).map_err(|_| at.err("row offset out of range", "0..=255"))?;
         return Ok(Vector {
             modifier,
-            kind: VectorKind::General {
-                id,
-                row,
-                col,
-                region,
-            },
+            ..Vector::general(id, row, col, region)
         });
     }
     c.expect(")")?;
