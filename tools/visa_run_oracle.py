@@ -5,11 +5,13 @@ program binary's ABI) and in PoCL (the OpenCL source) on the same generated inpu
 the output buffers are compared (integers exactly, floats within the OpenCL C spec's ULP
 bounds of the builtins each kernel calls: ULP_BOUNDS).
 Kernels PoCL 3.1 cannot build (half, sub-groups, work-group collectives) are
-compared with a numpy transcription of their source instead (REFERENCES), reported
-as "match (reference)".
+compared with another OpenCL implementation named by --second (Intel's CPU runtime,
+tools/intel-cpu-ocl.sh; Debian sid's PoCL, tools/sid-pocl.sh), reported as
+"match (NAME)".
 
 usage: visa_run_oracle.py --release NAME=OCLOC [...] [--cl-dir DIR] [--work DIR]
                           [--gpukit PATH] [--no-pocl] [--json OUT] [--only KERNEL]
+                          [--second NAME=PYTHON ...]
 
 Prints one line per kernel and a summary per release. Exit 1 when a kernel gives a
 different result than PoCL or stops with an error, unless `--known` lists it.
@@ -88,171 +90,267 @@ TYPES = {
 }
 
 
-# ---- Second oracle: numpy transcriptions of kernels PoCL 3.1 cannot build ----
-# PoCL's CPU device has no cl_khr_fp16, no sub-groups (cl_khr_subgroups,
-# cl_intel_subgroups) and no work_group_* collectives in its kernel library. For
-# those kernels the expected buffers come from a transcription of what the OpenCL
-# source computes, statement by statement, under the OpenCL C semantics (the
-# extension specs for the Intel built-ins). The sub-group size is the kernel's SIMD
-# size, which is how IGC forms sub-groups; sub-groups are consecutive local ids.
-# Each entry: argument element types (the generator needs them: PoCL's arg info is
-# unavailable) and a function (inputs, global, local, simd) -> {arg: expected array}
-# or {arg: (expected array, mask of the elements the source determines)}.
-
-def _groups(global_, local):
-    """(group index, first global id, local size) of each 1-D work-group."""
-    return [(g, g * local[0], local[0]) for g in range(global_[0] // local[0])]
+# Elements the source leaves undetermined: several work items write them and nothing
+# orders the writes, so two implementations (or two runs) may keep either. Per kernel:
+# a function (global, local, {arg: element count}) -> {arg: mask of the elements the
+# source determines}, and why. Only the determined elements are compared.
+def _block_copy_u32_determined(global_, local, counts):
+    # intel_sub_group_block_writeN(p, v) writes p[16 k + lane] for k < N: each sub-group
+    # of 16 writes dwords base .. base + 239 (1 + 2 + 4 + 8 blocks of 16) with base = 128
+    # per sub-group, so its uint8 write overlaps the next sub-group's first 112 dwords.
+    writers = np.zeros(counts[1], dtype=np.int32)
+    for s in range(global_[0] // 16):
+        writers[s * 128:s * 128 + 240] += 1
+    return {1: writers <= 1}
 
 
-def ref_wg_reduce_scan(inp, global_, local, simd):
-    x = inp[0]
-    sums, scan, fm = inp[1].copy(), inp[2].copy(), inp[3].copy()
-    for g, first, n in _groups(global_, local):
-        v = x[first:first + n].astype(np.int64)
-        sums[g] = (int(v.sum()) + 2**31) % 2**32 - 2**31  # int addition wraps
-        scan[first:first + n] = np.cumsum(v).astype(np.int32)
-        fm[g] = np.float32(x[first]) * np.float32(0.5)  # work_group_broadcast(v, 0)
-    return {1: sums, 2: scan, 3: fm}
+def _float_to_half_store_determined(global_, local, counts):
+    # Work item i reads out[i] (vload_half), which work item i / 4 writes (vstore_half4)
+    # with nothing ordering the two: out[2048 + i], computed from it, is a data race for
+    # every i > 0 (work item 0 reads what it wrote itself).
+    keep = np.ones(counts[1], dtype=bool)
+    keep[2049:2048 + global_[0]] = False
+    return {1: keep}
 
 
-def _subgroups(global_, local, size):
-    """(first global id, lanes) of each sub-group of a 1-D launch."""
-    out = []
-    for _, first, n in _groups(global_, local):
-        for s in range(0, n, size):
-            out.append((first + s, min(size, n - s)))
-    return out
-
-
-def ref_sg_collectives(inp, global_, local, simd):
-    x = inp[0].astype(np.uint64)
-    out = inp[1].copy()
-    M = 0xFFFFFFFF
-    for first, n in _subgroups(global_, local, simd):
-        v = x[first:first + n]
-        s = int(v.sum()) & M
-        m = int(v.max())
-        p = np.cumsum(v) & M
-        q = np.concatenate(([M], np.minimum.accumulate(v)[:-1]))  # exclusive min: identity UINT_MAX
-        b = int(v[3])
-        # sub_group_any/all return "non-zero"; IGC and every implementation give 1.
-        a = int((v > 100).any()) + int((v != 0).all())
-        for l in range(n):
-            out[first + l] = (s + m + int(p[l]) + int(q[l]) + b + a + l) & M
-    return {1: out}
-
-
-def ref_sg_rotate(inp, global_, local, simd):
-    x = inp[0]
-    out = inp[1].copy()
-    f = np.float32
-    for first, n in _subgroups(global_, local, 16):
-        v = x[first:first + n]
-        for l in range(n):
-            a = v[(l + 1) & 15]                 # intel_sub_group_shuffle(v, (lid + 1) & 15)
-            b = v[(l + 3) % 16]                 # shuffle_down(v, v, 3): lid+3 of (cur, next)
-            c = v[(l - 5) % 16]                 # shuffle_up(v, v, 5): lid-5 of (prev, cur)
-            d = v[l ^ 7]                        # shuffle_xor(v, 7)
-            out[first + l] = f(f(a + f(2.0) * b) - f(c * d))
-    return {1: out}
-
-
-def ref_sg_bitonic_sort(inp, global_, local, simd):
-    data = inp[0].copy()
-    for first, n in _subgroups(global_, local, 16):
-        v = [int(t) for t in data[first:first + n]]
-        k = 2
-        while k <= 16:
-            j = k >> 1
-            while j > 0:
-                other = [v[l ^ j] for l in range(n)]
-                v = [min(v[l], other[l]) if ((l & k) == 0) == ((l & j) == 0) else max(v[l], other[l]) for l in range(n)]
-                j >>= 1
-            k <<= 1
-        data[first:first + n] = v
-    return {0: data}
-
-
-def ref_block_copy_u32(inp, global_, local, simd):
-    src = inp[0]
-    dst = inp[1].copy()
-    writers = np.zeros(len(dst), dtype=np.int32)
-    M = np.uint32(0xFFFFFFFF)
-    # intel_sub_group_block_readN(p): lane l's component k is p[16 k + l]; writes alike.
-    for g, first, n in _groups(global_, local):
-        for sg in range(n // 16):
-            base = g * n * 8 + sg * 16 * 8
-            lanes = np.arange(16)
-            def put(at, values):
-                dst[at] = values
-                writers[at] += 1
-            put(base + lanes, src[base + lanes] + np.uint32(1))
-            for k in range(2):
-                put(base + 16 + 16 * k + lanes, src[base + 16 + 16 * k + lanes] * np.uint32(2))
-            for k in range(4):
-                put(base + 48 + 16 * k + lanes, src[base + 48 + 16 * k + lanes] ^ np.uint32(0xFF))
-            d = [src[base + 112 + 16 * k + lanes] for k in range(8)]
-            for k in range(8):
-                put(base + 112 + 16 * k + lanes, (d[k] + d[7 - k]) & M)
-    # A sub-group's uint8 write (base+112 .. base+239) overlaps the next sub-group's
-    # first 112 dwords: which write lands last is unspecified, so those are not compared.
-    return {0: src, 1: (dst, writers <= 1)}
-
-
-def _half_rtz(x):
-    """float32 -> half, rounding toward zero (vstore_half_rtz)."""
-    x = np.float32(x)
-    h = np.float16(x)
-    if np.isinf(h) and not np.isinf(x):
-        return np.float16(np.copysign(65504.0, x))
-    if abs(np.float32(h)) > abs(x):
-        h = (np.array([h]).view(np.uint16) - np.uint16(1)).view(np.float16)[0]
-    return h
-
-
-def ref_float_to_half_store(inp, global_, local, simd):
-    x = inp[0]
-    out = inp[1].copy()
-    f, hf = np.float32, np.float16
-    # Work item i reads out[i], which work item i / 4 wrote: the reference runs work
-    # items in order (one legal schedule, and the one a SIMD launch in order gives).
-    for i in range(global_[0]):
-        s = x[4 * i:4 * i + 4] * f(1.5)
-        out[4 * i:4 * i + 4] = s.astype(hf)           # vstore_half4_rte
-        out[i + 1024] = _half_rtz(f(s[0] + s[1]))      # vstore_half_rtz
-        back = f(out[i])                                # vload_half
-        h = out[i + 4096]
-        h = hf(np.float64(h) * 2.0 + 1.0)               # fma in half: one rounding
-        h = hf(h - hf(back))
-        out[i + 2048] = hf(hf(back * f(0.25)) + hf(h * hf(0.5)))
-    return {1: out}
-
-
-def ref_block_image_rw(inp, global_, local, simd):
-    # 16 x 16 CL_R / CL_UNSIGNED_INT32 images: a byte coordinate x is texel x / 4.
-    # intel_sub_group_block_readN(image, coord): lane l's component k is the uint at
-    # byte coord.x + 4 l of row coord.y + k; writes alike. One work-group of one
-    # sub-group: coord = (0, 0).
-    src = inp[0].reshape(16, 16)
-    dst = inp[1].reshape(16, 16).copy()
-    lanes = np.arange(16)
-    rows = [src[k, lanes] for k in range(4)]
-    rows = [rows[3 - k] + lanes.astype(np.uint32) for k in range(4)]  # rows.wzyx + lid
-    for k in range(4):
-        dst[k, lanes] = rows[k]
-    dst[8, lanes] = src[8, lanes] << np.uint32(1)
-    return {1: dst.reshape(-1)}
-
-
-REFERENCES = {
-    "wg_reduce_scan": ({0: "i4", 1: "i4", 2: "i4", 3: "f4"}, ref_wg_reduce_scan),
-    "sg_collectives": ({0: "u4", 1: "u4"}, ref_sg_collectives),
-    "sg_rotate": ({0: "f4", 1: "f4"}, ref_sg_rotate),
-    "sg_bitonic_sort": ({0: "i4"}, ref_sg_bitonic_sort),
-    "block_copy_u32": ({0: "u4", 1: "u4"}, ref_block_copy_u32),
-    "float_to_half_store": ({0: "f4", 1: "f2"}, ref_float_to_half_store),
-    "block_image_rw": ({0: "u4", 1: "u4"}, ref_block_image_rw),
+UNDETERMINED = {
+    "block_copy_u32": (_block_copy_u32_determined,
+                       "consecutive sub-groups' block writes overlap by 112 dwords, in no defined order"),
+    "float_to_half_store": (_float_to_half_store_determined,
+                            "out[2048 + i] (i > 0) reads out[i], which work item i / 4 writes unordered"),
 }
+
+
+# ---- Second implementations: kernels PoCL 3.1 cannot build ----
+# `--second NAME=PYTHON` names a python (a wrapper script that sets up its environment)
+# whose pyopencl sees exactly one OpenCL implementation: Intel's CPU runtime from PyPI
+# (tools/intel-cpu-ocl.sh) or Debian sid's PoCL (tools/sid-pocl.sh). For each kernel
+# PoCL 3.1 cannot build, the oracle asks them in order, through this same script run
+# by that python as a server (`--serve`: one JSON job a line on stdin, one result a
+# line on stdout), and compares gpukit's buffers with the first that builds and runs
+# it. Sub-groups: the sub-group size must be IGC's SIMD size for the results to
+# compare; the server runs with CL_CONFIG_CPU_VECTORIZER_MODE set to it (Intel's CPU
+# runtime forms sub-groups of its vector width; the kernels' intel_reqd_sub_group_size
+# agrees with it, as IGC honours it too) and reports the size the kernel got, and a
+# kernel that got another is not compared.
+SERVE_TYPES = {"FLOAT": "FLOAT", "UNSIGNED_INT32": "UNSIGNED_INT32"}
+
+
+def other_kernels_removed(src, kernel):
+    """The source without the definitions of its other kernels (brace matching), for an
+    implementation whose kernel library lacks a builtin only another kernel calls."""
+    text = strip_comments(src)
+    out, last = [], 0
+    for m in re.finditer(r"\b(?:__)?kernel\b[^;{}]*?\b([A-Za-z_]\w*)\s*\([^{;]*\)\s*\{", text):
+        if m.group(1) == kernel or m.start() < last:
+            continue
+        depth, j = 0, m.end() - 1
+        while j < len(text):
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        out.append(text[last:m.start()])
+        last = j + 1
+    return "".join(out) + text[last:]
+
+
+def serve():
+    """--serve: runs jobs in the OpenCL implementation this python sees (see above)."""
+    import pyopencl as cl
+    dev = cl.get_platforms()[0].get_devices()[0]
+    plat = dev.platform
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx)
+    name = f"{plat.name} {dev.driver_version}".strip()
+    built = {}
+    for line in sys.stdin:
+        job = json.loads(line)
+        res = {"implementation": name}
+        try:
+            res.update(serve_job(cl, dev, ctx, queue, job, built))
+        except Exception as e:  # a failure of this job, reported, not fatal to the next
+            res.update(status="run failed", detail=str(e).strip().splitlines()[0][:200] if str(e).strip() else repr(e))
+        sys.stdout.write(json.dumps(res) + "\n")
+        sys.stdout.flush()
+
+
+def serve_job(cl, dev, ctx, queue, job, built):
+    key = (job["src"], tuple(job["options"]))
+    if key not in built:
+        # The whole source first; failing that, the kernel alone (its source without the
+        # other kernels), in case only another kernel needs what the library lacks.
+        attempts = [("", job["src"]), (" (its file's other kernels removed)",
+                                        other_kernels_removed(job["src"], job["kernel"]))]
+        errors = []
+        for note, text in attempts:
+            try:
+                built[key] = (cl.Program(ctx, text).build(options=job["options"]), note)
+                break
+            except Exception as e:
+                errors.append(pocl_reason(str(e)))
+        else:
+            built[key] = (None, "; ".join(errors))
+    program, note = built[key]
+    if program is None:
+        return {"status": "build failed", "detail": note}
+    try:
+        kernel = cl.Kernel(program, job["kernel"])
+    except Exception as e:
+        return {"status": "build failed", "detail": f"no kernel {job['kernel']}{note}: {e}"}
+    sub_group = None
+    if job.get("sub_groups"):
+        sub_group = kernel.get_sub_group_info(
+            dev, cl.kernel_sub_group_info.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, tuple(job["local"]))
+    runs = []
+    for _ in range(2):  # twice on fresh inputs: a racy launch gives two answers
+        args, outs = [], []
+        for a in job["args"]:
+            if a["kind"] == "buffer":
+                data = np.fromfile(a["path"], dtype=np.uint8)
+                buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+                args.append(buf)
+                outs.append((a, buf, data.nbytes, None))
+            elif a["kind"] == "image":
+                data = np.fromfile(a["path"], dtype=np.uint8)
+                fmt = cl.ImageFormat(getattr(cl.channel_order, a["order"]),
+                                     getattr(cl.channel_type, SERVE_TYPES[a["type"]]))
+                img = cl.Image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt,
+                               shape=tuple(a["shape"]), is_array=a["array"], hostbuf=data)
+                args.append(img)
+                outs.append((a, img, data.nbytes, tuple(a["shape"])))
+            elif a["kind"] == "local":
+                args.append(cl.LocalMemory(a["size"]))
+            else:  # by-value: the argument's bytes
+                args.append(np.fromfile(a["path"], dtype=np.uint8))
+        kernel(queue, tuple(job["global"]), tuple(job["local"]), *args)
+        queue.finish()
+        got = []
+        for a, mem, n, shape in outs:
+            host = np.empty(n, dtype=np.uint8)
+            if shape:
+                cl.enqueue_copy(queue, host, mem, origin=(0,) * len(shape), region=shape)
+            else:
+                cl.enqueue_copy(queue, host, mem)
+            got.append((a["out"], host.tobytes()))
+        runs.append(got)
+    for out, data in runs[0]:
+        with open(out, "wb") as fh:
+            fh.write(data)
+    return {"status": "ran", "detail": note, "sub_group_size": sub_group,
+            "racy": runs[0] != runs[1]}
+
+
+class SecondImplementations:
+    """The --second servers, started when first needed (one per implementation and
+    sub-group size, since the vectorizer setting is read at start)."""
+
+    def __init__(self, specs):
+        self.specs = [s.split("=", 1) for s in specs or []]
+        self.procs = {}
+
+    def ask(self, job, simd):
+        """[(name, result)] from each implementation in order, up to the first that ran it."""
+        answers = []
+        for name, python in self.specs:
+            key = (name, simd)
+            proc = self.procs.get(key)
+            if proc is None or proc.poll() is not None:
+                env = dict(os.environ, CL_CONFIG_CPU_VECTORIZER_MODE=str(simd), PYOPENCL_NO_CACHE="1")
+                proc = subprocess.Popen([python, os.path.abspath(__file__), "--serve"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+                self.procs[key] = proc
+            try:
+                proc.stdin.write(json.dumps(job) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+            except OSError:
+                line = ""
+            if not line:
+                proc.wait()
+                res = {"status": "crashed", "detail": f"{python} --serve ended (exit {proc.returncode})"}
+            else:
+                res = json.loads(line)
+            answers.append((name, res))
+            if res["status"] == "ran":
+                break
+        return answers
+
+    def close(self):
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.stdin.close()
+                proc.wait()
+
+
+def determined(kn, global_, local, outputs):
+    """{arg: mask} of the elements UNDETERMINED says the kernel's source fixes ({} when all)."""
+    if kn not in UNDETERMINED:
+        return {}
+    counts = {i: n // np.dtype(dt).itemsize for (i, dt, buf, n, outp) in outputs}
+    return UNDETERMINED[kn][0](global_, local, counts)
+
+
+def build_options(src):
+    """PoCL's build options for a corpus source.
+    PoCL 3.1 builds OpenCL C 3.0 with the optional features it has (generic address
+    space, C11 atomics with scopes); its CL2.0 mode lacks the *_explicit atomics. So
+    every source builds as CL3.0, whatever -cl-std it asks of ocloc (CL2.0 sources are
+    valid 3.0 with those features)."""
+    opts = ["-cl-kernel-arg-info", "-cl-std=CL3.0"]
+    m = re.search(r"//\s*OCLOC_OPTIONS:(.*)", src)
+    if m:
+        opts += defines(m.group(1))
+    return opts
+
+
+def compare_second(seconds, row, src, kn, simd, global_, local, second_args, outputs, inputs, pocl_why):
+    """Compares gpukit's buffers with the first --second implementation that runs the
+    kernel; sets the row and returns True, or False when none ran it (the row keeps
+    why, for the caller's fallback)."""
+    job = {"src": src, "options": build_options(src), "kernel": kn, "global": list(global_),
+           "local": list(local), "args": second_args,
+           "sub_groups": bool(re.search(r"sub_group", reachable_text(src, kn)))}
+    answers = seconds.ask(job, simd)
+    name, res = answers[-1]
+    tried = "; ".join(f"{n}: {r['status']} ({r.get('detail', '')[:100]})" for n, r in answers)
+    if res["status"] != "ran":
+        row["second"] = tried
+        return False
+    impl = res.get("implementation", name)
+    sg = res.get("sub_group_size")
+    if job["sub_groups"] and sg != simd:
+        row["status"] = "ran (not comparable)"
+        row["detail"] = f"{impl} formed sub-groups of {sg}, IGC of {simd}; PoCL 3.1: {pocl_why}"
+        return True
+    rule = float_bound(src, kn, inputs)
+    diffs = []
+    masks = determined(kn, global_, local, outputs)
+    for (i, dt, buf, n, outp) in outputs:
+        got = open(outp, "rb").read()
+        want = open(outp[: -len(".out")] + ".second", "rb").read()
+        fd = first_diff(dt, got, want, masks.get(i), rule, kn)
+        if dt.startswith("f"):
+            row["max_ulp"] = max(row.get("max_ulp", 0), ulp_distance(dt, got, want, masks.get(i)))
+        if fd:
+            diffs.append(f"arg {i}[{fd[0]}]: gpukit {fd[1]} {name} {fd[2]} ({fd[3]} differ{fd[4]})")
+    if diffs and res.get("racy"):
+        row["status"] = "racy launch"
+        row["detail"] = f"{name}'s two runs differ; give the kernel a shape in SHAPES"
+        return True
+    row["status"] = f"match ({name})" if not diffs else f"MISMATCH ({name})"
+    why = f"PoCL 3.1: {pocl_why}; {impl}{res.get('detail') or ''}"
+    if sg:
+        why += f", sub-groups of {sg}"
+    if kn in UNDETERMINED:
+        why += f"; not compared where {UNDETERMINED[kn][1]}"
+    if len(answers) > 1:
+        why += "; before it " + "; ".join(f"{n}: {r['status']} ({r.get('detail', '')[:100]})"
+                                          for n, r in answers[:-1])
+    row["detail"] = "; ".join(diffs) if diffs else why
+    if "max_ulp" in row:
+        note_bound(row, rule, name)
+    return True
 
 
 def racy_launch(cl, ctx, queue, kernel, global_, local, pocl_args, outputs):
@@ -793,6 +891,8 @@ def isolated_rows(a, name, f):
         cmd += ["--work", a.work, "--gpukit", a.gpukit, "--scalar-int", str(a.scalar_int)]
         cmd += ["--no-pocl"] if a.no_pocl else []
         cmd += ["--stack-calls"] if a.stack_calls else []
+        for v in a.second or []:
+            cmd += ["--second", v]
         cmd += ["--only", a.only] if a.only else []
         for k in skip:
             cmd += ["--skip", k]
@@ -848,7 +948,12 @@ def main():
                          "(IGC_EnableStackCallFuncCall=1: fcall/fret, each function in its own "
                          "..._fN.visaasm), reported as release NAME-stackcall; a release whose IGC "
                          "ignores the setting runs subroutine calls as before")
+    ap.add_argument("--second", action="append",
+                    help="NAME=PYTHON: a python whose pyopencl sees one other OpenCL implementation "
+                         "(tools/intel-cpu-ocl.sh, tools/sid-pocl.sh), for the kernels PoCL 3.1 cannot "
+                         "build; repeatable, asked in order; reported as `match (NAME)`")
     a = ap.parse_args()
+    seconds = SecondImplementations(a.second)
     ctx = queue = None
     if not a.no_pocl:
         import pyopencl as cl
@@ -917,19 +1022,12 @@ def main():
                 extent = max(16 * total, 16384, global_[0] * 16 * (global_[1] if len(global_) > 1 else ROWS_1D))
                 # argument types from PoCL's arg info (source built with -cl-kernel-arg-info)
                 if ctx is not None and program is None:
-                    # PoCL 3.1 builds OpenCL C 3.0 with the optional features it has (generic
-                    # address space, C11 atomics with scopes); its CL2.0 mode lacks the
-                    # *_explicit atomics. So every source builds as CL3.0, whatever -cl-std
-                    # it asks of ocloc (CL2.0 sources are valid 3.0 with those features).
-                    opts = ["-cl-kernel-arg-info", "-cl-std=CL3.0"]
-                    m = re.search(r"//\s*OCLOC_OPTIONS:(.*)", src)
-                    if m:
-                        opts += defines(m.group(1))
                     try:
-                        program = cl.Program(ctx, src).build(options=opts)
+                        program = cl.Program(ctx, src).build(options=build_options(src))
                     except Exception as e:
                         program = str(e)
                 argv = []
+                second_args = []  # the same arguments for a --second implementation
                 inputs = {}
                 pocl_args = []
                 outputs = []
@@ -947,15 +1045,13 @@ def main():
                     i = arg["index"]
                     tname = ck.get_arg_info(i, cl.kernel_arg_info.TYPE_NAME) if ck else None
                     pname = ck.get_arg_info(i, cl.kernel_arg_info.NAME) if ck else None
-                    if ck is None and i < len(params) and kn not in REFERENCES:
+                    if ck is None and i < len(params):
                         # PoCL cannot build it: the source's own parameter list
                         tname, pname = params[i]
                     kind = arg["kind"]
                     if kind in ("stateless_pointer", "stateful_pointer"):
                         if tname:
                             pt = parse_type(tname)
-                        elif kn in REFERENCES and i in REFERENCES[kn][0]:
-                            pt = (REFERENCES[kn][0][i], 1, True)
                         else:
                             pt = ("u4", 1, True)
                         if not pt:
@@ -968,6 +1064,7 @@ def main():
                         data.tofile(path)
                         inputs[i] = data
                         argv += ["--arg", f"{i}=file:{path}", "--out", f"{i}={path}.out"]
+                        second_args.append({"kind": "buffer", "path": path, "out": path + ".second"})
                         if ctx:
                             buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
                             pocl_args.append(buf)
@@ -994,8 +1091,12 @@ def main():
                         inputs[i] = data
                         spec = "x".join(map(str, shape))
                         argv += ["--arg", f"{i}=image:{spec}:{fmt_name}:file:{path}", "--out", f"{i}={path}.out"]
+                        order, ctype = fmt_name.split(".")
+                        second_args.append({"kind": "image", "path": path, "out": path + ".second", "shape": shape,
+                                            "order": order.upper(), "array": itype == "image2d_array",
+                                            "type": {"f32": "FLOAT", "u32": "UNSIGNED_INT32"}[ctype]})
                         if ck is None:
-                            # No PoCL kernel to take the image; the reference compares it.
+                            # No PoCL 3.1 kernel to take the image; a --second implementation compares it.
                             outputs.append((i, idt, None, data.nbytes, path + ".out"))
                             continue
                         if ctx:
@@ -1006,6 +1107,7 @@ def main():
                             outputs.append((i, "f4", img, data.nbytes, path + ".out"))
                     elif kind == "local_pointer":
                         argv += ["--arg", f"{i}=local:4096"]
+                        second_args.append({"kind": "local", "size": 4096})
                         if ctx:
                             pocl_args.append(cl.LocalMemory(4096))
                     elif kind == "value" and tname in struct_values():
@@ -1013,6 +1115,7 @@ def main():
                         path = os.path.join(d, f"{kn}.arg{i}.val")
                         v.tofile(path)
                         argv += ["--arg", f"{i}=file:{path}"]
+                        second_args.append({"kind": "value", "path": path})
                         if ctx:
                             pocl_args.append(v[0])
                     elif kind == "value":
@@ -1030,13 +1133,14 @@ def main():
                         path = os.path.join(d, f"{kn}.arg{i}.val")
                         v.tofile(path)
                         argv += ["--arg", f"{i}=file:{path}"]
+                        second_args.append({"kind": "value", "path": path})
                         if ctx:
                             pocl_args.append(v if lanes > 1 else v[0])
                     else:
                         unsupported = f"argument {i} is {kind}"
                         break
                 if unsupported:
-                    if ctx and ck is None and kn not in REFERENCES:
+                    if ctx and ck is None:
                         # No PoCL result either way: that is the first reason, and the
                         # generator's (a macro-named parameter type) the second.
                         row["status"] = "PoCL cannot build it"
@@ -1060,26 +1164,10 @@ def main():
                 row["status"] = "ran"
                 if not ctx:
                     continue
-                if ck is None and kn in REFERENCES:
-                    expected = REFERENCES[kn][1](inputs, global_, local, k["simd_size"])
-                    rule = float_bound(src, kn, inputs)
-                    diffs = []
-                    for (i, dt, buf, n, outp) in outputs:
-                        want = expected.get(i, inputs[i])
-                        mask = None
-                        if isinstance(want, tuple):
-                            want, mask = want
-                        got, want = open(outp, "rb").read(), np.asarray(want, dtype=dt).tobytes()
-                        fd = first_diff(dt, got, want, mask, rule, kn)
-                        if dt.startswith("f"):
-                            row["max_ulp"] = max(row.get("max_ulp", 0), ulp_distance(dt, got, want, mask))
-                        if fd:
-                            diffs.append(f"arg {i}[{fd[0]}]: gpukit {fd[1]} reference {fd[2]} ({fd[3]} differ{fd[4]})")
-                    row["status"] = "match (reference)" if not diffs else "MISMATCH (reference)"
-                    row["detail"] = "; ".join(diffs) if diffs else "PoCL cannot build it: " + pocl_reason(program)
-                    if "max_ulp" in row:
-                        note_bound(row, rule, "the reference")
-                    continue
+                if ck is None and seconds.specs and device not in UNDEFINED_ON_TARGET.get(kn, {}):
+                    if compare_second(seconds, row, src, kn, k["simd_size"], global_, local, second_args,
+                                      outputs, inputs, pocl_missing or pocl_reason(program)):
+                        continue
                 if device in UNDEFINED_ON_TARGET.get(kn, {}):
                     row["status"] = f"ran (undefined on {device})"
                     row["detail"] = UNDEFINED_ON_TARGET[kn][device]
@@ -1087,6 +1175,8 @@ def main():
                 if ck is None:
                     row["status"] = "ran (PoCL cannot build it)"
                     row["detail"] = pocl_missing or pocl_reason(program)
+                    if row.get("second"):
+                        row["detail"] += "; " + row["second"]
                     continue
                 try:
                     ck(queue, global_, local, *pocl_args)
@@ -1097,6 +1187,7 @@ def main():
                     continue
                 diffs = []
                 rule = float_bound(src, kn, inputs)
+                masks = determined(kn, global_, local, outputs)
                 for (i, dt, buf, n, outp) in outputs:
                     want = np.empty(n, dtype=np.uint8)
                     if isinstance(buf, cl.Image):
@@ -1105,9 +1196,9 @@ def main():
                     else:
                         cl.enqueue_copy(queue, want, buf)
                     got = open(outp, "rb").read()
-                    fd = first_diff(dt, got, want.tobytes(), None, rule, kn)
+                    fd = first_diff(dt, got, want.tobytes(), masks.get(i), rule, kn)
                     if dt.startswith("f"):
-                        row["max_ulp"] = max(row.get("max_ulp", 0), ulp_distance(dt, got, want.tobytes()))
+                        row["max_ulp"] = max(row.get("max_ulp", 0), ulp_distance(dt, got, want.tobytes(), masks.get(i)))
                     if fd:
                         diffs.append(f"arg {i}[{fd[0]}]: gpukit {fd[1]} PoCL {fd[2]} ({fd[3]} differ{fd[4]})")
                 if diffs and kn in ORDER_DEPENDENT:
@@ -1130,7 +1221,7 @@ def main():
         report[name] = rows
         counts = {}
         for row in rows:
-            if row["status"] in ("MISMATCH", "MISMATCH (reference)", "gpukit error"):
+            if row["status"].startswith("MISMATCH") or row["status"] == "gpukit error":
                 # `*` for the release: a gap of the source, whichever IGC compiled it
                 keys = (row["kernel"], f"{row['file']}:{row['kernel']}")
                 if any((r, k) in known for r in (name, "*") for k in keys):
@@ -1150,8 +1241,12 @@ def main():
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(report, fh, indent=1)
+    seconds.close()
     sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+    else:
+        main()
