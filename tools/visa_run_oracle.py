@@ -893,6 +893,7 @@ def isolated_rows(a, name, f):
         cmd += ["--stack-calls"] if a.stack_calls else []
         for v in a.second or []:
             cmd += ["--second", v]
+        cmd += ["--require-second"] if a.require_second else []
         cmd += ["--only", a.only] if a.only else []
         for k in skip:
             cmd += ["--skip", k]
@@ -952,6 +953,9 @@ def main():
                     help="NAME=PYTHON: a python whose pyopencl sees one other OpenCL implementation "
                          "(tools/intel-cpu-ocl.sh, tools/sid-pocl.sh), for the kernels PoCL 3.1 cannot "
                          "build; repeatable, asked in order; reported as `match (NAME)`")
+    ap.add_argument("--require-second", action="store_true",
+                    help="fail on a kernel PoCL 3.1 cannot build that no --second implementation runs "
+                         "(reported as UNCOMPARED, with each one's reason)")
     a = ap.parse_args()
     seconds = SecondImplementations(a.second)
     ctx = queue = None
@@ -1177,6 +1181,8 @@ def main():
                     row["detail"] = pocl_missing or pocl_reason(program)
                     if row.get("second"):
                         row["detail"] += "; " + row["second"]
+                        if a.require_second:
+                            row["status"] = "UNCOMPARED"
                     continue
                 try:
                     ck(queue, global_, local, *pocl_args)
@@ -1221,7 +1227,7 @@ def main():
         report[name] = rows
         counts = {}
         for row in rows:
-            if row["status"].startswith("MISMATCH") or row["status"] == "gpukit error":
+            if row["status"].startswith("MISMATCH") or row["status"] in ("gpukit error", "UNCOMPARED"):
                 # `*` for the release: a gap of the source, whichever IGC compiled it
                 keys = (row["kernel"], f"{row['file']}:{row['kernel']}")
                 if any((r, k) in known for r in (name, "*") for k in keys):

@@ -10,6 +10,13 @@
 //! there, for tgllp, with its own known gaps (`tools/visa_run_realworld_known_gaps.txt`).
 //! It is generated, not checked in: absent, the test skips it, unless
 //! `GPUKIT_REALWORLD` names it explicitly under `REQUIRE_PEERS=1`.
+//!
+//! The corpus kernels PoCL 3.1 cannot build (half, sub-groups, work-group collectives)
+//! run in a second OpenCL implementation: Intel's CPU runtime, the python wrapper
+//! `tools/intel-cpu-ocl.sh DIR` writes (`INTEL_CPU_OCL`, default
+//! `target/peers/intel-ocl/cl-python`), after Debian sid's PoCL when `SID_POCL` names
+//! the wrapper of `tools/sid-pocl.sh`. Under `REQUIRE_PEERS=1` a missing or broken
+//! Intel runtime fails the test.
 
 use std::path::Path;
 use std::process::Command;
@@ -70,6 +77,49 @@ fn realworld_agrees_with_pocl() {
     run_oracle(cmd, &work, "on the real-world set");
 }
 
+/// `--second NAME=PYTHON` for each second implementation whose wrapper lists an
+/// OpenCL device: sid's PoCL (`SID_POCL`) first, then Intel's CPU runtime
+/// (`INTEL_CPU_OCL`, else its default place), which `REQUIRE_PEERS=1` requires.
+fn second_implementations(root: &Path) -> Vec<String> {
+    let works = |python: &Path| {
+        Command::new(python)
+            .args([
+                "-c",
+                "import pyopencl as cl; cl.get_platforms()[0].get_devices()",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let mut out = Vec::new();
+    if let Some(sid) = std::env::var_os("SID_POCL") {
+        let sid = Path::new(&sid);
+        assert!(
+            works(sid),
+            "SID_POCL={} lists no OpenCL device",
+            sid.display()
+        );
+        out.push(format!("pocl7={}", sid.display()));
+    }
+    let intel = std::env::var_os("INTEL_CPU_OCL")
+        .map(|p| Path::new(&p).to_path_buf())
+        .unwrap_or_else(|| root.join("target/peers/intel-ocl/cl-python"));
+    if works(&intel) {
+        out.push(format!("intel={}", intel.display()));
+    } else {
+        assert!(
+            !required(),
+            "REQUIRE_PEERS=1 but Intel's CPU OpenCL runtime does not run at {} \
+             (tools/intel-cpu-ocl.sh DIR writes DIR/cl-python; INTEL_CPU_OCL names it)",
+            intel.display()
+        );
+        eprintln!(
+            "no second implementation at {}: kernels PoCL 3.1 cannot build are run, not compared",
+            intel.display()
+        );
+    }
+    out
+}
+
 #[test]
 fn gpukit_agrees_with_pocl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -100,6 +150,13 @@ fn gpukit_agrees_with_pocl() {
         .arg(env!("CARGO_BIN_EXE_gpukit"))
         .arg("--known")
         .arg(root.join("tools/visa_run_known_gaps.txt"));
+    for second in second_implementations(&root) {
+        cmd.arg("--second").arg(second);
+    }
+    if required() {
+        // A kernel that stops building in the second implementation fails too.
+        cmd.arg("--require-second");
+    }
     run_oracle(cmd, &work, "on the corpus");
 }
 
