@@ -141,17 +141,24 @@ def other_kernels_removed(src, kernel):
     implementation whose kernel library lacks a builtin only another kernel calls."""
     text = strip_comments(src)
     out, last = [], 0
-    for m in re.finditer(r"\b(?:__)?kernel\b[^;{}]*?\b([A-Za-z_]\w*)\s*\([^{;]*\)\s*\{", text):
-        if m.group(1) == kernel or m.start() < last:
+    # A function definition: NAME(PARAMS) { (attributes' parentheses do not match: no
+    # `{` follows them); its declaration starts after the previous `;` or `}`.
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{)]*\)\s*\{", text):
+        if m.start() < last:
             continue
+        start = max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start())) + 1
+        directives = list(re.finditer(r"^[ \t]*#[^\n]*\n", text[start:m.start()], re.M))
+        if directives:  # kept: a #pragma or #define before the kernel serves the rest too
+            start += directives[-1].end()
         depth, j = 0, m.end() - 1
         while j < len(text):
             depth += {"{": 1, "}": -1}.get(text[j], 0)
             if depth == 0:
                 break
             j += 1
-        out.append(text[last:m.start()])
-        last = j + 1
+        if m.group(1) != kernel and re.search(r"\b(__)?kernel\b", text[start:m.start()]):
+            out.append(text[last:start])
+            last = j + 1
     return "".join(out) + text[last:]
 
 
@@ -176,24 +183,25 @@ def serve():
 
 
 def serve_job(cl, dev, ctx, queue, job, built):
-    key = (job["src"], tuple(job["options"]))
-    if key not in built:
-        # The whole source first; failing that, the kernel alone (its source without the
-        # other kernels), in case only another kernel needs what the library lacks.
-        attempts = [("", job["src"]), (" (its file's other kernels removed)",
-                                        other_kernels_removed(job["src"], job["kernel"]))]
-        errors = []
-        for note, text in attempts:
+    # The whole source first; failing that, the kernel alone (its source without the
+    # other kernels), in case only another kernel needs what the library lacks.
+    whole = (job["src"], tuple(job["options"]))
+    attempts = [(whole, "", job["src"]),
+                (whole + (job["kernel"],), " (its file's other kernels removed)",
+                 other_kernels_removed(job["src"], job["kernel"]))]
+    errors = []
+    for key, note, text in attempts:
+        if key not in built:
             try:
-                built[key] = (cl.Program(ctx, text).build(options=job["options"]), note)
-                break
+                built[key] = cl.Program(ctx, text).build(options=job["options"])
             except Exception as e:
-                errors.append(pocl_reason(str(e)))
-        else:
-            built[key] = (None, "; ".join(errors))
-    program, note = built[key]
-    if program is None:
-        return {"status": "build failed", "detail": note}
+                built[key] = pocl_reason(str(e))
+        if not isinstance(built[key], str):
+            program = built[key]
+            break
+        errors.append(built[key] + note)
+    else:
+        return {"status": "build failed", "detail": "; ".join(errors)}
     try:
         kernel = cl.Kernel(program, job["kernel"])
     except Exception as e:
