@@ -16,7 +16,7 @@ usage: visa_run_oracle.py --release NAME=OCLOC [...] [--cl-dir DIR] [--work DIR]
 Prints one line per kernel and a summary per release. Exit 1 when a kernel gives a
 different result than PoCL or stops with an error, unless `--known` lists it.
 """
-import argparse, glob, json, os, re, shlex, shutil, subprocess, sys
+import argparse, glob, json, os, re, select, shlex, shutil, subprocess, sys
 
 try:
     import numpy as np
@@ -271,10 +271,15 @@ class SecondImplementations:
             try:
                 proc.stdin.write(json.dumps(job) + "\n")
                 proc.stdin.flush()
-                line = proc.stdout.readline()
+                ready = select.select([proc.stdout], [], [], CHILD_TIMEOUT)[0]
+                line = proc.stdout.readline() if ready else None
             except OSError:
                 line = ""
-            if not line:
+            if line is None:
+                proc.kill()
+                proc.wait()
+                res = {"status": "timed out", "detail": f"no answer from {python} in {CHILD_TIMEOUT} s"}
+            elif not line:
                 proc.wait()
                 res = {"status": "crashed", "detail": f"{python} --serve ended (exit {proc.returncode})"}
             else:
