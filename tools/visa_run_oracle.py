@@ -150,12 +150,7 @@ def other_kernels_removed(src, kernel):
         directives = list(re.finditer(r"^[ \t]*#[^\n]*\n", text[start:m.start()], re.M))
         if directives:  # kept: a #pragma or #define before the kernel serves the rest too
             start += directives[-1].end()
-        depth, j = 0, m.end() - 1
-        while j < len(text):
-            depth += {"{": 1, "}": -1}.get(text[j], 0)
-            if depth == 0:
-                break
-            j += 1
+        j = closing_brace(text, m.end() - 1)
         if m.group(1) != kernel and re.search(r"\b(__)?kernel\b", text[start:m.start()]):
             out.append(text[last:start])
             last = j + 1
@@ -719,16 +714,22 @@ def strip_comments(src):
     return re.sub(r"//[^\n]*", " ", src)
 
 
+def closing_brace(text, open_at):
+    """Index of the `}` matching the `{` at `open_at` (len(text) if unbalanced)."""
+    depth, j = 0, open_at
+    while j < len(text):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            break
+        j += 1
+    return j
+
+
 def function_bodies(src):
     """name -> body text of each function defined at file scope (brace matching)."""
     out = {}
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{)]*\)\s*\{", src):
-        depth, j = 0, m.end() - 1
-        while j < len(src):
-            depth += {"{": 1, "}": -1}.get(src[j], 0)
-            if depth == 0:
-                break
-            j += 1
+        j = closing_brace(src, m.end() - 1)
         out.setdefault(m.group(1), src[m.end():j])
     return out
 

@@ -2,7 +2,8 @@
 //! kernels compiled by ocloc run in gpukit and in PoCL on the same inputs, and their
 //! buffers must agree. Needs ocloc, python3 with pyopencl and PoCL; skips without
 //! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
-//! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers. Every release compiles
+//! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers (required under
+//! `REQUIRE_PEERS=1`). Every release compiles
 //! for tgllp and for dg2 (where its ocloc knows the device).
 //!
 //! The real-world set (`tests/realworld/regen.sh`: Debian packages' kernels, prepared
@@ -164,9 +165,17 @@ fn gpukit_agrees_with_pocl() {
 /// removes its work directory and fails with its report when it exits non-zero.
 fn run_oracle(mut cmd: Command, work: &Path, what: &str) {
     for (name, var) in [("bullseye", "BULLSEYE_OCLOC"), ("sid", "SID_OCLOC")] {
-        if let Some(path) = std::env::var_os(var) {
-            cmd.arg("--release")
-                .arg(format!("{name}={}", path.to_string_lossy()));
+        match std::env::var_os(var) {
+            Some(path) => {
+                cmd.arg("--release")
+                    .arg(format!("{name}={}", path.to_string_lossy()));
+            }
+            // The issue's goal is per IGC release: CI checks all three.
+            None if required() => panic!(
+                "REQUIRE_PEERS=1 but {var} is not set (the {name} IGC peer's ocloc wrapper; \
+                 .ci/run unpacks it under target/peers/{name})"
+            ),
+            None => {}
         }
     }
     let out = cmd.output().expect("run the oracle");
