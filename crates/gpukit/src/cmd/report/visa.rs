@@ -242,9 +242,9 @@ fn routine(
     }
 
     let mut mix: BTreeMap<&str, usize> = BTreeMap::new();
-    for inst in code {
-        if !matches!(inst.mnemonic(), "label" | "func") {
-            *mix.entry(inst.mnemonic()).or_insert(0) += 1;
+    for head in code.heads() {
+        if !matches!(head.mnemonic(), "label" | "func") {
+            *mix.entry(head.mnemonic()).or_insert(0) += 1;
         }
     }
     let analysis = if code.len() > ANALYSED_INSTRUCTIONS {
