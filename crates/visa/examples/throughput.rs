@@ -1,7 +1,9 @@
 //! CPU-time throughput of each direction on one file, for a loaded machine where
 //! criterion's wall-clock numbers drift: `cargo run --release -p gpukit-visa --example
 //! throughput -- FILE.visaasm [REPEATS] [parse|read]` (`parse`: the text parse alone,
-//! `read`: the binary read alone, for comparing builds and profiling). CPU time is this thread's, from
+//! `read`: the binary read alone, for comparing builds and profiling; it also times
+//! the read followed by decoding every instruction's operands, since a read keeps the
+//! instruction streams encoded and decodes on access). CPU time is this thread's, from
 //! the thread CPU clock (Linux); elsewhere it falls back to wall time.
 
 use std::time::Instant;
@@ -74,6 +76,9 @@ fn main() {
         measure("binary read", binary.len(), repeats, || {
             gpukit_visa::read(&binary)
         });
+        measure("read+decode", binary.len(), repeats, || {
+            read_and_decode(&binary)
+        });
         return;
     }
     let printed = gpukit_visa::text::print_text(&obj);
@@ -86,7 +91,30 @@ fn main() {
     measure("binary read", binary.len(), repeats, || {
         gpukit_visa::read(&binary)
     });
+    measure("read+decode", binary.len(), repeats, || {
+        read_and_decode(&binary)
+    });
     measure("binary write", binary.len(), repeats, || {
         gpukit_visa::write(&obj)
     });
+}
+
+/// A read, then every instruction's operands decoded (what `visa dis` and `visa
+/// verify` do on top of the read); returns the operand count.
+fn read_and_decode(binary: &[u8]) -> usize {
+    let obj = gpukit_visa::read(binary).expect("a written object reads");
+    let mut operands = 0;
+    for k in &obj.kernels {
+        let mut walk = k.body.code.instructions_or_empty().walk();
+        while let Some((_, inst)) = walk.next_instruction() {
+            operands += inst.operands.len();
+        }
+    }
+    for f in &obj.functions {
+        let mut walk = f.body.code.instructions_or_empty().walk();
+        while let Some((_, inst)) = walk.next_instruction() {
+            operands += inst.operands.len();
+        }
+    }
+    operands
 }

@@ -42,6 +42,13 @@ fn legacy_binaries_round_trip_and_match_dump_counts() {
             }
             Err(e) => failures.push(format!("{}: write: {e}", path.display())),
         }
+        for k in &obj.kernels {
+            if let Some(list) = k.body.code.instructions() {
+                if !decoded_on_access_agrees(list) {
+                    failures.push(format!("{}: decoding on access differs", path.display()));
+                }
+            }
+        }
         let text = std::fs::read_to_string(path.with_extension("visaasm")).unwrap();
         let want = common::visaasm_instruction_count(&text);
         let got: usize = obj
@@ -174,4 +181,15 @@ fn legacy_binaries_print_as_igc_dumped_them() {
         files.len(),
         failures.join("\n")
     );
+}
+
+/// A read list decodes each instruction when reached; decoding it whole (what the
+/// borrowing accessors do) must give the same instructions.
+fn decoded_on_access_agrees(list: &gpukit_visa::InstructionList) -> bool {
+    let lazy = list.clone();
+    let mut walk = lazy.walk();
+    let same = list
+        .iter()
+        .all(|whole| walk.next_instruction().is_some_and(|(_, i)| i == whole));
+    same && walk.next_instruction().is_none() && list.encoded_stream().is_some()
 }

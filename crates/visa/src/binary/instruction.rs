@@ -67,12 +67,27 @@ pub(crate) fn decode_operands(
     Ok((opcode, subop))
 }
 
-/// What the quick decoder needs to know of a version, worked out once per stream.
+/// What the quick decoder and the boundary scan need to know of a version, worked
+/// out once per read.
+#[derive(Debug)]
 pub(crate) struct QuickVersion {
     version: Version,
     /// Operand type bytes the version has (what [`operand_type`] accepts).
     type_ok: [bool; 256],
+    /// By vector tag: the operand's whole length (tag included) for the classes of
+    /// fixed length, [`VECTOR_TYPED`] for indirect and immediate operands (their type
+    /// byte decides), 0 for tags [`decode_vector`] refuses.
+    vector_len: [u8; 256],
+    /// By immediate type byte: the operand's whole length (tag and type included),
+    /// 0 for types the version lacks.
+    immediate_len: [u8; 256],
+    /// By opcode: the field count of an opcode the version has whose layout the
+    /// scan walks by its compiled shape ([`OPCODE_SHAPES`]), else 0.
+    plain_fields: [u8; 256],
 }
+
+/// [`QuickVersion::vector_len`] of the classes whose type byte decides.
+const VECTOR_TYPED: u8 = 0xFF;
 
 impl QuickVersion {
     pub(crate) fn new(version: Version) -> Self {
@@ -80,9 +95,153 @@ impl QuickVersion {
         for (byte, ok) in type_ok.iter_mut().enumerate() {
             *ok = version.has_type(Type::of_operand_byte(byte as u8));
         }
-        QuickVersion { version, type_ok }
+        let id = if version.wide_ids() { 4 } else { 2 };
+        let mut vector_len = [0u8; 256];
+        for (tag, len) in vector_len.iter_mut().enumerate() {
+            if tag & 0xC0 != 0 {
+                continue;
+            }
+            *len = match tag & 7 {
+                0 => 1 + id + 4,
+                1 | 6 => 5,
+                2 => 3,
+                3 | 5 => VECTOR_TYPED,
+                _ => 0,
+            };
+        }
+        let mut immediate_len = [0u8; 256];
+        for (ty, len) in immediate_len.iter_mut().enumerate() {
+            if type_ok[ty] {
+                *len = if Type(ty as u8 & 0xF).is_wide_immediate() {
+                    10
+                } else {
+                    6
+                };
+            }
+        }
+        let mut plain_fields = [0u8; 256];
+        for (code, n) in plain_fields.iter_mut().enumerate() {
+            let shape = OPCODE_SHAPES[code];
+            if shape != 0
+                && Opcode(code as u8)
+                    .info()
+                    .is_some_and(|i| i.since <= version)
+            {
+                *n = (64 - shape.leading_zeros()).div_ceil(4) as u8;
+            }
+        }
+        QuickVersion {
+            version,
+            type_ok,
+            vector_len,
+            immediate_len,
+            plain_fields,
+        }
+    }
+
+    pub(crate) fn version(&self) -> Version {
+        self.version
     }
 }
+
+/// Finds the end of the instruction at `*pos` and advances past it, accepting
+/// exactly what [`decode_quick`] decodes (the same checks: opcode and version,
+/// sub-opcode, vector tags and classes, type bytes, list counts, truncation) but
+/// storing no operand; returns the instruction's operand count (its layout's field
+/// count). An opcode with a compiled shape is walked by its straight-line skipper
+/// (fixed widths folded into constants, a vector one table look-up by tag); any other
+/// goes through [`decode_quick`] into `scratch`. `None`: not accepted here, as
+/// [`decode_quick`]'s `None`.
+#[inline]
+pub(crate) fn skip_quick<const WIDE: bool>(
+    bytes: &[u8],
+    pos: &mut usize,
+    quick: &QuickVersion,
+    scratch: &mut Vec<Operand>,
+) -> Option<usize> {
+    let code = *bytes.get(*pos)?;
+    let fields = quick.plain_fields[usize::from(code)];
+    if fields != 0 {
+        let mut p = *pos + 1;
+        let skippers = if WIDE {
+            &WIDE_SKIPPERS
+        } else {
+            &NARROW_SKIPPERS
+        };
+        skippers[usize::from(code >> 4)][usize::from(code & 0xF)](bytes, &mut p, quick)?;
+        *pos = p;
+        return Some(usize::from(fields));
+    }
+    scratch.clear();
+    decode_quick::<WIDE>(bytes, pos, quick, scratch)?;
+    Some(scratch.len())
+}
+
+/// One field of a compiled skipper; `false` at the end of the program. Fixed-width
+/// fields only move `p`: the vectors' look-ups and the skipper's last check catch a
+/// truncation.
+#[inline(always)]
+fn skip_step<const WIDE: bool>(
+    step: u64,
+    bytes: &[u8],
+    p: &mut usize,
+    quick: &QuickVersion,
+) -> Option<bool> {
+    match step {
+        0 => return Some(false),
+        1 | 6 => *p += 1,
+        2 | 5 | 7 => *p += 2,
+        3 => *p = skip_vector(bytes, *p, quick)?,
+        4 => *p += if WIDE { 6 } else { 4 },
+        8 => *p += 4,
+        9 => *p += if WIDE { 4 } else { 2 },
+        _ => return None,
+    }
+    Some(true)
+}
+
+/// The end of the vector operand at `p`, checked as [`quick_vector`] checks it.
+#[inline(always)]
+fn skip_vector(bytes: &[u8], p: usize, quick: &QuickVersion) -> Option<usize> {
+    let tag = *bytes.get(p)?;
+    let mut len = quick.vector_len[usize::from(tag)];
+    if len == VECTOR_TYPED {
+        len = if tag & 7 == 3 {
+            // addr (2), addr_offset (1), offset (2), then the type byte.
+            if !quick.type_ok[usize::from(*bytes.get(p + 6)?)] {
+                return None;
+            }
+            9
+        } else {
+            quick.immediate_len[usize::from(*bytes.get(p + 1)?)]
+        };
+    }
+    let end = p + usize::from(len);
+    if len == 0 || end > bytes.len() {
+        return None;
+    }
+    Some(end)
+}
+
+/// The skipper of one layout shape, compiled from its constant program as
+/// [`decode_shape`] is.
+fn skip_shape<const WIDE: bool, const SHAPE: u64>(
+    bytes: &[u8],
+    p: &mut usize,
+    quick: &QuickVersion,
+) -> Option<()> {
+    macro_rules! steps {
+        ($($n:literal)*) => {$(
+            if !skip_step::<WIDE>((SHAPE >> (4 * $n)) & 0xF, bytes, p, quick)? {
+                return (*p <= bytes.len()).then_some(());
+            }
+        )*};
+    }
+    steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+    (*p <= bytes.len()).then_some(())
+}
+
+type ShapeSkipper = fn(&[u8], &mut usize, &QuickVersion) -> Option<()>;
 
 /// `N` bytes at `*pos`, advancing past them; `None` past the end.
 #[inline(always)]
@@ -317,37 +476,42 @@ fn decode_shape<const WIDE: bool, const SHAPE: u64>(
 
 type ShapeDecoder = fn(&[u8], &mut usize, &QuickVersion, &mut Vec<Operand>) -> Option<()>;
 
-/// The specialised decoder of every opcode, by high and low nibble of its code.
+/// The specialised decoder (or skipper) of every opcode, by high and low nibble of
+/// its code.
 macro_rules! shape_decoders {
-    ($wide:literal; $($hi:literal)*) => {
-        [$(shape_decoders!(@row $wide, $hi)),*]
+    ($f:ident, $wide:literal; $($hi:literal)*) => {
+        [$(shape_decoders!(@row $f, $wide, $hi)),*]
     };
-    (@row $wide:literal, $hi:literal) => {
+    (@row $f:ident, $wide:literal, $hi:literal) => {
         [
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 1] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 2] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 3] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 4] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 5] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 6] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 7] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 8] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 9] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 10] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 11] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 12] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 13] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 14] }>,
-            decode_shape::<$wide, { OPCODE_SHAPES[$hi * 16 + 15] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 1] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 2] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 3] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 4] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 5] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 6] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 7] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 8] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 9] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 10] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 11] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 12] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 13] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 14] }>,
+            $f::<$wide, { OPCODE_SHAPES[$hi * 16 + 15] }>,
         ]
     };
 }
 
 static WIDE_DECODERS: [[ShapeDecoder; 16]; 16] =
-    shape_decoders!(true; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    shape_decoders!(decode_shape, true; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 static NARROW_DECODERS: [[ShapeDecoder; 16]; 16] =
-    shape_decoders!(false; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    shape_decoders!(decode_shape, false; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+static WIDE_SKIPPERS: [[ShapeSkipper; 16]; 16] =
+    shape_decoders!(skip_shape, true; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+static NARROW_SKIPPERS: [[ShapeSkipper; 16]; 16] =
+    shape_decoders!(skip_shape, false; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 
 #[inline(always)]
 fn quick_raw<const WIDE: bool>(bytes: &[u8], pos: &mut usize) -> Option<Raw> {

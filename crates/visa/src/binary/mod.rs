@@ -4,10 +4,13 @@ mod cursor;
 mod defects;
 mod instruction;
 mod reader;
+mod stream;
 mod writer;
 
 pub use defects::{DefectDiagnosis, StreamError, TRUNCATION_DEFECT};
 pub use reader::{
-    instruction_offsets, read, read_with_layout, FileLayout, ReadOptions, RoutineLayout, MAGIC,
+    instruction_offsets, read, read_shared, read_with_layout, FileLayout, ReadOptions,
+    RoutineLayout, MAGIC,
 };
+pub use stream::EncodedStream;
 pub use writer::write;

@@ -2,12 +2,14 @@
 
 use super::cursor::Cursor;
 use super::defects::{self, Bounds, StreamError};
-use super::instruction;
+use super::instruction::{self, QuickVersion};
+use super::stream::EncodedStream;
 use crate::error::{ReadError, ReadErrorKind};
 use crate::isa::{attribute_kind, AttributeKind};
 use crate::limits;
 use crate::model::*;
 use crate::version::Version;
+use std::sync::Arc;
 
 pub const MAGIC: u32 = 0x4153_4943;
 
@@ -52,9 +54,28 @@ pub fn read(data: &[u8], options: ReadOptions) -> Result<Object, ReadError> {
     read_with_layout(data, options).map(|(o, _)| o)
 }
 
-/// Reads a file and also reports where each routine was found in it.
+/// Reads a file and also reports where each routine was found in it. Each routine's
+/// instruction stream is copied (once) into its [`InstructionList`].
 pub fn read_with_layout(
     data: &[u8],
+    options: ReadOptions,
+) -> Result<(Object, FileLayout), ReadError> {
+    read_from(data, None, options)
+}
+
+/// As [`read_with_layout`], the routines' instruction lists keeping `data` (shared)
+/// instead of copies of their streams: a read costs little more memory than the file.
+pub fn read_shared(
+    data: Arc<Vec<u8>>,
+    options: ReadOptions,
+) -> Result<(Object, FileLayout), ReadError> {
+    read_from(&data, Some(&data), options)
+}
+
+/// `shared`, when given, holds the same bytes as `data`.
+fn read_from(
+    data: &[u8],
+    shared: Option<&Arc<Vec<u8>>>,
     options: ReadOptions,
 ) -> Result<(Object, FileLayout), ReadError> {
     let mut cur = Cursor::new(data);
@@ -223,12 +244,16 @@ pub fn read_with_layout(
     });
     cur.leave();
     check_disjoint(&mut regions)?;
+    let streams = Streams {
+        quick: Arc::new(QuickVersion::new(version)),
+        shared,
+    };
 
     let mut layout = FileLayout::default();
     let mut kernels = Vec::with_capacity(kernel_heads.len());
     for (i, (name, placement, relocations, gens)) in kernel_heads.into_iter().enumerate() {
         cur.enter("kernel", Some(i));
-        let (body, mut rl) = read_routine(&mut cur, version, &placement, options)?;
+        let (body, mut rl) = read_routine(&mut cur, version, &placement, options, &streams)?;
         rl.gen_binaries = gens
             .iter()
             .map(|&(_, offset, size)| (offset as u32, size as u32))
@@ -252,7 +277,7 @@ pub fn read_with_layout(
     let mut functions = Vec::with_capacity(function_heads.len());
     for (i, (linkage, name, placement, relocations)) in function_heads.into_iter().enumerate() {
         cur.enter("function", Some(i));
-        let (body, rl) = read_routine(&mut cur, version, &placement, options)?;
+        let (body, rl) = read_routine(&mut cur, version, &placement, options, &streams)?;
         layout.functions.push(rl);
         functions.push(Function {
             linkage,
@@ -371,11 +396,18 @@ fn read_relocations(cur: &mut Cursor) -> Result<Relocations, ReadError> {
     })
 }
 
+/// What the routines' instruction lists are made with.
+struct Streams<'a> {
+    quick: Arc<QuickVersion>,
+    shared: Option<&'a Arc<Vec<u8>>>,
+}
+
 fn read_routine(
     cur: &mut Cursor,
     version: Version,
     place: &Placement,
     options: ReadOptions,
+    streams: &Streams,
 ) -> Result<(Routine, RoutineLayout), ReadError> {
     let start = place.offset as usize;
     cur.seek(start, "offset")?;
@@ -552,8 +584,21 @@ fn read_routine(
         predicates: predicates.len() as u32,
         labels: labels.len() as u32,
     };
-    let code = match decode_stream(version, stream, start + entry, &bounds) {
-        Ok(list) => Code::Instructions(list),
+    let base = start + entry;
+    let code = match scan_stream(&streams.quick, stream, base, &bounds) {
+        Ok(offsets) => {
+            let (bytes, from) = match streams.shared {
+                Some(shared) => (Arc::clone(shared), base),
+                None => (Arc::new(stream.to_vec()), 0),
+            };
+            Code::Instructions(InstructionList::encoded(EncodedStream::new(
+                bytes,
+                from,
+                from + size,
+                offsets,
+                Arc::clone(&streams.quick),
+            )))
+        }
         Err(e) if options.keep_undecodable_streams => Code::Undecoded {
             bytes: stream.to_vec(),
             error: *e,
@@ -635,103 +680,116 @@ pub fn instruction_offsets(
     out
 }
 
-/// Decodes a whole instruction stream; `base` is its absolute file offset.
-pub(crate) fn decode_stream(
-    version: Version,
+/// Finds where each instruction of a stream starts, validating each as the decoder
+/// would (so a malformed stream is refused here, with the decoder's error); `base` is
+/// the stream's absolute file offset.
+pub(crate) fn scan_stream(
+    quick: &QuickVersion,
     stream: &[u8],
     base: usize,
     bounds: &Bounds,
-) -> Result<InstructionList, Box<StreamError>> {
-    if version.wide_ids() {
-        decode_stream_as::<true>(version, stream, base, bounds)
+) -> Result<Vec<u32>, Box<StreamError>> {
+    if quick.version().wide_ids() {
+        scan_stream_as::<true>(quick, stream, base, bounds)
     } else {
-        decode_stream_as::<false>(version, stream, base, bounds)
+        scan_stream_as::<false>(quick, stream, base, bounds)
     }
 }
 
-fn decode_stream_as<const WIDE: bool>(
-    version: Version,
+fn scan_stream_as<const WIDE: bool>(
+    quick: &QuickVersion,
     stream: &[u8],
     base: usize,
     bounds: &Bounds,
-) -> Result<InstructionList, Box<StreamError>> {
-    let quick = instruction::QuickVersion::new(version);
+) -> Result<Vec<u32>, Box<StreamError>> {
+    let version = quick.version();
     let mut cur = Cursor::new(stream);
-    let mut list = InstructionList::new();
+    // A hint from the stream's real length (instructions take 8 to 40 bytes).
+    let mut offsets = Vec::with_capacity(stream.len() / 16);
+    let mut scratch = Vec::new();
+    // Operands the decoded form will hold before the next instruction's: a flat list
+    // indexes them with 32 bits.
+    let mut operands = 0usize;
     let mut pos = 0;
     while pos < stream.len() {
-        let (at, index) = (pos, list.len());
-        let pushed = list.push_quick(|operands| {
-            instruction::decode_quick::<WIDE>(stream, &mut pos, &quick, operands)
-        });
-        #[cfg(debug_assertions)]
-        if let Some(Ok(())) = pushed {
-            quick_agrees(version, stream, at, pos, list.last());
-        }
-        let result = match pushed {
-            Some(pushed) => Ok(pushed),
-            // Not decoded the quick way: again through the cursor, for the exact error.
-            None => list.push_decoded(|operands, start| {
-                cur.seek(at, "instruction")?;
-                cur.enter("instruction", Some(index));
-                let decoded = instruction::decode_operands(&mut cur, version, operands, start);
-                cur.leave();
-                pos = cur.pos();
-                decoded
-            }),
+        let (at, index) = (pos, offsets.len());
+        let fields = match instruction::skip_quick::<WIDE>(stream, &mut pos, quick, &mut scratch) {
+            Some(fields) => {
+                #[cfg(debug_assertions)]
+                skip_agrees(quick, stream, at, pos, fields);
+                fields
+            }
+            // Not accepted the quick way: again through the cursor, for the exact error.
+            None => {
+                scratch.clear();
+                let decoded = cur.seek(at, "instruction").and_then(|()| {
+                    cur.enter("instruction", Some(index));
+                    let decoded = instruction::decode_operands(&mut cur, version, &mut scratch, 0);
+                    cur.leave();
+                    decoded
+                });
+                match decoded {
+                    Ok(_) => {
+                        pos = cur.pos();
+                        scratch.len()
+                    }
+                    Err(mut e) => {
+                        e.offset += base;
+                        return Err(Box::new(defects::diagnose(
+                            version,
+                            stream,
+                            index,
+                            at + base,
+                            e,
+                            bounds,
+                        )));
+                    }
+                }
+            }
         };
-        match result {
-            Ok(Ok(())) => {}
-            Ok(Err(ListFull)) => {
-                let mut cause = cur.invalid("instruction", at, ListFull.to_string());
-                cause.offset += base;
-                return Err(Box::new(StreamError {
-                    index: list.len(),
-                    offset: at + base,
-                    cause,
-                    defect: None,
-                }));
-            }
-            Err(mut e) => {
-                e.offset += base;
-                return Err(Box::new(defects::diagnose(
-                    version,
-                    stream,
-                    list.len(),
-                    at + base,
-                    e,
-                    bounds,
-                )));
-            }
+        if u32::try_from(operands).is_err() {
+            let mut cause = cur.invalid("instruction", at, ListFull.to_string());
+            cause.offset += base;
+            return Err(Box::new(StreamError {
+                index,
+                offset: at + base,
+                cause,
+                defect: None,
+            }));
         }
+        operands += fields;
+        // Below 2^32: the stream's length is a 32-bit field.
+        offsets.push(at as u32);
     }
-    Ok(list)
+    Ok(offsets)
 }
 
-/// Debug builds (every test run) decode each instruction the quick path decoded
-/// again through the cursor: both must give the same operands and length.
+/// Debug builds (every test run) check each instruction the scan accepted against
+/// both decoders: the cursor's and the quick one (what decoding on access runs) must
+/// decode it to the same operands, as many as the scan counted, ending where it ended.
 #[cfg(debug_assertions)]
-fn quick_agrees(
-    version: Version,
-    stream: &[u8],
-    at: usize,
-    end: usize,
-    quick: Option<InstRef<'_>>,
-) {
+fn skip_agrees(quick: &QuickVersion, stream: &[u8], at: usize, end: usize, fields: usize) {
     let mut cur = Cursor::new(stream);
-    let mut operands = Vec::new();
-    let slow = cur
+    let mut slow = Vec::new();
+    let slow_head = cur
         .seek(at, "instruction")
-        .and_then(|()| instruction::decode_operands(&mut cur, version, &mut operands, 0));
-    let agrees = match (slow, quick) {
-        (Ok((opcode, subop)), Some(q)) => {
-            opcode == q.opcode && subop == q.subop && operands == q.operands && cur.pos() == end
+        .and_then(|()| instruction::decode_operands(&mut cur, quick.version(), &mut slow, 0));
+    let mut fast = Vec::new();
+    let mut pos = at;
+    let fast_head = if quick.version().wide_ids() {
+        instruction::decode_quick::<true>(stream, &mut pos, quick, &mut fast)
+    } else {
+        instruction::decode_quick::<false>(stream, &mut pos, quick, &mut fast)
+    };
+    let agrees = match (slow_head, fast_head) {
+        (Ok(s), Some(f)) => {
+            s == f && slow == fast && cur.pos() == end && pos == end && slow.len() == fields
         }
         _ => false,
     };
     assert!(
         agrees,
-        "quick and cursor decoding disagree at stream offset {at:#x}"
+        "the stream scan and the decoders disagree at stream offset {at:#x}"
     );
 }
 

@@ -298,11 +298,34 @@ fn write_routine(
     write_attributes(s, v, &r.attributes, ctx)?;
     let entry = s.pos();
     match &r.code {
-        Code::Instructions(list) => {
-            for (i, inst) in list.iter().enumerate() {
-                instruction::encode(s, v, inst, &|| format!("{ctx}.instruction[{i}]"))?;
+        Code::Instructions(list) => match list.encoded_stream() {
+            // Read from a file of this version and unchanged: the bytes read, which
+            // the reader validated (and which encode to themselves: checked below in
+            // debug builds).
+            Some(stream) if stream.version() == v => {
+                s.bytes(stream.bytes());
+                #[cfg(debug_assertions)]
+                {
+                    let mut again = Sink::default();
+                    let mut walk = list.walk();
+                    while let Some((i, inst)) = walk.next_instruction() {
+                        instruction::encode(&mut again, v, inst, &|| {
+                            format!("{ctx}.instruction[{i}]")
+                        })?;
+                    }
+                    assert!(
+                        again.buf == stream.bytes(),
+                        "{ctx}: a read stream does not encode to itself"
+                    );
+                }
             }
-        }
+            _ => {
+                let mut walk = list.walk();
+                while let Some((i, inst)) = walk.next_instruction() {
+                    instruction::encode(s, v, inst, &|| format!("{ctx}.instruction[{i}]"))?;
+                }
+            }
+        },
         Code::Undecoded { bytes, .. } => s.bytes(bytes),
     }
     let size = s.pos() - entry;

@@ -1,8 +1,10 @@
 //! Instructions: an opcode and the operand values its layout describes.
 
 use super::operand::{ExecCtrl, Pred, Raw, Vector};
+use crate::binary::EncodedStream;
 use crate::isa::{Field, Opcode};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One decoded instruction. `operands` has one entry per field of the instruction's
 /// layout ([`Opcode::layout`]), in layout order; fields that the version or another
@@ -153,7 +155,7 @@ impl InstMut<'_> {
     }
 }
 
-/// Where one instruction's operands start in [`InstructionList::operands`].
+/// Where one instruction's operands start in its list's operand vector.
 /// Eight bytes: a stream of one-byte instructions (`barrier`, `wait`) must not cost
 /// more than a few times its size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,13 +165,106 @@ struct Head {
     start: u32,
 }
 
-/// The instructions of one routine, stored flat: a small head per instruction and
-/// one operand vector for all of them, so that decoding or parsing allocates nothing
-/// per instruction and memory stays a small multiple of the encoded stream.
+/// An instruction's opcode and sub-opcode: what it is, without its operands (opcode
+/// histograms of encoded lists need nothing more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstHead {
+    pub opcode: Opcode,
+    pub subop: Option<u8>,
+}
+
+impl InstHead {
+    /// The mnemonic, including the sub-opcode's name where there is one.
+    pub fn mnemonic(&self) -> &'static str {
+        self.opcode
+            .layout(self.subop)
+            .map(|l| l.mnemonic)
+            .unwrap_or(self.opcode.mnemonic())
+    }
+}
+
+/// Instructions stored flat: a small head per instruction and one operand vector for
+/// all of them, so that decoding or parsing allocates nothing per instruction.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct InstructionList {
+struct Flat {
     heads: Vec<Head>,
     operands: Vec<Operand>,
+}
+
+impl Flat {
+    fn operand_range(&self, index: usize) -> std::ops::Range<usize> {
+        let start = self.heads[index].start as usize;
+        let end = self
+            .heads
+            .get(index + 1)
+            .map_or(self.operands.len(), |h| h.start as usize);
+        start..end
+    }
+
+    fn get(&self, index: usize) -> Option<InstRef<'_>> {
+        let head = self.heads.get(index)?;
+        Some(InstRef {
+            opcode: head.opcode,
+            subop: head.subop,
+            operands: &self.operands[self.operand_range(index)],
+        })
+    }
+
+    /// Every instruction of an encoded stream, decoded.
+    fn decode(stream: &EncodedStream) -> Flat {
+        let mut flat = Flat {
+            heads: Vec::with_capacity(stream.len()),
+            operands: Vec::new(),
+        };
+        for index in 0..stream.len() {
+            // The reader checked that the stream's operands number fewer than 2^32.
+            let Ok(start) = u32::try_from(flat.operands.len()) else {
+                break;
+            };
+            let Some((opcode, subop)) = stream.decode_into(index, &mut flat.operands) else {
+                break;
+            };
+            flat.heads.push(Head {
+                opcode,
+                subop,
+                start,
+            });
+        }
+        flat
+    }
+}
+
+/// An encoded stream with its decoded form, made on the first borrowed access.
+#[derive(Clone)]
+struct Lazy {
+    stream: EncodedStream,
+    flat: OnceLock<Flat>,
+}
+
+#[derive(Clone)]
+enum Repr {
+    Flat(Flat),
+    /// Boxed: a list read from a file is one of these, and `Code` stays small.
+    Encoded(Box<Lazy>),
+}
+
+/// The instructions of one routine, in one of two forms with the same contents.
+/// Built (text parser, tools) they are stored flat. Read from a binary they stay
+/// encoded: the validated stream (shared with the file read) and each instruction's
+/// start, so that memory stays near the input's size. Readers that walk the
+/// instructions in order ([`InstructionList::walk`], [`InstructionList::get_with`],
+/// [`InstructionList::heads`]) decode each one when they reach it; the borrowing
+/// accessors ([`InstructionList::get`], [`InstructionList::iter`]) decode the whole
+/// list once, on first use, and keep it; changing the list turns it flat.
+#[derive(Clone)]
+pub struct InstructionList {
+    repr: Repr,
+}
+
+impl Default for InstructionList {
+    fn default() -> Self {
+        InstructionList::new()
+    }
 }
 
 /// More than 2^32 operands in one routine (an input of many gigabytes).
@@ -185,17 +280,63 @@ impl fmt::Display for ListFull {
 impl InstructionList {
     pub const fn new() -> Self {
         InstructionList {
-            heads: Vec::new(),
-            operands: Vec::new(),
+            repr: Repr::Flat(Flat {
+                heads: Vec::new(),
+                operands: Vec::new(),
+            }),
+        }
+    }
+
+    /// A list over a validated encoded stream (the binary reader).
+    pub(crate) fn encoded(stream: EncodedStream) -> Self {
+        InstructionList {
+            repr: Repr::Encoded(Box::new(Lazy {
+                stream,
+                flat: OnceLock::new(),
+            })),
+        }
+    }
+
+    /// The encoded stream the list was read from, while it is unchanged.
+    pub fn encoded_stream(&self) -> Option<&EncodedStream> {
+        match &self.repr {
+            Repr::Flat(_) => None,
+            Repr::Encoded(lazy) => Some(&lazy.stream),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.heads.len()
+        match &self.repr {
+            Repr::Flat(f) => f.heads.len(),
+            Repr::Encoded(lazy) => lazy.stream.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heads.is_empty()
+        self.len() == 0
+    }
+
+    /// The decoded form, decoded now if not yet.
+    fn flat(&self) -> &Flat {
+        match &self.repr {
+            Repr::Flat(f) => f,
+            Repr::Encoded(lazy) => lazy.flat.get_or_init(|| Flat::decode(&lazy.stream)),
+        }
+    }
+
+    /// The decoded form to change; the list is flat from then on.
+    fn flat_mut(&mut self) -> &mut Flat {
+        if let Repr::Encoded(lazy) = &mut self.repr {
+            let flat = lazy
+                .flat
+                .take()
+                .unwrap_or_else(|| Flat::decode(&lazy.stream));
+            self.repr = Repr::Flat(flat);
+        }
+        match &mut self.repr {
+            Repr::Flat(f) => f,
+            Repr::Encoded(_) => unreachable!("made flat above"),
+        }
     }
 
     /// Appends an instruction made of `operands` (aligned with its layout's fields).
@@ -205,28 +346,30 @@ impl InstructionList {
         subop: Option<u8>,
         operands: impl IntoIterator<Item = Operand>,
     ) -> Result<(), ListFull> {
-        let start = u32::try_from(self.operands.len()).map_err(|_| ListFull)?;
-        self.heads.push(Head {
+        let flat = self.flat_mut();
+        let start = u32::try_from(flat.operands.len()).map_err(|_| ListFull)?;
+        flat.heads.push(Head {
             opcode,
             subop,
             start,
         });
-        self.operands.extend(operands);
+        flat.operands.extend(operands);
         Ok(())
     }
 
     /// Appends an instruction whose operands `decode` pushes straight onto the list's
-    /// operand vector, after the index it is given (the binary reader: no copy of
-    /// each operand through a scratch vector). On an error nothing is kept.
+    /// operand vector, after the index it is given (no copy of each operand through
+    /// a scratch vector). On an error nothing is kept.
     pub(crate) fn push_decoded<E>(
         &mut self,
         decode: impl FnOnce(&mut Vec<Operand>, usize) -> Result<(Opcode, Option<u8>), E>,
     ) -> Result<Result<(), ListFull>, E> {
-        let start = self.operands.len();
-        match decode(&mut self.operands, start) {
+        let flat = self.flat_mut();
+        let start = flat.operands.len();
+        match decode(&mut flat.operands, start) {
             Ok((opcode, subop)) => match u32::try_from(start) {
                 Ok(start32) => {
-                    self.heads.push(Head {
+                    flat.heads.push(Head {
                         opcode,
                         subop,
                         start: start32,
@@ -234,73 +377,94 @@ impl InstructionList {
                     Ok(Ok(()))
                 }
                 Err(_) => {
-                    self.operands.truncate(start);
+                    flat.operands.truncate(start);
                     Ok(Err(ListFull))
                 }
             },
             Err(e) => {
-                self.operands.truncate(start);
+                flat.operands.truncate(start);
                 Err(e)
             }
         }
-    }
-
-    /// As [`InstructionList::push_decoded`] for a decoder that only says whether it
-    /// decoded (the binary reader's quick path): `None` when it did not, with nothing
-    /// kept. The small result comes back in a register; a result with an error
-    /// beside it came back through memory, written a byte at a time and read back
-    /// whole, which stalled the load.
-    pub(crate) fn push_quick(
-        &mut self,
-        decode: impl FnOnce(&mut Vec<Operand>) -> Option<(Opcode, Option<u8>)>,
-    ) -> Option<Result<(), ListFull>> {
-        let start = self.operands.len();
-        let Some((opcode, subop)) = decode(&mut self.operands) else {
-            self.operands.truncate(start);
-            return None;
-        };
-        let Ok(start32) = u32::try_from(start) else {
-            self.operands.truncate(start);
-            return Some(Err(ListFull));
-        };
-        self.heads.push(Head {
-            opcode,
-            subop,
-            start: start32,
-        });
-        Some(Ok(()))
     }
 
     pub fn push(&mut self, inst: Instruction) -> Result<(), ListFull> {
         self.push_parts(inst.opcode, inst.subop, inst.operands)
     }
 
-    fn operand_range(&self, index: usize) -> std::ops::Range<usize> {
-        let start = self.heads[index].start as usize;
-        let end = self
-            .heads
-            .get(index + 1)
-            .map_or(self.operands.len(), |h| h.start as usize);
-        start..end
+    /// Instruction `index`, borrowed from the list (an encoded list is decoded whole
+    /// on the first such access; [`InstructionList::get_with`] does not).
+    pub fn get(&self, index: usize) -> Option<InstRef<'_>> {
+        self.flat().get(index)
     }
 
-    pub fn get(&self, index: usize) -> Option<InstRef<'_>> {
-        let head = self.heads.get(index)?;
-        Some(InstRef {
-            opcode: head.opcode,
-            subop: head.subop,
-            operands: &self.operands[self.operand_range(index)],
+    /// Instruction `index`: borrowed from a flat list, decoded into `scratch` from an
+    /// encoded one (its earlier contents dropped).
+    pub fn get_with<'s>(
+        &'s self,
+        index: usize,
+        scratch: &'s mut Vec<Operand>,
+    ) -> Option<InstRef<'s>> {
+        match &self.repr {
+            Repr::Flat(f) => f.get(index),
+            Repr::Encoded(lazy) => {
+                if let Some(f) = lazy.flat.get() {
+                    return f.get(index);
+                }
+                scratch.clear();
+                let (opcode, subop) = lazy.stream.decode_into(index, scratch)?;
+                Some(InstRef {
+                    opcode,
+                    subop,
+                    operands: scratch,
+                })
+            }
+        }
+    }
+
+    /// Instruction `index`'s opcode and sub-opcode, without its operands.
+    pub fn head(&self, index: usize) -> Option<InstHead> {
+        match &self.repr {
+            Repr::Flat(f) => f.heads.get(index).map(|h| InstHead {
+                opcode: h.opcode,
+                subop: h.subop,
+            }),
+            Repr::Encoded(lazy) => lazy
+                .stream
+                .head(index)
+                .map(|(opcode, subop)| InstHead { opcode, subop }),
+        }
+    }
+
+    /// Every instruction's opcode and sub-opcode, in order, without operands.
+    pub fn heads(&self) -> impl ExactSizeIterator<Item = InstHead> + '_ {
+        (0..self.len()).map(|i| {
+            self.head(i).unwrap_or(InstHead {
+                opcode: Opcode(0),
+                subop: None,
+            })
         })
+    }
+
+    /// Every instruction in order, each decoded when reached into one buffer (see
+    /// [`Walk`]): what streaming readers (printer, verifier, summaries) use.
+    pub fn walk(&self) -> Walk<'_> {
+        Walk {
+            list: self,
+            index: 0,
+            scratch: Vec::new(),
+        }
     }
 
     /// The operands of instruction `index`, to be changed in place (renumbering
     /// variables or labels); the instruction's shape stays.
     pub fn operands_mut(&mut self, index: usize) -> Option<&mut [Operand]> {
-        if index >= self.heads.len() {
+        let flat = self.flat_mut();
+        if index >= flat.heads.len() {
             return None;
         }
-        let range = self.operand_range(index);
-        Some(&mut self.operands[range])
+        let range = flat.operand_range(index);
+        Some(&mut flat.operands[range])
     }
 
     /// Instruction `index`, for indices known to be in range (like slice indexing).
@@ -317,9 +481,10 @@ impl InstructionList {
     /// Every instruction with its operands open to change in place (renumbering
     /// variables, strings or labels); shapes stay.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = InstMut<'_>> {
-        let heads = &self.heads;
-        let total = self.operands.len();
-        let mut rest: &mut [Operand] = &mut self.operands;
+        let flat = self.flat_mut();
+        let heads = &flat.heads;
+        let total = flat.operands.len();
+        let mut rest: &mut [Operand] = &mut flat.operands;
         heads.iter().enumerate().map(move |(i, h)| {
             let end = heads.get(i + 1).map_or(total, |n| n.start as usize);
             let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - h.start as usize);
@@ -336,27 +501,76 @@ impl InstructionList {
         self.len().checked_sub(1).and_then(|i| self.get(i))
     }
 
+    /// Every instruction, borrowed (an encoded list is decoded whole first; see
+    /// [`InstructionList::walk`]).
     pub fn iter(&self) -> Iter<'_> {
+        let flat = self.flat();
         Iter {
-            list: self,
+            list: flat,
             front: 0,
-            back: self.heads.len(),
+            back: flat.heads.len(),
         }
     }
 
     /// Removes every instruction from `at` on.
     pub fn truncate(&mut self, at: usize) {
-        if at < self.heads.len() {
-            let start = self.heads[at].start as usize;
-            self.heads.truncate(at);
-            self.operands.truncate(start);
+        if at >= self.len() {
+            return;
+        }
+        let flat = self.flat_mut();
+        let start = flat.heads[at].start as usize;
+        flat.heads.truncate(at);
+        flat.operands.truncate(start);
+    }
+}
+
+/// The instructions of a list in order, each decoded into one reused buffer when
+/// reached (a lending iterator: each instruction borrows the walk until the next).
+pub struct Walk<'a> {
+    list: &'a InstructionList,
+    index: usize,
+    scratch: Vec<Operand>,
+}
+
+impl Walk<'_> {
+    /// The next instruction and its index.
+    pub fn next_instruction(&mut self) -> Option<(usize, InstRef<'_>)> {
+        let index = self.index;
+        let inst = self.list.get_with(index, &mut self.scratch)?;
+        self.index += 1;
+        Some((index, inst))
+    }
+}
+
+impl PartialEq for InstructionList {
+    fn eq(&self, other: &Self) -> bool {
+        if let (Repr::Flat(a), Repr::Flat(b)) = (&self.repr, &other.repr) {
+            return a == b;
+        }
+        if self.len() != other.len() {
+            return false;
+        }
+        let (mut a, mut b) = (self.walk(), other.walk());
+        loop {
+            match (a.next_instruction(), b.next_instruction()) {
+                (None, None) => return true,
+                (Some((_, x)), Some((_, y))) if x == y => {}
+                _ => return false,
+            }
         }
     }
 }
 
+impl Eq for InstructionList {}
+
 impl fmt::Debug for InstructionList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        let mut list = f.debug_list();
+        let mut walk = self.walk();
+        while let Some((_, inst)) = walk.next_instruction() {
+            list.entry(&inst);
+        }
+        list.finish()
     }
 }
 
@@ -391,7 +605,7 @@ impl<'a> IntoIterator for &'a InstructionList {
 
 #[derive(Clone)]
 pub struct Iter<'a> {
-    list: &'a InstructionList,
+    list: &'a Flat,
     front: usize,
     back: usize,
 }

@@ -255,7 +255,8 @@ impl Object {
                     return Some(format!("label kind {}", l.kind_name()));
                 }
             }
-            for (i, inst) in r.code.instructions_or_empty().iter().enumerate() {
+            let mut walk = r.code.instructions_or_empty().walk();
+            while let Some((i, inst)) = walk.next_instruction() {
                 if inst.opcode.info().is_none_or(|info| info.since > target) {
                     return Some(format!("instruction {i} ({})", inst.opcode.mnemonic()));
                 }

@@ -123,7 +123,8 @@ fn print_routine_into<'w>(
             // About 75 bytes a line in IGC's layout; a hint, not a bound.
             out.reserve(insts.len().saturating_mul(80));
         }
-        for (id, inst) in insts.iter().enumerate() {
+        let mut walk = insts.walk();
+        while let Some((id, inst)) = walk.next_instruction() {
             p.line(inst, id, out);
             out.push('\n');
             if let Some(w) = sink.as_deref_mut() {
@@ -181,7 +182,9 @@ impl<'a> RoutinePrinter<'a> {
     /// Appends the line of instruction `index` (without its newline); nothing when
     /// the routine has no such instruction.
     pub fn instruction_line(&self, index: usize, out: &mut String) {
-        if let Some(inst) = self.printer.r.code.instructions_or_empty().get(index) {
+        let mut scratch = Vec::new();
+        let code = self.printer.r.code.instructions_or_empty();
+        if let Some(inst) = code.get_with(index, &mut scratch) {
             self.printer.line(inst, index, out);
         }
     }

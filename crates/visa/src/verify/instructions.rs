@@ -21,14 +21,15 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
     // Where each label is placed, for the placement rules after the walk.
     let mut placed: Vec<Option<usize>> = vec![None; cx.routine.labels.len()];
     let mut targets: Vec<(usize, u16)> = Vec::new();
-    for (index, inst) in code.iter().enumerate() {
+    let mut walk = code.walk();
+    while let Some((index, inst)) = walk.next_instruction() {
         check_instruction(cx, index, inst, out, &mut placed, &mut targets);
     }
     // Which subroutine each instruction is in: a `func` opens the next one.
     let mut subroutine = Vec::with_capacity(code.len());
-    let mut current = 0usize;
-    for inst in code {
-        if inst.opcode == Opcode::FUNC {
+    let mut current = 0u32;
+    for head in code.heads() {
+        if head.opcode == Opcode::FUNC {
             current += 1;
         }
         subroutine.push(current);
@@ -41,17 +42,17 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
                 format!("label {label} is jumped to but never placed"),
             ),
             Some(Some(at)) => {
-                let jumps = matches!(
-                    code.at(index).opcode,
-                    Opcode::JMP | Opcode::GOTO | Opcode::SWITCHJMP
-                );
+                let Some(head) = code.head(index) else {
+                    continue;
+                };
+                let jumps = matches!(head.opcode, Opcode::JMP | Opcode::GOTO | Opcode::SWITCHJMP);
                 if jumps && subroutine.get(index) != subroutine.get(*at) {
                     out.push(
                         "VISA-INST-016",
                         cx.inst(index, Some("label")),
                         format!(
                             "{} to label {label}, placed in another subroutine (instruction {at})",
-                            code.at(index).mnemonic()
+                            head.mnemonic()
                         ),
                     );
                 }

@@ -54,14 +54,17 @@ pub(super) fn check(cx: &Cx, out: &mut Findings) {
     let Code::Instructions(code) = &cx.routine.code else {
         return;
     };
-    for (index, inst) in code.iter().enumerate() {
+    let mut scratch = Vec::new();
+    for (index, head) in code.heads().enumerate() {
         if !matches!(
-            inst.opcode,
+            head.opcode,
             Opcode::LSC_UNTYPED | Opcode::LSC_TYPED | Opcode::LSC_FENCE
         ) {
             continue;
         }
-        check_instruction(cx, index, inst, out);
+        if let Some(inst) = code.get_with(index, &mut scratch) {
+            check_instruction(cx, index, inst, out);
+        }
     }
 }
 

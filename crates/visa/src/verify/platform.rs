@@ -95,7 +95,8 @@ pub(super) fn check(cx: &Cx, platform: Platform, out: &mut Findings) {
     let Code::Instructions(code) = &cx.routine.code else {
         return;
     };
-    for (index, inst) in code.iter().enumerate() {
+    let mut walk = code.walk();
+    while let Some((index, inst)) = walk.next_instruction() {
         if let Some(column) = platform.availability_column() {
             if let Some((_, row)) = AVAILABILITY.iter().find(|(c, _)| *c == inst.opcode.0) {
                 if !row[column] {

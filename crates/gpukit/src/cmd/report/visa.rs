@@ -24,7 +24,12 @@ pub(super) fn page(
     platform: Option<Platform>,
 ) -> Result<Page, CmdError> {
     let object = if format == Format::VisaBinary {
-        gpukit_visa::read_lenient(&bytes).map_err(|e| CmdError::input(path, e))?
+        let lenient = gpukit_visa::binary::ReadOptions {
+            keep_undecodable_streams: true,
+        };
+        gpukit_visa::binary::read_shared(std::sync::Arc::new(bytes), lenient)
+            .map_err(|e| CmdError::input(path, e))?
+            .0
     } else {
         let text = crate::input::text(path, bytes)?;
         crate::cmd::visa::parse_text(path, &text, platform)?
@@ -152,7 +157,8 @@ fn routine(
         .collect();
     let first_inst = listing.len();
     let shown = code.len().min(LISTING_LINES.saturating_sub(first_inst));
-    for (i, inst) in code.iter().take(shown).enumerate() {
+    let mut walk = code.walk();
+    while let Some((i, inst)) = walk.next_instruction().filter(|(i, _)| *i < shown) {
         let mut line = Line::default();
         printer.instruction_line(i, &mut line.text);
         line.is_label = matches!(inst.mnemonic(), "label" | "func");
@@ -236,9 +242,9 @@ fn routine(
     }
 
     let mut mix: BTreeMap<&str, usize> = BTreeMap::new();
-    for inst in code {
-        if !matches!(inst.mnemonic(), "label" | "func") {
-            *mix.entry(inst.mnemonic()).or_insert(0) += 1;
+    for head in code.heads() {
+        if !matches!(head.mnemonic(), "label" | "func") {
+            *mix.entry(head.mnemonic()).or_insert(0) += 1;
         }
     }
     let analysis = if code.len() > ANALYSED_INSTRUCTIONS {

@@ -68,7 +68,7 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
     drop(file);
     let bytes_read = bytes.len() as u64;
     let result = match format {
-        Format::VisaBinary => super::visa::binary_rows(&bytes, options),
+        Format::VisaBinary => super::visa::binary_rows(bytes, options),
         Format::VisaText => text(path, bytes).and_then(|t| super::visa::text_rows(&t, options)),
         Format::IgaJson1 | Format::IgaJson2 => super::iga::rows(&bytes),
         Format::AmdCl1 | Format::AmdCl1Cpu => super::amd::cl1_rows(&bytes),

@@ -4,17 +4,18 @@
 
 use super::extract::Options;
 use super::row::Row;
-use gpukit_visa::binary::{read_with_layout, ReadOptions};
+use gpukit_visa::binary::{read_shared, ReadOptions};
 use gpukit_visa::text::{parse_text_with, ParseOptions, Style};
 use gpukit_visa::verify::{self, Place, RoutineRef};
 use gpukit_visa::{AttributeValue, Code, Object, Routine};
 use std::collections::BTreeMap;
 
-pub fn binary_rows(bytes: &[u8], options: Options) -> Result<Vec<Row>, String> {
+pub fn binary_rows(bytes: Vec<u8>, options: Options) -> Result<Vec<Row>, String> {
     let read = ReadOptions {
         keep_undecodable_streams: true,
     };
-    let (object, _layout) = read_with_layout(bytes, read).map_err(|e| e.to_string())?;
+    let (object, _layout) =
+        read_shared(std::sync::Arc::new(bytes), read).map_err(|e| e.to_string())?;
     Ok(rows(&object, options))
 }
 
@@ -95,8 +96,8 @@ fn routine(name: &[u8], kind: &'static str, body: &Routine) -> Row {
     match &body.code {
         Code::Instructions(list) => {
             let mut histogram = BTreeMap::new();
-            for i in list {
-                *histogram.entry(i.mnemonic().to_owned()).or_insert(0) += 1;
+            for head in list.heads() {
+                *histogram.entry(head.mnemonic().to_owned()).or_insert(0) += 1;
             }
             row.instructions = Some(list.len() as i64);
             row.opcodes = Some(histogram);

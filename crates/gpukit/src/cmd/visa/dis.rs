@@ -21,7 +21,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &[Format::VisaBinary])?;
-    let obj = gpukit_visa::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
+    let (obj, _) = gpukit_visa::binary::read_shared(std::sync::Arc::new(bytes), Default::default())
+        .map_err(|e| CmdError::input(&a.file, e))?;
     let options = super::print_options(a.platform);
     emit_streamed(a.output.as_deref(), |w| {
         gpukit_visa::text::write_text_with(&obj, &options, w)

@@ -24,7 +24,11 @@ pub struct Args {
 
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &[Format::VisaBinary])?;
-    let obj = gpukit_visa::read_lenient(&bytes).map_err(|e| CmdError::input(&a.file, e))?;
+    let lenient = gpukit_visa::binary::ReadOptions {
+        keep_undecodable_streams: true,
+    };
+    let (obj, _) = gpukit_visa::binary::read_shared(std::sync::Arc::new(bytes), lenient)
+        .map_err(|e| CmdError::input(&a.file, e))?;
     let names = || {
         obj.kernels
             .iter()

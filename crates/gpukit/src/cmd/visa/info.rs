@@ -4,7 +4,7 @@ use crate::detect::Format;
 use crate::error::{CmdError, CmdResult};
 use crate::output::JsonArg;
 use crate::report::{run_files, Outcome};
-use gpukit_visa::binary::{read_with_layout, ReadOptions, RoutineLayout};
+use gpukit_visa::binary::{read_shared, ReadOptions, RoutineLayout};
 use gpukit_visa::{AttributeValue, Code, InputClass, Routine};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -102,7 +102,8 @@ pub(crate) fn report(path: &std::path::Path) -> Result<Outcome<Report>, CmdError
     let options = ReadOptions {
         keep_undecodable_streams: true,
     };
-    let (obj, layout) = read_with_layout(&bytes, options).map_err(|e| CmdError::input(path, e))?;
+    let (obj, layout) =
+        read_shared(std::sync::Arc::new(bytes), options).map_err(|e| CmdError::input(path, e))?;
     let kernels = obj.kernels.iter().zip(layout.kernels).map(|(k, l)| {
         let gens = k
             .gen_binaries
@@ -180,8 +181,8 @@ fn routine(
     let instructions = match &r.code {
         Code::Instructions(list) => {
             let mut histogram = BTreeMap::new();
-            for i in list {
-                *histogram.entry(i.mnemonic()).or_insert(0) += 1;
+            for head in list.heads() {
+                *histogram.entry(head.mnemonic()).or_insert(0) += 1;
             }
             InstructionsReport::Decoded {
                 count: list.len(),

@@ -7,12 +7,13 @@ use crate::detect::Format;
 use crate::error::{CmdError, CmdResult};
 use crate::output::{emit, JsonArg};
 use crate::report::{run_files, Outcome};
-use gpukit_visa::binary::{read_with_layout, FileLayout, ReadOptions, MAGIC};
+use gpukit_visa::binary::{read_shared, FileLayout, ReadOptions, MAGIC};
 use gpukit_visa::verify::{self, Finding, Options, Place, Platform, RoutineRef, Source};
 use gpukit_visa::{Object, Version};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -122,15 +123,16 @@ fn binary_source(
 /// A read object and what locates its parts: the binary layout or the text's lines.
 enum Origin {
     /// The file's bytes are kept to locate instructions that findings name.
-    Binary(FileLayout, Vec<u8>),
+    Binary(FileLayout, Arc<Vec<u8>>),
     Text(verify::TextMap),
 }
 
 fn load(a: &Args, path: &std::path::Path) -> Result<(Object, Origin), CmdError> {
     let bytes = crate::input::read(path, &[Format::VisaBinary, Format::VisaText])?;
     if bytes.len() >= 4 && bytes[..4] == MAGIC.to_le_bytes() {
-        let (object, layout) = read_with_layout(
-            &bytes,
+        let bytes = Arc::new(bytes);
+        let (object, layout) = read_shared(
+            Arc::clone(&bytes),
             ReadOptions {
                 keep_undecodable_streams: true,
             },
