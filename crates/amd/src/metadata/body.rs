@@ -142,7 +142,9 @@ pub(crate) fn image_code(dim: ImageDim, access: Access) -> u32 {
 pub(crate) fn qualifier_code(q: Option<PointerQualifiers>) -> u32 {
     match q {
         None => 0,
-        Some(q) => 1 + q.access as u32 | u32::from(q.volatile) << 3 | u32::from(q.restrict) << 4,
+        Some(q) => {
+            (1 + q.access as u32) | (u32::from(q.volatile) << 3) | (u32::from(q.restrict) << 4)
+        }
     }
 }
 
