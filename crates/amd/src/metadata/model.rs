@@ -13,7 +13,7 @@ use std::borrow::Cow;
 /// One metadata block. Its text fields borrow from the parsed input (`'a`);
 /// [`Metadata::into_owned`] detaches a block for holders that outlive it.
 ///
-/// The lines are stored column-wise ([`Body`]): a tag and a length per line,
+/// The lines are stored column-wise (`body.rs`): a tag and a length per line,
 /// the numbers of every line in one flat word vector, names and messages as
 /// spans of the block's text. A block holds one line per input line, so this
 /// storage (about 20 bytes a line instead of an 80-byte record) is most of a
