@@ -8,6 +8,11 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(m) = parse_metadata(data) {
         assert_eq!(m.emit(), data, "emit must reproduce the parsed bytes");
+        assert_eq!(
+            m.emit_from_entries(),
+            data,
+            "the typed lines must print back to the parsed bytes"
+        );
         let _ = m.arguments();
         let _ = m.memory_totals();
     }

@@ -35,7 +35,7 @@ fn metadata_ok_round_trips() {
         let bytes = std::fs::read(&f).unwrap();
         match parse_metadata(&bytes) {
             Ok(m) => {
-                if m.emit() != bytes {
+                if m.emit() != bytes || m.emit_from_entries() != bytes {
                     failures.push(format!("{}: emit differs from input", f.display()));
                 }
                 let report = serde_json::json!({
@@ -48,7 +48,7 @@ fn metadata_ok_round_trips() {
                     "arguments": m.arguments(),
                     "calls": m.called_functions(),
                     "intrinsics": m.intrinsics(),
-                    "lines": m.lines,
+                    "lines": m.lines(),
                 });
                 let mut s = serde_json::to_string_pretty(&report).unwrap();
                 s.push('\n');

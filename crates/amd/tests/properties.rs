@@ -128,15 +128,15 @@ fn entry() -> impl Strategy<Value = Entry<'static>> {
             any::<bool>()
         )
             .prop_map(
-                |(id, arg_sizes, f, terminated)| Entry::PrintfFmt(PrintfFmt {
+                |(id, arg_sizes, f, terminated)| Entry::PrintfFmt(Cow::Owned(PrintfFmt {
                     id,
                     arg_sizes,
                     format: f.into_bytes(),
                     terminated
-                })
+                }))
             ),
-        prop::collection::vec(any::<u32>(), 0..5).prop_map(Entry::Function),
-        prop::collection::vec(any::<u32>(), 0..5).prop_map(Entry::Intrinsic),
+        prop::collection::vec(any::<u32>(), 0..5).prop_map(|ids| Entry::Function(ids.into())),
+        prop::collection::vec(any::<u32>(), 0..5).prop_map(|ids| Entry::Intrinsic(ids.into())),
         (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(x, y, z)| Entry::Cws([x, y, z])),
         any::<u32>().prop_map(Entry::Lws),
         Just(Entry::LimitGroupSize),
@@ -163,7 +163,8 @@ proptest! {
     fn arbitrary_bytes_fail_cleanly_or_round_trip(data in prop::collection::vec(any::<u8>(), 0..256)) {
         let _ = parse_blocks(&data);
         if let Ok(m) = parse_metadata(&data) {
-            prop_assert_eq!(m.emit(), data);
+            prop_assert_eq!(&m.emit(), &data);
+            prop_assert_eq!(m.emit_from_entries(), data);
         }
     }
 
@@ -179,20 +180,20 @@ proptest! {
         data.truncate(cut.max(1));
         if let Ok(m) = parse_metadata(&data) {
             prop_assert_eq!(&m.emit(), &data);
+            prop_assert_eq!(&m.emit_from_entries(), &data);
             let _ = m.arguments();
         }
     }
 
     #[test]
     fn generated_models_round_trip(entries in prop::collection::vec(entry(), 0..20), kname in name()) {
-        let md = Metadata {
-            name: format!("__OpenCL_{kname}_kernel").into(),
-            lines: entries.into_iter().map(Line::new).collect(),
-            end_name: format!("__OpenCL_{kname}_kernel").into(),
-            start_eol: Eol::Lf,
-            end_eol: Eol::Lf,
-        };
+        let mut md = Metadata::new(format!("__OpenCL_{kname}_kernel"));
+        for e in &entries {
+            md.push(e, Eol::Lf).unwrap();
+        }
+        prop_assert!(md.entries().eq(entries.iter().cloned()));
         let text = md.emit();
+        prop_assert_eq!(&md.emit_from_entries(), &text);
         let back = parse_metadata(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&text))))?;
         prop_assert_eq!(back, md);
     }

@@ -25,7 +25,7 @@ impl Metadata<'_> {
     /// arguments, element counts the spec allows. An empty result means nothing was found.
     pub fn check(&self) -> Vec<Finding> {
         let mut out = Vec::new();
-        let end_line = self.lines.len() + 2;
+        let end_line = self.line_count() + 2;
         if self.end_name != self.name {
             out.push(Finding {
                 line: end_line,
@@ -37,8 +37,7 @@ impl Metadata<'_> {
         }
         let line_of = |i: usize| i + 2;
         let ids: Vec<usize> = self
-            .lines
-            .iter()
+            .lines()
             .enumerate()
             .filter(|(_, l)| matches!(l.entry, Entry::UniqueId(_)))
             .map(|(i, _)| i)
@@ -58,8 +57,7 @@ impl Metadata<'_> {
         let args = self.arguments();
         // Line index of each argument, in argument order.
         let arg_lines: Vec<usize> = self
-            .lines
-            .iter()
+            .lines()
             .enumerate()
             .filter(|(_, l)| {
                 matches!(
@@ -108,7 +106,7 @@ impl Metadata<'_> {
                 });
             }
         }
-        for (i, l) in self.lines.iter().enumerate() {
+        for (i, l) in self.lines().enumerate() {
             let line = line_of(i);
             if let Some(message) = element_count_finding(&l.entry) {
                 out.push(Finding { line, message });

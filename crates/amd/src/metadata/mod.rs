@@ -1,25 +1,24 @@
 //! AMD IL kernel metadata: the `;ARGSTART`..`;ARGEND` text the compiler
 //! hands the runtime for every function.
 
+mod body;
 pub mod check;
 pub mod emit;
 pub mod model;
 pub mod parse;
 
+pub use body::{LineTooLong, Lines};
 pub use check::Finding;
 pub use model::*;
 pub use parse::{find_blocks, parse_blocks, parse_metadata, parse_metadata_at, ParseError};
 
 use crate::abi::args::value_slot_size;
+use std::borrow::Cow;
 
 impl Metadata<'_> {
     /// The kernel name for `__OpenCL_<k>_kernel` blocks; `None` for plain functions.
     pub fn kernel_name(&self) -> Option<&str> {
         self.name.strip_prefix("__OpenCL_")?.strip_suffix("_kernel")
-    }
-
-    pub fn entries(&self) -> impl Iterator<Item = &Entry<'_>> {
-        self.lines.iter().map(|l| &l.entry)
     }
 
     pub fn version(&self) -> Option<(u32, u32, u32)> {
@@ -28,21 +27,21 @@ impl Metadata<'_> {
                 major,
                 minor,
                 revision,
-            } => Some((*major, *minor, *revision)),
+            } => Some((major, minor, revision)),
             _ => None,
         })
     }
 
     pub fn device(&self) -> Option<&str> {
         self.entries().find_map(|e| match e {
-            Entry::Device(d) => Some(&**d),
+            Entry::Device(Cow::Borrowed(d)) => Some(d),
             _ => None,
         })
     }
 
     pub fn unique_id(&self) -> Option<u32> {
         self.entries().find_map(|e| match e {
-            Entry::UniqueId(v) => Some(*v),
+            Entry::UniqueId(v) => Some(v),
             _ => None,
         })
     }
@@ -51,7 +50,7 @@ impl Metadata<'_> {
     pub fn called_functions(&self) -> Vec<u32> {
         self.entries()
             .filter_map(|e| match e {
-                Entry::Function(ids) => Some(ids.iter().copied()),
+                Entry::Function(Cow::Borrowed(ids)) => Some(ids.iter().copied()),
                 _ => None,
             })
             .flatten()
@@ -62,7 +61,7 @@ impl Metadata<'_> {
     pub fn intrinsics(&self) -> Vec<u32> {
         self.entries()
             .filter_map(|e| match e {
-                Entry::Intrinsic(ids) => Some(ids.iter().copied()),
+                Entry::Intrinsic(Cow::Borrowed(ids)) => Some(ids.iter().copied()),
                 _ => None,
             })
             .flatten()
@@ -181,12 +180,12 @@ impl Metadata<'_> {
                     }
                 }
                 Entry::ConstArg { index, .. } => {
-                    if let Some(a) = args.get_mut(*index as usize) {
+                    if let Some(a) = args.get_mut(index as usize) {
                         a.is_const = true;
                     }
                 }
                 Entry::Reflection { index, type_name } => {
-                    if let Some(a) = args.get_mut(*index as usize) {
+                    if let Some(a) = args.get_mut(index as usize) {
                         a.source_type = Some(type_name.to_string());
                     }
                 }

@@ -6,21 +6,30 @@
 //! (e.g. a number written `007`) keep their original text in [`Line::raw`],
 //! so emitting a parsed block always reproduces its bytes.
 
+use super::body::Body;
 use serde::Serialize;
 use std::borrow::Cow;
 
 /// One metadata block. Its text fields borrow from the parsed input (`'a`);
 /// [`Metadata::into_owned`] detaches a block for holders that outlive it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// The lines are stored column-wise (`body.rs`): a tag and a length per line,
+/// the numbers of every line in one flat word vector, names and messages as
+/// spans of the block's text. A block holds one line per input line, so this
+/// storage (about 20 bytes a line instead of an 80-byte record) is most of a
+/// parse's memory and time on large blocks. [`Metadata::lines`] and
+/// [`Metadata::entries`] give each line back as a typed [`Line`]/[`Entry`]
+/// borrowing from the block.
+#[derive(Clone)]
 pub struct Metadata<'a> {
     /// The symbol after `;ARGSTART:`, e.g. `__OpenCL_add_kernel`.
     pub name: Cow<'a, str>,
-    pub lines: Vec<Line<'a>>,
     /// The symbol after `;ARGEND:` (normally equal to `name`).
     pub end_name: Cow<'a, str>,
     /// Line terminators of the `;ARGSTART` and `;ARGEND` lines.
     pub start_eol: Eol,
     pub end_eol: Eol,
+    pub(crate) body: Body<'a>,
 }
 
 /// How a line ends.
@@ -43,16 +52,14 @@ impl Eol {
     }
 }
 
-/// One line between `;ARGSTART` and `;ARGEND`.
+/// One line between `;ARGSTART` and `;ARGEND`, as [`Metadata::lines`] gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Line<'a> {
     pub entry: Entry<'a>,
     /// The original text (without terminator) when it differs from how
-    /// `entry` prints; `None` for canonical lines. Boxed: such lines are
-    /// rare, and the box keeps every line 16 bytes smaller (a block holds one
-    /// line per input line, so its size is most of the parse's memory).
+    /// `entry` prints; `None` for canonical lines.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<Box<Cow<'a, str>>>,
+    pub raw: Option<&'a str>,
     pub eol: Eol,
 }
 
@@ -494,11 +501,11 @@ pub enum Entry<'a> {
     Sampler(SamplerEntry<'a>),
     Counter(CounterArg<'a>),
     #[serde(rename = "printf_fmt")]
-    PrintfFmt(PrintfFmt),
+    PrintfFmt(Cow<'a, PrintfFmt>),
     /// `;function:N:ID...` — IL functions this one calls.
-    Function(Vec<u32>),
+    Function(Cow<'a, [u32]>),
     /// `;intrinsic:N:ID...` — library macros this one needs.
-    Intrinsic(Vec<u32>),
+    Intrinsic(Cow<'a, [u32]>),
     /// `;cws:X:Y:Z` — required work-group size.
     Cws([u32; 3]),
     /// `;lws:SIZE`
@@ -576,20 +583,10 @@ impl Metadata<'_> {
     pub fn into_owned(self) -> Metadata<'static> {
         Metadata {
             name: own(self.name),
-            lines: self.lines.into_iter().map(Line::into_owned).collect(),
             end_name: own(self.end_name),
             start_eol: self.start_eol,
             end_eol: self.end_eol,
-        }
-    }
-}
-
-impl Line<'_> {
-    pub fn into_owned(self) -> Line<'static> {
-        Line {
-            entry: self.entry.into_owned(),
-            raw: self.raw.map(|r| Box::new(own(*r))),
-            eol: self.eol,
+            body: self.body.into_owned(),
         }
     }
 }
@@ -668,9 +665,9 @@ impl Entry<'_> {
                 cb: c.cb,
                 offset: c.offset,
             }),
-            Entry::PrintfFmt(p) => Entry::PrintfFmt(p),
-            Entry::Function(ids) => Entry::Function(ids),
-            Entry::Intrinsic(ids) => Entry::Intrinsic(ids),
+            Entry::PrintfFmt(p) => Entry::PrintfFmt(Cow::Owned(p.into_owned())),
+            Entry::Function(ids) => Entry::Function(Cow::Owned(ids.into_owned())),
+            Entry::Intrinsic(ids) => Entry::Intrinsic(Cow::Owned(ids.into_owned())),
             Entry::Cws(v) => Entry::Cws(v),
             Entry::Lws(v) => Entry::Lws(v),
             Entry::LimitGroupSize => Entry::LimitGroupSize,

@@ -2,6 +2,10 @@
 //! every field of a known key is checked, and a failure names the line,
 //! column, field, the offending token and the form that was expected.
 
+use super::body::{
+    data_type_code, decode, eol_bits, image_code, kind, mem_type_code, memory_code, qualifier_code,
+    Body, MEMORY_HAS_SIZE, MEMORY_OTHER, RAW,
+};
 use super::emit::entry_to_string;
 use super::model::*;
 use crate::{limits, printf};
@@ -53,7 +57,7 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, Eol)> {
         if rest.is_empty() {
             return None;
         }
-        match memchr::memchr(b'\n', rest.as_bytes()) {
+        match find_newline(rest.as_bytes()) {
             Some(n) => {
                 let (line, eol) = if n > 0 && rest.as_bytes()[n - 1] == b'\r' {
                     (&rest[..n - 1], Eol::CrLf)
@@ -70,6 +74,36 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, Eol)> {
             }
         }
     })
+}
+
+/// The first `\n` of `bytes`. Metadata lines are a few dozen bytes: their
+/// first 64 bytes are scanned eight at a time inline (memchr's call and
+/// setup cost more than such a line), longer lines are left to memchr.
+#[inline]
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut at = 0;
+    while at < 64 {
+        let Some(chunk) = bytes.get(at..at + 8) else {
+            return bytes
+                .get(at..)?
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|n| at + n);
+        };
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(chunk) ^ (ONES * u64::from(b'\n'));
+        // The lowest byte of x that is zero (a newline) sets its top bit
+        // here; bytes above it may too, so only the lowest counts.
+        let found = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr::memchr(b'\n', bytes.get(at..)?).map(|n| at + n)
 }
 
 /// Checks `bytes` is UTF-8, reporting the first bad byte by line and column.
@@ -123,10 +157,21 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
             expected: "`;ARGSTART:<function>`".into(),
         });
     };
-    // One line per terminator, so the vector never regrows (and never moves
-    // its lines); the count is bounded by the text, not by anything it claims.
+    // One tag and length per terminator, so those columns never regrow;
+    // the count is bounded by the text, not by anything it claims.
     let terminators = memchr::memchr_iter(b'\n', text.as_bytes()).count();
-    let mut out = Vec::with_capacity(terminators.min(limits::MAX_METADATA_LINES));
+    let cap = terminators.min(limits::MAX_METADATA_LINES);
+    let mut body = Body {
+        text: Cow::Borrowed(""),
+        tags: Vec::with_capacity(cap),
+        lens: Vec::with_capacity(cap),
+        // Most lines take a few words; more grow the vector (it holds at
+        // most about one word per byte of text).
+        words: Vec::with_capacity(cap.saturating_mul(4)),
+        printf: Vec::new(),
+    };
+    let body_start = first.len() + start_eol.as_str().len();
+    let mut pos = body_start;
     for (n, line, eol) in lines.by_ref() {
         if let Some(end_name) = line.strip_prefix(";ARGEND:") {
             if let Some((n2, extra, _)) = lines.next() {
@@ -138,15 +183,16 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
                     expected: "nothing after `;ARGEND:` (one block per input)".into(),
                 });
             }
+            body.text = Cow::Borrowed(text.get(body_start..pos).unwrap_or(""));
             return Ok(Metadata {
                 name: Cow::Borrowed(name),
-                lines: out,
                 end_name: Cow::Borrowed(end_name),
                 start_eol,
                 end_eol: eol,
+                body,
             });
         }
-        if out.len() >= limits::MAX_METADATA_LINES {
+        if body.tags.len() >= limits::MAX_METADATA_LINES {
             return Err(ParseError {
                 line: n,
                 column: 1,
@@ -155,10 +201,8 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
                 expected: "a smaller block".into(),
             });
         }
-        out.push(BLANK_LINE);
-        if let Some(slot) = out.last_mut() {
-            fill_line(slot, line, n, eol)?;
-        }
+        fill_line(&mut body, line, n, eol)?;
+        pos += line.len() + eol.as_str().len();
     }
     Err(ParseError {
         line: first_line + text.lines().count().max(1) - 1,
@@ -252,28 +296,27 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata<'_>)>, ParseErro
 
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, ParseError> {
-    let mut parsed = BLANK_LINE;
-    fill_line(&mut parsed, line, line_no, eol)?;
-    Ok(parsed)
+    let mut body = Body::default();
+    fill_line(&mut body, line, line_no, eol)?;
+    body.text = Cow::Borrowed(line);
+    // The body holds the one line just parsed; its entry is detached from the body.
+    let parsed = body
+        .lines()
+        .next()
+        .map(|l| (l.entry.into_owned(), l.raw.is_some()));
+    Ok(match parsed {
+        Some((entry, raw)) => Line {
+            entry,
+            raw: raw.then_some(line),
+            eol,
+        },
+        None => Line::new(Entry::LimitGroupSize),
+    })
 }
 
-/// What a line's slot holds until [`fill_line`] parses into it (a constant,
-/// so it is copied from read-only data rather than assembled field by field).
-const BLANK_LINE: Line<'static> = Line {
-    entry: Entry::LimitGroupSize,
-    raw: None,
-    eol: Eol::Lf,
-};
-
-/// Parses one entry line into `slot`, already in place: an entry built where
-/// it stays is written once, while one returned and then moved is read back
-/// right after its fields were stored, which stalls the CPU on every line.
-fn fill_line<'a>(
-    slot: &mut Line<'a>,
-    line: &'a str,
-    line_no: usize,
-    eol: Eol,
-) -> Result<(), ParseError> {
+/// Parses one entry line into the next slot of `body` (its tag, length and
+/// words; the caller accounts for its text).
+fn fill_line(body: &mut Body<'_>, line: &str, line_no: usize, eol: Eol) -> Result<(), ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -283,24 +326,32 @@ fn fill_line<'a>(
             expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
         });
     }
-    let form = parse_entry(line, line_no, &mut slot.entry)?;
-    let entry = &slot.entry;
+    let first_word = body.words.len();
+    let (kind, form) = parse_entry(line, line_no, body)?;
     // The parse knows whether the entry prints back as `line`: every field is
     // taken verbatim except numbers, which print without leading zeros.
     // Printf format strings are decoded, so only printing them again tells.
     let canonical = match form {
         Form::Canonical => true,
         Form::Rewritten => false,
-        Form::PrintToCompare => entry_to_string(entry) == line.as_bytes(),
+        Form::PrintToCompare => {
+            entry_to_string(&decode(kind, line, &body.words[first_word..], &body.printf))
+                == line.as_bytes()
+        }
     };
     #[cfg(debug_assertions)]
-    debug_assert_eq!(
-        canonical,
-        entry_to_string(entry) == line.as_bytes(),
-        "canonical form decided wrongly for {line:?}"
-    );
-    slot.raw = (!canonical).then(|| Box::new(Cow::Borrowed(line)));
-    slot.eol = eol;
+    {
+        let entry = decode(kind, line, &body.words[first_word..], &body.printf);
+        debug_assert_eq!(
+            canonical,
+            entry_to_string(&entry) == line.as_bytes(),
+            "canonical form decided wrongly for {line:?}"
+        );
+    }
+    body.tags
+        .push(kind | eol_bits(eol) | if canonical { 0 } else { RAW });
+    // At most MAX_LINE_LEN bytes (checked above).
+    body.lens.push(line.len() as u32);
     Ok(())
 }
 
@@ -345,7 +396,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn field(&mut self, name: &str, expected: &str) -> Result<(&'a str, usize), ParseError> {
         if self.done {
             return Err(self.err(
@@ -373,13 +424,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// A non-empty name; its byte length (under `MAX_LINE_LEN`).
     #[inline]
-    fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
+    fn name(&mut self, name: &str) -> Result<u32, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
             return Err(self.err(at, name, "an empty field".into(), "a name"));
         }
-        Ok(Cow::Borrowed(tok))
+        Ok(tok.len() as u32)
     }
 
     /// Everything to the end of the line (may contain `:`).
@@ -548,8 +600,9 @@ fn has_leading_zero(tok: &str) -> bool {
     tok.len() > 1 && tok.as_bytes()[0] == b'0'
 }
 
-/// Parses a line's entry into `dst`; returns whether it prints back as written.
-fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result<Form, ParseError> {
+/// Parses a line's entry into the words of `out`; returns its kind and
+/// whether it prints back as written.
+fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Form), ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -559,48 +612,25 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             expected: "`;` starting a metadata entry".into(),
         });
     };
-    let (key, has_fields) = match memchr::memchr(b':', body.as_bytes()) {
+    // Keys are a few bytes long: a plain scan beats memchr's setup.
+    let (key, has_fields) = match body.as_bytes().iter().position(|&b| b == b':') {
         Some(n) => (&body[..n], true),
         None => (body, false),
     };
     let mut c = Cursor {
         text: line,
-        pos: 1 + key.len() + 1,
+        pos: if has_fields {
+            1 + key.len() + 1
+        } else {
+            line.len()
+        },
         done: !has_fields,
         line: line_no,
         key,
         canonical: true,
     };
-    if !has_fields {
-        c.pos = line.len();
-    }
-    *dst = match key {
-        "version" => {
-            let major = c.u32("major")?;
-            let minor = c.u32("minor")?;
-            let revision = c.u32("revision")?;
-            c.end()?;
-            Entry::Version {
-                major,
-                minor,
-                revision,
-            }
-        }
-        "device" => Entry::Device(Cow::Borrowed(c.rest("name", "a device name")?)),
-        "uniqueid" => one(&mut c, "id", Entry::UniqueId)?,
-        "uavid" => one(&mut c, "id", Entry::UavId)?,
-        "printfid" => one(&mut c, "id", Entry::PrintfId)?,
-        "cbid" => one(&mut c, "id", Entry::CbId)?,
-        "privateid" => one(&mut c, "id", Entry::PrivateId)?,
-        "lws" => one(&mut c, "size", Entry::Lws)?,
-        "memory" => {
-            *dst = parse_memory(&mut c, line)?;
-            return Ok(c.form());
-        }
-        "printf_fmt" => {
-            *dst = parse_printf(&mut c)?;
-            return Ok(Form::PrintToCompare);
-        }
+    let w = &mut out.words;
+    let kind = match key {
         "value" => {
             let name = c.name("name")?;
             let data_type = c.choice("type", DataType::EXPECTED, DataType::from_name)?;
@@ -608,13 +638,8 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            Entry::Value(ValueArg {
-                name,
-                data_type,
-                count,
-                cb,
-                offset,
-            })
+            w.extend_from_slice(&[name, data_type_code(data_type), count, cb, offset]);
+            kind::VALUE
         }
         "pointer" => {
             let name = c.name("name")?;
@@ -638,17 +663,61 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
                 })
             };
             c.end()?;
-            Entry::Pointer(PointerArg {
+            w.extend_from_slice(&[
                 name,
-                data_type,
+                data_type_code(data_type)
+                    | mem_type_code(mem_type) << 8
+                    | qualifier_code(qualifiers) << 16,
                 count,
                 cb,
                 offset,
-                mem_type,
                 buffer,
                 align,
-                qualifiers,
-            })
+            ]);
+            kind::POINTER
+        }
+        "memory" => {
+            let kind = parse_memory(&mut c, line, w)?;
+            return Ok((kind, c.form()));
+        }
+        "reflection" | "constarg" => {
+            let index = c.u32("argument index")?;
+            let at = c.pos;
+            if key == "reflection" {
+                c.rest("type name", "a type name")?;
+            } else {
+                c.rest("name", "an argument name")?;
+            }
+            w.extend_from_slice(&[index, at as u32]);
+            if key == "reflection" {
+                kind::REFLECTION
+            } else {
+                kind::CONSTARG
+            }
+        }
+        "version" => {
+            let major = c.u32("major")?;
+            let minor = c.u32("minor")?;
+            let revision = c.u32("revision")?;
+            c.end()?;
+            w.extend_from_slice(&[major, minor, revision]);
+            kind::VERSION
+        }
+        "device" => {
+            c.rest("name", "a device name")?;
+            kind::DEVICE
+        }
+        "uniqueid" => one(&mut c, "id", w, kind::UNIQUEID)?,
+        "uavid" => one(&mut c, "id", w, kind::UAVID)?,
+        "printfid" => one(&mut c, "id", w, kind::PRINTFID)?,
+        "cbid" => one(&mut c, "id", w, kind::CBID)?,
+        "privateid" => one(&mut c, "id", w, kind::PRIVATEID)?,
+        "lws" => one(&mut c, "size", w, kind::LWS)?,
+        "printf_fmt" => {
+            let p = parse_printf(&mut c)?;
+            w.push(out.printf.len() as u32);
+            out.printf.push(p);
+            return Ok((kind::PRINTF, Form::PrintToCompare));
         }
         "image" => {
             let name = c.name("name")?;
@@ -658,14 +727,8 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            Entry::Image(ImageArg {
-                name,
-                dim,
-                access,
-                id,
-                cb,
-                offset,
-            })
+            w.extend_from_slice(&[name, image_code(dim, access), id, cb, offset]);
+            kind::IMAGE
         }
         "sampler" => {
             let name = c.name("name")?;
@@ -673,12 +736,8 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             let location = c.u32("location")?;
             let value = c.u32("value")?;
             c.end()?;
-            Entry::Sampler(SamplerEntry {
-                name,
-                id,
-                location,
-                value,
-            })
+            w.extend_from_slice(&[name, id, location, value]);
+            kind::SAMPLER
         }
         "counter" => {
             let name = c.name("name")?;
@@ -687,20 +746,15 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            Entry::Counter(CounterArg {
-                name,
-                bits,
-                id,
-                cb,
-                offset,
-            })
+            w.extend_from_slice(&[name, bits, id, cb, offset]);
+            kind::COUNTER
         }
         "function" | "intrinsic" => {
-            let ids = id_list(&mut c)?;
+            id_list(&mut c, w)?;
             if key == "function" {
-                Entry::Function(ids)
+                kind::FUNCTION
             } else {
-                Entry::Intrinsic(ids)
+                kind::INTRINSIC
             }
         }
         "cws" => {
@@ -708,23 +762,20 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
             let y = c.u32("y")?;
             let z = c.u32("z")?;
             c.end()?;
-            Entry::Cws([x, y, z])
+            w.extend_from_slice(&[x, y, z]);
+            kind::CWS
         }
         "limitgroupsize" => {
             c.end()?;
-            Entry::LimitGroupSize
+            kind::LIMITGROUPSIZE
         }
-        "error" => Entry::Error(Cow::Borrowed(c.rest("message", "a message")?)),
-        "warning" => Entry::Warning(Cow::Borrowed(c.rest("message", "a message")?)),
-        "reflection" => {
-            let index = c.u32("argument index")?;
-            let type_name = Cow::Borrowed(c.rest("type name", "a type name")?);
-            Entry::Reflection { index, type_name }
+        "error" => {
+            c.rest("message", "a message")?;
+            kind::ERROR
         }
-        "constarg" => {
-            let index = c.u32("argument index")?;
-            let name = Cow::Borrowed(c.rest("name", "an argument name")?);
-            Entry::ConstArg { index, name }
+        "warning" => {
+            c.rest("message", "a message")?;
+            kind::WARNING
         }
         _ => {
             if key.is_empty() {
@@ -736,26 +787,23 @@ fn parse_entry<'a>(line: &'a str, line_no: usize, dst: &mut Entry<'a>) -> Result
                     expected: "a key after `;`".into(),
                 });
             }
-            Entry::Unknown {
-                key: Cow::Borrowed(key),
-                rest: has_fields.then(|| Cow::Borrowed(&line[key.len() + 2..])),
-            }
+            // Key length: under MAX_LINE_LEN.
+            w.extend_from_slice(&[key.len() as u32, u32::from(has_fields)]);
+            kind::UNKNOWN
         }
     };
-    Ok(c.form())
+    Ok((kind, c.form()))
 }
 
-fn one<'a>(
-    c: &mut Cursor<'a>,
-    name: &str,
-    f: impl Fn(u32) -> Entry<'a>,
-) -> Result<Entry<'a>, ParseError> {
+fn one(c: &mut Cursor, name: &str, w: &mut Vec<u32>, kind: u8) -> Result<u8, ParseError> {
     let v = c.u32(name)?;
     c.end()?;
-    Ok(f(v))
+    w.push(v);
+    Ok(kind)
 }
 
-fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
+/// `COUNT:ID...`, stored as the count then the ids.
+fn id_list(c: &mut Cursor, w: &mut Vec<u32>) -> Result<(), ParseError> {
     let (tok, at) = c.field("count", "a decimal integer")?;
     let count = c
         .decimal(tok)
@@ -777,15 +825,18 @@ fn id_list(c: &mut Cursor) -> Result<Vec<u32>, ParseError> {
             format!("at most {} ids", limits::MAX_LIST_LEN),
         ));
     }
-    let mut ids = Vec::with_capacity(present);
+    // `present` fields are in the line, so this reserves what the text holds.
+    w.reserve(present + 1);
+    w.push(present as u32);
     for _ in 0..present {
-        ids.push(c.u32("id")?);
+        let id = c.u32("id")?;
+        w.push(id);
     }
     c.end()?;
-    Ok(ids)
+    Ok(())
 }
 
-fn parse_printf<'a>(c: &mut Cursor<'a>) -> Result<Entry<'a>, ParseError> {
+fn parse_printf(c: &mut Cursor<'_>) -> Result<PrintfFmt, ParseError> {
     let id = c.u32("id")?;
     let (tok, at) = c.field("argument count", "a decimal integer")?;
     let n = parse_decimal(tok).ok_or_else(|| {
@@ -852,15 +903,17 @@ fn parse_printf<'a>(c: &mut Cursor<'a>) -> Result<Entry<'a>, ParseError> {
             "whole characters",
         ));
     }
-    Ok(Entry::PrintfFmt(PrintfFmt {
+    Ok(PrintfFmt {
         id,
         arg_sizes,
         format,
         terminated,
-    }))
+    })
 }
 
-fn parse_memory<'a>(c: &mut Cursor<'a>, line: &'a str) -> Result<Entry<'a>, ParseError> {
+/// `;memory:SPACE:SIZE` or `;memory:FLAG`; unknown spaces keep whatever
+/// follows, typed only when it is a plain size (else the line is `Unknown`).
+fn parse_memory(c: &mut Cursor<'_>, line: &str, w: &mut Vec<u32>) -> Result<u8, ParseError> {
     let (name, at) = c.field("space", "a memory space or flag")?;
     if name.is_empty() {
         return Err(c.err(
@@ -871,39 +924,70 @@ fn parse_memory<'a>(c: &mut Cursor<'a>, line: &'a str) -> Result<Entry<'a>, Pars
         ));
     }
     let kind = MemoryKind::from_name(name);
+    let code = memory_code(&kind);
+    let size = |w: &mut Vec<u32>, size: u64| {
+        w.extend_from_slice(&[code | MEMORY_HAS_SIZE]);
+        if code == MEMORY_OTHER {
+            w.push(name.len() as u32);
+        }
+        w.extend_from_slice(&[size as u32, (size >> 32) as u32]);
+    };
     if kind.is_flag() {
         c.end()?;
-        return Ok(Entry::Memory(Memory { kind, size: None }));
+        w.push(code);
+        return Ok(kind::MEMORY);
     }
-    if let MemoryKind::Other(_) = kind {
-        // Unknown spaces keep whatever follows, typed only when it is a plain size.
+    if code == MEMORY_OTHER {
         if c.done {
-            return Ok(Entry::Memory(Memory { kind, size: None }));
+            w.extend_from_slice(&[code, name.len() as u32]);
+            return Ok(kind::MEMORY);
         }
         let rest = &line[c.pos..];
-        if let Some(size) = parse_decimal(rest) {
+        if let Some(v) = parse_decimal(rest) {
             c.canonical &= !has_leading_zero(rest);
-            return Ok(Entry::Memory(Memory {
-                kind,
-                size: Some(size),
-            }));
+            size(w, v);
+            return Ok(kind::MEMORY);
         }
-        return Ok(Entry::Unknown {
-            key: Cow::Borrowed("memory"),
-            rest: Some(Cow::Borrowed(&line[8..])),
-        });
+        // Not a size: the line is kept as an unknown `memory` entry.
+        w.extend_from_slice(&["memory".len() as u32, 1]);
+        return Ok(kind::UNKNOWN);
     }
-    let size = c.u64("size")?;
+    let v = c.u64("size")?;
     c.end()?;
-    Ok(Entry::Memory(Memory {
-        kind,
-        size: Some(size),
-    }))
+    size(w, v);
+    Ok(kind::MEMORY)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inline newline scan agrees with memchr at every position and
+    /// length, across its 8-byte steps and the 64-byte hand-over.
+    #[test]
+    fn newline_scan_agrees_with_memchr() {
+        for len in 0..90 {
+            for at in 0..=len {
+                let mut bytes = vec![b'a'; len];
+                if at < len {
+                    bytes[at] = b'\n';
+                }
+                // Bytes that differ from `\n` by one bit or borrow, after it.
+                if at + 1 < len {
+                    bytes[at + 1] = b'\x0b';
+                }
+                assert_eq!(
+                    find_newline(&bytes),
+                    memchr::memchr(b'\n', &bytes),
+                    "{len} {at}"
+                );
+                if at > 0 && at < len {
+                    bytes[at - 1] = b'\x09';
+                    assert_eq!(find_newline(&bytes), memchr::memchr(b'\n', &bytes));
+                }
+            }
+        }
+    }
 
     /// The one-pass decimal agrees with the full field path on what it takes,
     /// and leaves the rest to it (leading zeros, ten digits, overflow, empty

@@ -365,6 +365,10 @@ impl<'a> Parser<'a> {
         self.b.get(self.pos).copied()
     }
 
+    /// Inlined into its two callers (a member's value, an array's element):
+    /// returned through memory, the node is stored field by field and then
+    /// copied on in 16-byte loads that wait for those stores.
+    #[inline(always)]
     fn value(&mut self, depth: usize) -> Result<Node<'a>, Box<Error>> {
         let start = self.pos;
         let stream = self.stream_next.take();

@@ -7,7 +7,7 @@ use crate::output::{emit, emit_streamed, JsonArg};
 use gpukit_amd::cl1::Cl1Binary;
 use gpukit_amd::cl2::Cl2Binary;
 use gpukit_amd::container::{detect, BinaryKind};
-use gpukit_amd::metadata::{find_blocks, parse_metadata, Argument, Line, MemoryTotals, Metadata};
+use gpukit_amd::metadata::{find_blocks, parse_metadata, Argument, Lines, MemoryTotals, Metadata};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ struct BlockReport<'a> {
     arguments: Vec<Argument>,
     calls: Vec<u32>,
     intrinsics: Vec<u32>,
-    lines: &'a [Line<'a>],
+    lines: Lines<'a>,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> CmdResult {
                 arguments: m.arguments(),
                 calls: m.called_functions(),
                 intrinsics: m.intrinsics(),
-                lines: &m.lines,
+                lines: m.lines(),
             })
             .collect();
         args.json.emit_many(args.output.as_deref(), &reports)
