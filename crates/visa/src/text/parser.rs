@@ -1890,12 +1890,19 @@ fn parse_pred(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Option<Pred>> 
     )))
 }
 
+#[inline(always)]
 fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     if let Some((e, len)) = plain_exec(&c.text.as_bytes()[c.pos..]) {
         c.pos += len;
         return Ok(e);
     }
+    parse_exec_full(c)
+}
+
+/// `parse_exec` past its blanks, for what `plain_exec` does not take.
+#[inline(never)]
+fn parse_exec_full(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.expect("(")?;
     c.skip_ws();
     let at = *c;
@@ -1960,7 +1967,7 @@ fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
 /// `generic` written into the operand's slot, with a declared variable's plain
 /// `(row,col)<region>` read inline (the commonest operand; a result returned through
 /// memory and copied cost more than reading it).
-#[inline]
+#[inline(always)]
 fn generic_into(
     rb: &mut RoutineBuilder,
     version: Version,
@@ -2545,9 +2552,11 @@ fn formatted(
     let pick = |c: &mut LineCursor, table: &[&str], what: &str| -> PResult<u32> {
         let at = *c;
         let w = c.ident()?;
+        // Names are a few bytes: compared bytewise, not through `memcmp` per entry.
+        let same = |n: &str| n.len() == w.len() && n.bytes().zip(w.bytes()).all(|(a, b)| a == b);
         table
             .iter()
-            .position(|n| *n == w)
+            .position(|n| same(n))
             .map(|i| i as u32)
             .ok_or_else(|| at.err(format!("unknown {what} `{w}`"), table.join(", ")))
     };
