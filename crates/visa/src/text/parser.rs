@@ -1064,10 +1064,13 @@ fn attribute(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Attribute> 
     let name_index = rb.intern(name.as_bytes());
     let kind = crate::isa::attribute_kind(name.as_bytes());
     if !c.eat("=") {
-        return Ok(Attribute {
-            name_index,
-            value: AttributeValue::Int { value: 1, width: 0 },
-        });
+        // A bare name: a set flag, or (as the printer shows it) an empty string.
+        let value = if kind == Some(crate::isa::AttributeKind::CStr) {
+            AttributeValue::Str(Vec::new())
+        } else {
+            AttributeValue::Int { value: 1, width: 0 }
+        };
+        return Ok(Attribute { name_index, value });
     }
     let value = if c.peek() == Some('"') {
         let s = c.quoted()?;
