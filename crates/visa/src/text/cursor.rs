@@ -34,6 +34,23 @@ pub fn is_name_byte(b: u8) -> bool {
     NAME_BYTES[b as usize]
 }
 
+/// The value of each hex digit, `0xFF` for other bytes.
+static HEX_DIGITS: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => 0xFF,
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Eight spaces, compared as one word (a slice comparison calls `bcmp`).
 #[inline]
 pub fn is_8_spaces(b: &[u8]) -> bool {
@@ -300,7 +317,41 @@ impl<'a> LineCursor<'a> {
     /// length: what `int` would read, without its expression machinery. `None` for
     /// anything else (the full path then reads it, with its diagnostics).
     #[inline]
-    fn plain_number(&self) -> Option<(u64, usize)> {
+    pub(crate) fn plain_number(&self) -> Option<(u64, usize)> {
+        let b = self.text.as_bytes().get(self.pos..)?;
+        let (prefix, hex) = match b {
+            [b'0', b'x' | b'X', ..] => (2, true),
+            _ => (0, false),
+        };
+        let mut v: u64 = 0;
+        let mut len = 0;
+        // Up to 15 hex or 18 decimal digits cannot overflow; longer numbers (rare) take
+        // the checked loop.
+        let quick = if hex { 15 } else { 18 };
+        for &d in &b[prefix..] {
+            let x = if hex {
+                HEX_DIGITS[d as usize]
+            } else {
+                d.wrapping_sub(b'0')
+            };
+            if (hex && x == 0xFF) || (!hex && x > 9) {
+                break;
+            }
+            if len == quick {
+                return self.plain_number_long();
+            }
+            v = v * if hex { 16 } else { 10 } + u64::from(x);
+            len += 1;
+        }
+        if len == 0 || matches!(b.get(prefix + len), Some(b'+' | b'-' | b'*' | b'/')) {
+            return None;
+        }
+        Some((v, prefix + len))
+    }
+
+    /// `plain_number` for a number too long for its quick loop.
+    #[inline(never)]
+    fn plain_number_long(&self) -> Option<(u64, usize)> {
         let b = self.text.as_bytes().get(self.pos..)?;
         let (prefix, radix) = if b.starts_with(b"0x") || b.starts_with(b"0X") {
             (2, 16)

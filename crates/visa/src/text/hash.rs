@@ -26,7 +26,7 @@ impl<V> Default for NameMap<V> {
 /// The bytes of a short name and its length in the last byte (so `a` and `a\0` differ).
 /// Built from two fixed-size loads that may overlap (no `memcpy` of a variable length).
 #[inline]
-fn short_key(b: &[u8]) -> Option<u128> {
+pub(crate) fn short_key(b: &[u8]) -> Option<u128> {
     let n = b.len();
     let bytes = match n {
         0 => 0,

@@ -64,32 +64,67 @@ fn last_platform_line(src: &str) -> Option<&str> {
         .map(|l| l.trim_end_matches('\r'))
 }
 
-/// The pieces of `src` between `\n`s, as `src.split('\n')` yields them.
-struct Lines<'a> {
-    src: &'a str,
-    start: usize,
-    done: bool,
+/// How a line found by `scan_line` ends.
+enum LineEnd {
+    /// No `//` comment and no string.
+    Plain,
+    /// A `//` comment from this offset of the text, with no string before it.
+    Comment(usize),
+    /// A `"` before any comment: the comment is found around the string.
+    Quoted,
 }
 
-impl<'a> Iterator for Lines<'a> {
-    type Item = &'a str;
-    #[inline]
-    fn next(&mut self) -> Option<&'a str> {
-        if self.done {
-            return None;
+/// One line of `src` from `start`: where the piece up to the next `\n` ends (as
+/// `src.split('\n')` yields it) and, when no `"` comes before it, where its `//`
+/// comment starts. One scan finds both: IGC pads each instruction with spaces up to a
+/// `/// $n` comment, so the comment is found first and only its few bytes are left
+/// to search for the newline.
+#[inline]
+fn scan_line(b: &[u8], start: usize) -> (usize, LineEnd) {
+    let newline_from = |at: usize| {
+        // A comment is mostly short (`/// $12`): a few bytes looked at directly cost
+        // less than a `memchr` call.
+        let near = &b[at..b.len().min(at + 16)];
+        match near.iter().position(|&x| x == b'\n') {
+            Some(e) => at + e,
+            None if near.len() < 16 => b.len(),
+            None => memchr::memchr(b'\n', &b[at + 16..]).map_or(b.len(), |e| at + 16 + e),
         }
-        let rest = self.src.get(self.start..)?;
-        match memchr::memchr(b'\n', rest.as_bytes()) {
-            Some(e) => {
-                self.start += e + 1;
-                rest.get(..e)
+    };
+    let mut from = start;
+    loop {
+        let Some(i) = memchr::memchr3(b'\n', b'/', b'"', &b[from..]) else {
+            return (b.len(), LineEnd::Plain);
+        };
+        let at = from + i;
+        match b[at] {
+            b'\n' => return (at, LineEnd::Plain),
+            b'"' => return (newline_from(at), LineEnd::Quoted),
+            _ if b.get(at + 1) == Some(&b'/') => {
+                return (newline_from(at + 2), LineEnd::Comment(at))
             }
-            None => {
-                self.done = true;
-                Some(rest)
-            }
+            _ => from = at + 1,
         }
     }
+}
+
+/// Where the text of `line` starts and ends without its surrounding blanks (ASCII
+/// blanks bytewise, others as `str::trim` sees them); `None` for a blank line.
+#[inline]
+fn content_bounds(line: &str) -> Option<(usize, usize)> {
+    let b = line.as_bytes();
+    // IGC indents instructions by four spaces.
+    let mut s = if b.starts_with(b"    ") { 4 } else { 0 };
+    while s < b.len() && ASCII_BLANK[b[s] as usize] {
+        s += 1;
+    }
+    if s < b.len() && !b[s].is_ascii() {
+        s = line.len() - line.trim_start().len();
+    }
+    if s == b.len() {
+        return None;
+    }
+    Some((s, trim_end_fast(line).len()))
 }
 
 /// Parses a whole `.visaasm` text for the platform its build trailer names, else for one
@@ -106,15 +141,18 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         grf_bytes: options.grf_bytes,
         ..Parser::default()
     };
-    let lines = Lines {
-        src,
-        start: 0,
-        done: false,
-    };
-    for (i, raw) in lines.enumerate() {
-        let raw = match raw.as_bytes().last() {
-            Some(b'\r') => raw.trim_end_matches('\r'),
-            _ => raw,
+    let b = src.as_bytes();
+    let mut start = 0;
+    let mut no = 0;
+    while start <= b.len() {
+        no += 1;
+        let (end, comment) = scan_line(b, start);
+        let piece = &src[start..end];
+        let piece_start = start;
+        start = end + 1;
+        let raw = match piece.as_bytes().last() {
+            Some(b'\r') => piece.trim_end_matches('\r'),
+            _ => piece,
         };
         // (Only a line that starts with `/` can be a trailer comment.)
         if let (Some(rb), Some(b'/')) = (p.routine.as_mut(), raw.as_bytes().first()) {
@@ -130,16 +168,24 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
                 continue;
             }
         }
-        let (line, has_tab) = strip_comment(raw);
-        if is_blank(line) {
-            continue;
-        }
-        let line = if has_tab {
-            tabs_as_spaces(line)
-        } else {
-            std::borrow::Cow::Borrowed(line)
+        // The comment `scan_line` found (no string before it) ends the line; a line with
+        // a string has its comment found around the string.
+        let line = match comment {
+            LineEnd::Comment(at) => &piece[..at - piece_start],
+            LineEnd::Quoted => strip_comment_quoted(raw).0,
+            LineEnd::Plain => raw,
         };
-        if let Err(d) = p.line(&line, i + 1) {
+        let Some((s, e)) = content_bounds(line) else {
+            continue;
+        };
+        // Tabs are blanks wherever the grammar has a space; only those inside the text
+        // need rewriting (`tabs_as_spaces`, same length) for the steps that look for spaces.
+        let result = if memchr::memchr(b'\t', &line.as_bytes()[s..e]).is_some() {
+            p.line(&tabs_as_spaces(line), no, s, e)
+        } else {
+            p.line(line, no, s, e)
+        };
+        if let Err(d) = result {
             p.diags.push(*d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
                 break;
@@ -177,27 +223,8 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
     })
 }
 
-/// Drops a `//` comment that is not inside a string; says whether what is left has a tab.
-fn strip_comment(line: &str) -> (&str, bool) {
-    let b = line.as_bytes();
-    // Most lines have no string: the first `//` ends them. One pass finds it and any
-    // tab before it; a quote before it takes the careful path.
-    let mut has_tab = false;
-    let mut from = 0;
-    while let Some(i) = memchr::memchr3(b'/', b'\t', b'"', &b[from..]) {
-        let at = from + i;
-        match b[at] {
-            b'\t' => has_tab = true,
-            b'"' => return strip_comment_quoted(line),
-            _ if b.get(at + 1) == Some(&b'/') => return (&line[..at], has_tab),
-            _ => {}
-        }
-        from = at + 1;
-    }
-    (line, has_tab)
-}
-
-/// `strip_comment` of a line with a string literal.
+/// A line with a string literal without its `//` comment (one outside the string); says
+/// whether what is left has a tab.
 fn strip_comment_quoted(line: &str) -> (&str, bool) {
     let b = line.as_bytes();
     let mut in_str = false;
@@ -219,27 +246,34 @@ fn strip_comment_quoted(line: &str) -> (&str, bool) {
     (line, memchr::memchr(b'\t', line.as_bytes()).is_some())
 }
 
-/// `line.trim().is_empty()`, deciding ASCII bytes without decoding characters.
-fn is_blank(line: &str) -> bool {
-    match line
-        .bytes()
-        .position(|b| !b.is_ascii_whitespace() && b != 0x0b)
-    {
-        None => true,
-        Some(i) if line.as_bytes()[i].is_ascii() => false,
-        Some(i) => line[i..].trim().is_empty(),
+/// The ASCII blanks `str::trim` drops (`is_ascii_whitespace` and vertical tab), by byte.
+static ASCII_BLANK: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_whitespace() || b == 0x0b;
+        i += 1;
     }
-}
+    t
+};
 
 /// `s.trim_end()`, dropping trailing ASCII blanks bytewise first.
 fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
-    // IGC pads lines before their comments with long runs of spaces.
+    // IGC pads lines before their comments with long runs of spaces (16 compared at
+    // once, one vector compare).
+    while end >= 16 && <[u8; 16]>::try_from(&b[end - 16..end]).is_ok_and(|w| w == [b' '; 16]) {
+        end -= 16;
+    }
     while end >= 8 && is_8_spaces(&b[end - 8..end]) {
         end -= 8;
     }
-    while end > 0 && (b[end - 1].is_ascii_whitespace() || b[end - 1] == 0x0b) {
+    while end >= 4 && b[end - 4..end] == *b"    " {
+        end -= 4;
+    }
+    while end > 0 && ASCII_BLANK[b[end - 1] as usize] {
         end -= 1;
     }
     // What is left ends in a character that is not an ASCII blank; only a non-ASCII
@@ -274,6 +308,12 @@ struct RoutineBuilder {
     string_ids: NameMap<u32>,
     variables: Vec<Variable>,
     var_ids: NameMap<u32>,
+    /// Recent answers of `var_id` by a hash of the name's `short_key`: key, the
+    /// `var_generation` they were found in, id. Operands name a few variables over and
+    /// over; comparing one key costs less than a map lookup. Empty until the routine
+    /// starts; a change to `var_ids` moves the generation on, so no stale answer is used.
+    var_cache: Vec<std::cell::Cell<(u128, u32, u32)>>,
+    var_generation: u32,
     aliases: Vec<(usize, String, u16, usize, usize)>,
     addresses: Vec<AddressVar>,
     address_ids: FastMap<String, u16>,
@@ -317,7 +357,36 @@ impl RoutineBuilder {
         i
     }
 
+    #[inline]
     fn var_id(&self, name: &str) -> Option<u32> {
+        let Some(key) = super::hash::short_key(name.as_bytes()) else {
+            return self.var_id_uncached(name);
+        };
+        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = self.var_cache.get((h >> 56) as usize)?;
+        let (k, generation, id) = slot.get();
+        if k == key && generation == self.var_generation {
+            return Some(id);
+        }
+        let id = self.var_id_uncached(name)?;
+        slot.set((key, self.var_generation, id));
+        Some(id)
+    }
+
+    /// `var_ids` changed: answers cached before may be wrong now.
+    fn vars_changed(&mut self) {
+        self.var_generation = self.var_generation.wrapping_add(1);
+        if self.var_generation == 0 {
+            // Generation 0 marks empty slots: start over rather than wrap onto them.
+            self.var_generation = 1;
+            for slot in &self.var_cache {
+                slot.set((0, 0, 0));
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn var_id_uncached(&self, name: &str) -> Option<u32> {
         if let Some(&id) = self.var_ids.get(name) {
             return Some(id);
         }
@@ -406,19 +475,25 @@ impl Parser {
         self.version.unwrap_or(Version::LATEST_BINARY)
     }
 
-    fn line(&mut self, text: &str, no: usize) -> PResult<()> {
+    /// One line without its comment; `s..e` is its text without surrounding blanks
+    /// (`content_bounds`), not empty.
+    fn line(&mut self, text: &str, no: usize, s: usize, e: usize) -> PResult<()> {
         let mut c = LineCursor::new(text, no);
-        c.skip_ws();
+        c.pos = s;
         if c.peek() == Some('.') && !c.rest().starts_with(".sat") {
             // IGC's header has no final newline, so an instruction printed right after
             // it shares the last header line, four spaces in.
             if let Some(split) = instruction_after_header(text) {
                 self.directive(LineCursor::new(&text[..split], no))?;
-                return self.line(&text[split..], no);
+                let rest = &text[split..];
+                return match content_bounds(rest) {
+                    Some((s, e)) => self.line(rest, no, s, e),
+                    None => Ok(()),
+                };
             }
             return self.directive(c);
         }
-        let r = trim_end_fast(c.rest());
+        let r = &text[s..e];
         if r == "{" || r == "}" {
             let Some(rb) = self.routine.as_mut() else {
                 return Err(c.err("scope outside a kernel or function", "`.kernel` first"));
@@ -436,6 +511,7 @@ impl Parser {
                         None => rb.var_ids.remove(&name),
                     };
                 }
+                rb.vars_changed();
             }
             return Ok(());
         }
@@ -605,9 +681,17 @@ impl Parser {
                     is_kernel: word == "kernel",
                     name: name.clone(),
                     grf_bytes: self.grf_bytes,
+                    var_cache: vec![std::cell::Cell::new((0, 0, 0)); 256],
+                    var_generation: 1,
                     ..Default::default()
                 };
                 rb.intern(&name);
+                // Predefined variables answer from the map like declared ones (a
+                // declaration of the same name hides one as before: `var_id` tried the
+                // map first); in reverse, so the first of a repeated name stays.
+                for p in crate::isa::PREDEFINED_VARS.iter().rev() {
+                    rb.var_ids.insert(p.name, p.id);
+                }
                 for p in predefined_vars(self.version()) {
                     rb.intern(p.name.as_bytes());
                 }
@@ -879,6 +963,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             v.set_type_align(ty, align);
             rb.variables.push(v);
             let hidden = rb.var_ids.insert(&name, PREDEFINED_VARS + index as u32);
+            rb.vars_changed();
             if let Some(scope) = rb.scopes.last_mut() {
                 scope.push((name, hidden));
             }
@@ -979,10 +1064,13 @@ fn attribute(rb: &mut RoutineBuilder, c: &mut LineCursor) -> PResult<Attribute> 
     let name_index = rb.intern(name.as_bytes());
     let kind = crate::isa::attribute_kind(name.as_bytes());
     if !c.eat("=") {
-        return Ok(Attribute {
-            name_index,
-            value: AttributeValue::Int { value: 1, width: 0 },
-        });
+        // A bare name: a set flag, or (as the printer shows it) an empty string.
+        let value = if kind == Some(crate::isa::AttributeKind::CStr) {
+            AttributeValue::Str(Vec::new())
+        } else {
+            AttributeValue::Int { value: 1, width: 0 }
+        };
+        return Ok(Attribute { name_index, value });
     }
     let value = if c.peek() == Some('"') {
         let s = c.quoted()?;
@@ -1263,8 +1351,64 @@ fn doom_word(ops: &[Op]) -> Option<&'static str> {
 #[derive(Default)]
 struct Compiled {
     version: Option<Version>,
-    memo: NameMap<Vec<(u16, bool)>>,
+    /// Index into `lists` by leading word.
+    memo: NameMap<u32>,
+    lists: Vec<Vec<(u16, bool)>>,
+    /// The last leading words seen, by a hash of their `short_key`, with their index
+    /// into `lists` plus one (0: empty): consecutive lines mostly repeat a few words,
+    /// and comparing one key is cheaper than a map lookup. A cache in front of `memo`,
+    /// so names crafted to collide only make it miss.
+    recent: Vec<(u128, u32)>,
     plans: Vec<Option<Box<Plan>>>,
+}
+
+/// Slots of `Compiled::recent` (a power of two).
+const RECENT_SLOTS: usize = 64;
+
+impl Compiled {
+    /// The candidate list for `word` (built and remembered on first use), or `None`
+    /// when the memo is full and the list is in `scratch`.
+    #[inline]
+    fn list_for<'s>(
+        &'s mut self,
+        cands: &Candidates,
+        word: &str,
+        scratch: &'s mut Vec<(u16, bool)>,
+    ) -> &'s [(u16, bool)] {
+        let key = super::hash::short_key(word.as_bytes());
+        let slot = key.map(|k| {
+            let h = ((k as u64) ^ ((k >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            (h >> (64 - RECENT_SLOTS.trailing_zeros())) as usize
+        });
+        if let (Some(k), Some(slot)) = (key, slot) {
+            if let Some(&(rk, ix)) = self.recent.get(slot) {
+                if rk == k && ix != 0 {
+                    return &self.lists[ix as usize - 1];
+                }
+            }
+        }
+        let ix = match self.memo.get(word) {
+            Some(&ix) => ix,
+            None => {
+                let ids = cands.ids_for(word);
+                if self.memo.len() >= 4096 {
+                    *scratch = ids;
+                    return scratch;
+                }
+                self.lists.push(ids);
+                let ix = self.lists.len() as u32 - 1;
+                self.memo.insert(word, ix);
+                ix
+            }
+        };
+        if let (Some(k), Some(slot)) = (key, slot) {
+            if self.recent.is_empty() {
+                self.recent = vec![(0, 0); RECENT_SLOTS];
+            }
+            self.recent[slot] = (k, ix + 1);
+        }
+        &self.lists[ix as usize]
+    }
 }
 
 /// The candidates of one text version, with an index from the leading name of each
@@ -1408,7 +1552,6 @@ fn parse_instruction(
             ..Compiled::default()
         };
     }
-    let Compiled { memo, plans, .. } = compiled;
     let mut body = c;
     if body.peek() == Some('(') {
         if let Some(close) = body.rest().find(") ") {
@@ -1418,17 +1561,16 @@ fn parse_instruction(
     let rest = body.rest();
     let cands = candidates(version);
     let word = leading_word(rest);
-    let found = match memo.get(word) {
-        Some(ids) => try_candidates(rb, version, c, cands, ids, rest, plans, ops, start),
-        None => {
-            let ids = cands.ids_for(word);
-            let found = try_candidates(rb, version, c, cands, &ids, rest, plans, ops, start);
-            if memo.len() < 4096 {
-                memo.insert(word, ids);
-            }
-            found
-        }
+    let mut scratch = Vec::new();
+    let mut plans = std::mem::take(&mut compiled.plans);
+    let ids = compiled.list_for(cands, word, &mut scratch);
+    let found = match *ids {
+        // One candidate, certain by its word: tried as `try_candidates` would try it
+        // (passing over a doomed one would only defer it to the second round).
+        [(id, false)] => try_one(rb, version, c, cands, id, &mut plans, ops, start),
+        _ => try_candidates(rb, version, c, cands, ids, rest, &mut plans, ops, start),
     };
+    compiled.plans = plans;
     match found {
         Ok(Some(head)) => Ok(head),
         Ok(None) => Err(body.err(
@@ -1437,6 +1579,55 @@ fn parse_instruction(
         )),
         Err(d) => Err(d),
     }
+}
+
+/// `try_candidates` for a single candidate whose keys need no comparing.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn try_one(
+    rb: &mut RoutineBuilder,
+    version: Version,
+    c: LineCursor,
+    cands: &Candidates,
+    id: u16,
+    plans: &mut Vec<Option<Box<Plan>>>,
+    ops: &mut Vec<Operand>,
+    start: usize,
+) -> PResult<Option<(Opcode, Option<u8>)>> {
+    let Some(cand) = cands.all.get(id as usize) else {
+        return Ok(None);
+    };
+    let Some(plan) = plan_of(plans, id, cand, version).filter(|p| p.admitted) else {
+        return Ok(None);
+    };
+    ops.truncate(start);
+    ops.extend((0..cand.layout.fields.len()).map(|_| Operand::Absent));
+    match_template(rb, version, c, cand, plan, &mut ops[start..])?;
+    Ok(Some((cand.opcode, cand.subop)))
+}
+
+/// The plan of candidate `id`, compiled on first use (`None` only if it could not be
+/// kept, which does not happen).
+#[inline]
+fn plan_of<'p>(
+    plans: &'p mut Vec<Option<Box<Plan>>>,
+    id: u16,
+    cand: &Candidate,
+    version: Version,
+) -> Option<&'p Plan> {
+    if !plans.get(id as usize).is_some_and(Option::is_some) {
+        compile_plan(plans, id, cand, version);
+    }
+    plans.get(id as usize)?.as_deref()
+}
+
+/// `plan_of` the first time: compiles the plan.
+#[inline(never)]
+fn compile_plan(plans: &mut Vec<Option<Box<Plan>>>, id: u16, cand: &Candidate, version: Version) {
+    if plans.len() <= id as usize {
+        plans.resize_with(id as usize + 1, || None);
+    }
+    plans[id as usize] = Some(Box::new(Plan::new(cand, version)));
 }
 
 /// `s.starts_with(prefix)` as a byte loop (keys are a few bytes: shorter than a `memcmp` call).
@@ -1476,13 +1667,9 @@ fn try_candidates(
             if check_keys && !cand.keys.iter().any(|k| starts_with_bytes(rest, k)) {
                 continue;
             }
-            if plans.len() <= id as usize {
-                plans.resize_with(id as usize + 1, || None);
-            }
-            let plan = plans[id as usize].get_or_insert_with(|| Box::new(Plan::new(cand, version)));
-            if !plan.admitted {
+            let Some(plan) = plan_of(plans, id, cand, version).filter(|p| p.admitted) else {
                 continue;
-            }
+            };
             if pass_over && plan.doomed(rest) {
                 passed_over = true;
                 continue;
@@ -1548,6 +1735,11 @@ fn match_template(
                         continue;
                     }
                     let value = match fmt {
+                        // Operands replace what is there (`merge` combines only numbers).
+                        None if matches!(fields[i].kind, FieldKind::Vector | FieldKind::Raw) => {
+                            generic_into(rb, version, &mut c, &fields[i], &mut ops[i])?;
+                            continue;
+                        }
                         None => generic(rb, version, &mut c, &fields[i])?,
                         Some(f) => formatted(
                             rb,
@@ -1701,12 +1893,19 @@ fn parse_pred(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Option<Pred>> 
     )))
 }
 
+#[inline(always)]
 fn parse_exec(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.skip_ws();
     if let Some((e, len)) = plain_exec(&c.text.as_bytes()[c.pos..]) {
         c.pos += len;
         return Ok(e);
     }
+    parse_exec_full(c)
+}
+
+/// `parse_exec` past its blanks, for what `plain_exec` does not take.
+#[inline(never)]
+fn parse_exec_full(c: &mut LineCursor) -> PResult<ExecCtrl> {
     c.expect("(")?;
     c.skip_ws();
     let at = *c;
@@ -1771,7 +1970,7 @@ fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
 /// `generic` written into the operand's slot, with a declared variable's plain
 /// `(row,col)<region>` read inline (the commonest operand; a result returned through
 /// memory and copied cost more than reading it).
-#[inline]
+#[inline(always)]
 fn generic_into(
     rb: &mut RoutineBuilder,
     version: Version,
@@ -1779,15 +1978,82 @@ fn generic_into(
     f: &Field,
     slot: &mut Operand,
 ) -> PResult<()> {
-    if f.kind == FieldKind::Vector {
-        c.skip_ws();
-        if let Some(v) = plain_variable(rb, c) {
-            *slot = Operand::Vector(v);
-            return Ok(());
+    match f.kind {
+        FieldKind::Vector => {
+            c.skip_ws();
+            let first = c.text.as_bytes().get(c.pos).copied().unwrap_or(0);
+            let plain = if first.is_ascii_digit() {
+                plain_immediate(c)
+            } else {
+                plain_variable(rb, c)
+            };
+            if let Some(v) = plain {
+                *slot = Operand::Vector(v);
+                return Ok(());
+            }
         }
+        FieldKind::Raw => {
+            c.skip_ws();
+            if let Some(r) = plain_raw(rb, c) {
+                *slot = Operand::Raw(r);
+                return Ok(());
+            }
+        }
+        _ => {}
     }
     *slot = generic(rb, version, c, f)?;
     Ok(())
+}
+
+/// A number literal with its type (`0x10:ud`, `7:w`) as `parse_vector` reads it when
+/// the number is plain (`LineCursor::plain_number`) and the type known, the cursor moved
+/// past it; `None` (cursor unmoved) for anything else.
+#[inline]
+fn plain_immediate(c: &mut LineCursor) -> Option<Vector> {
+    let (v, len) = c.plain_number()?;
+    let b = &c.text.as_bytes()[c.pos + len..];
+    if b.first() != Some(&b':') {
+        return None;
+    }
+    let n = b[1..]
+        .iter()
+        .position(|&x| !is_name_byte(x))
+        .unwrap_or(b.len() - 1);
+    let start = c.pos + len + 1;
+    let ty = type_named(&c.text[start..start + n])?;
+    let bits = if ty.is_wide_immediate() {
+        v
+    } else {
+        v & 0xFFFF_FFFF
+    };
+    c.pos = start + n;
+    Some(Vector {
+        modifier: Modifier::NONE,
+        kind: VectorKind::Immediate {
+            ty: ty.0,
+            bits: bits.into(),
+        },
+    })
+}
+
+/// A declared variable's `name.offset` with a plain offset in range, as `parse_raw`
+/// reads it, the cursor moved past it; `None` (cursor unmoved) for anything else.
+#[inline]
+fn plain_raw(rb: &RoutineBuilder, c: &mut LineCursor) -> Option<Raw> {
+    let b = &c.text.as_bytes()[c.pos..];
+    let n = b.iter().position(|&x| !is_name_byte(x)).unwrap_or(b.len());
+    if n == 0 || b.get(n) != Some(&b'.') {
+        return None;
+    }
+    let at = LineCursor {
+        pos: c.pos + n + 1,
+        ..*c
+    };
+    let (offset, len) = at.plain_number()?;
+    let offset = u16::try_from(offset).ok()?;
+    let id = rb.var_id(&c.text[c.pos..c.pos + n])?;
+    c.pos = at.pos + len;
+    Some(Raw { id, offset })
 }
 
 /// A declared variable's `name(row,col)<region>` in its plain form with no modifier,
@@ -2149,6 +2415,37 @@ fn decimal3(b: &[u8], i: &mut usize) -> Option<u16> {
 /// full path then reads with its diagnostics; on the plain form both agree.
 #[inline]
 fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
+    // Nearly every operand has one-digit numbers (`(0,0)<1;1,0>`): matched as a shape.
+    if let [b'(', r @ b'0'..=b'9', b',', c @ b'0'..=b'9', b')', b'<', ref region @ ..] = *b {
+        let code = |d: u8| Region::value_code(u16::from(d - b'0')).map(u16::from);
+        let found = match *region {
+            [v @ b'0'..=b'9', b';', w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..] => {
+                Some((code(v).zip(code(w)).zip(code(h)), 12))
+            }
+            [w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..] => {
+                Some((code(w).map(|w| (0, w)).zip(code(h)), 10))
+            }
+            [h @ b'0'..=b'9', b'>', ..] => Some((code(h).map(|h| ((0, 0), h)), 8)),
+            _ => None,
+        };
+        // (The three shapes give `((v, w), h)`; a shape with an illegal value is no
+        // plain operand, as below.)
+        if let Some((codes, len)) = found {
+            let region = match (codes, len) {
+                (Some(((v, w), h)), 12) => Region(v | (w << 4) | (h << 8)),
+                (Some(((_, w), h)), 10) => Region((w << 4) | (h << 8)),
+                (Some((_, h)), _) => Region(h << 8),
+                (None, _) => return None,
+            };
+            return Some((r - b'0', c - b'0', region, len));
+        }
+    }
+    plain_general_long(b)
+}
+
+/// `plain_general` for numbers of more than one digit.
+#[inline(never)]
+fn plain_general_long(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
     let is = |i: usize, want: u8| b.get(i) == Some(&want);
     let code = |v: u16| Region::value_code(v).map(u16::from);
     if !is(0, b'(') {
@@ -2258,9 +2555,11 @@ fn formatted(
     let pick = |c: &mut LineCursor, table: &[&str], what: &str| -> PResult<u32> {
         let at = *c;
         let w = c.ident()?;
+        // Names are a few bytes: compared bytewise, not through `memcmp` per entry.
+        let same = |n: &str| n.len() == w.len() && n.bytes().zip(w.bytes()).all(|(a, b)| a == b);
         table
             .iter()
-            .position(|n| *n == w)
+            .position(|n| same(n))
             .map(|i| i as u32)
             .ok_or_else(|| at.err(format!("unknown {what} `{w}`"), table.join(", ")))
     };

@@ -332,7 +332,15 @@ impl Printer<'_> {
                     format!("{name}={value}")
                 }
             }
-            AttributeValue::Str(s) if s.is_empty() => name,
+            // A bare name reads back as an empty string only for string attributes
+            // (others read it as a set flag): any other empty string shows its quotes.
+            AttributeValue::Str(s)
+                if s.is_empty()
+                    && crate::isa::attribute_kind(name.as_bytes())
+                        == Some(crate::isa::AttributeKind::CStr) =>
+            {
+                name
+            }
             AttributeValue::Str(s) => format!("{name}={}", quoted(s)),
             AttributeValue::Raw(b) => {
                 let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
