@@ -67,8 +67,8 @@ pub fn render_page(page: &Page) -> String {
 const CHUNK: usize = 64 * 1024;
 
 /// Writes the page into `out` as it is produced. Every write ends at the end of a
-/// line (so a writer that escapes control characters per write sees `\r\n` and
-/// multi-byte characters whole).
+/// line or of a picture's markup (so a writer that escapes control characters per
+/// write sees `\r\n` and multi-byte characters whole).
 pub fn write_page(page: &Page, out: &mut dyn Write) -> std::io::Result<()> {
     let mut s = String::with_capacity(CHUNK + 4096);
     let _ = write!(
@@ -115,6 +115,15 @@ fn kv(s: &mut String, rows: &[(String, String)]) {
     s.push_str("</table>\n");
 }
 
+/// Writes what `s` holds and then `picture` (an `<svg>` element, megabytes for a large
+/// CFG) into `out`, without copying the picture into `s`. Both writes end at markup
+/// (`>`), never inside a character or a `\r\n`.
+fn pass(s: &mut String, out: &mut dyn Write, picture: &str) -> std::io::Result<()> {
+    out.write_all(s.as_bytes())?;
+    s.clear();
+    out.write_all(picture.as_bytes())
+}
+
 fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> std::io::Result<()> {
     let anchor = |line: usize| format!("k{k}-l{line}");
     let _ = writeln!(s, "<section id=\"k{k}\"><h2>{}</h2>", escape(&kernel.name));
@@ -137,14 +146,15 @@ fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> st
     }
     if let Some(p) = &kernel.pressure {
         s.push_str("<h3>Register pressure</h3>\n");
-        s.push_str(&svg::pressure(
+        let picture = svg::pressure(
             p,
             &format!(
                 "{}: live registers along the instruction stream",
                 kernel.name
             ),
             &anchor,
-        ));
+        );
+        pass(s, out, &picture)?;
         let _ = write!(s, "<p class=\"note\">{}</p>", escape(&p.source));
         if !p.peak_live.is_empty() {
             let _ = write!(
@@ -162,10 +172,11 @@ fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> st
     if let Some(g) = &kernel.cfg {
         let _ = write!(
             s,
-            "<div><h3>Control flow: {} blocks</h3><p class=\"legend note\"><span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">{}</div></div>",
+            "<div><h3>Control flow: {} blocks</h3><p class=\"legend note\"><span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">",
             g.nodes.len(),
-            svg::cfg(g, &anchor)
         );
+        pass(s, out, &svg::cfg(g, &anchor))?;
+        s.push_str("</div></div>");
     }
     for bars in kernel.bars.iter().filter(|b| !b.items.is_empty()) {
         let _ = write!(
