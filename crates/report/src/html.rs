@@ -4,6 +4,7 @@
 use crate::model::{Kernel, Page};
 use crate::svg::{self, escape};
 use std::fmt::Write as _;
+use std::io::Write;
 
 const STYLE: &str = r#"
 body { font-family: system-ui, sans-serif; margin: 0 24px 48px; color: #1c2430; }
@@ -53,9 +54,23 @@ document.querySelectorAll('table.listing').forEach(function (t) {
 });
 "#;
 
-/// The whole page.
+/// The whole page as one string (tests, small pages); [`write_page`] streams it.
 pub fn render_page(page: &Page) -> String {
-    let mut s = String::with_capacity(64 * 1024);
+    let mut out = Vec::with_capacity(64 * 1024);
+    write_page(page, &mut out).expect("writing into memory does not fail");
+    String::from_utf8(out).expect("the page is built from strings")
+}
+
+/// Bytes the page collects before passing them on: the page is written as it is
+/// produced, so a report holds this much of it, not the whole (megabytes for a large
+/// listing).
+const CHUNK: usize = 64 * 1024;
+
+/// Writes the page into `out` as it is produced. Every write ends at the end of a
+/// line or of a picture's markup (so a writer that escapes control characters per
+/// write sees `\r\n` and multi-byte characters whole).
+pub fn write_page(page: &Page, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut s = String::with_capacity(CHUNK + 4096);
     let _ = write!(
         s,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -74,10 +89,19 @@ pub fn render_page(page: &Page) -> String {
         s.push_str("</nav>\n");
     }
     for (k, kernel) in page.kernels.iter().enumerate() {
-        section(&mut s, k, kernel);
+        section(&mut s, out, k, kernel)?;
     }
     let _ = write!(s, "<script>{SCRIPT}</script>\n</body></html>\n");
-    s
+    out.write_all(s.as_bytes())
+}
+
+/// Passes what `s` holds on to `out` once it is a chunk, when it ends a line.
+fn drain(s: &mut String, out: &mut dyn Write) -> std::io::Result<()> {
+    if s.len() >= CHUNK && s.ends_with('\n') {
+        out.write_all(s.as_bytes())?;
+        s.clear();
+    }
+    Ok(())
 }
 
 fn kv(s: &mut String, rows: &[(String, String)]) {
@@ -91,7 +115,16 @@ fn kv(s: &mut String, rows: &[(String, String)]) {
     s.push_str("</table>\n");
 }
 
-fn section(s: &mut String, k: usize, kernel: &Kernel) {
+/// Writes what `s` holds and then `picture` (an `<svg>` element, megabytes for a large
+/// CFG) into `out`, without copying the picture into `s`. Both writes end at markup
+/// (`>`), never inside a character or a `\r\n`.
+fn pass(s: &mut String, out: &mut dyn Write, picture: &str) -> std::io::Result<()> {
+    out.write_all(s.as_bytes())?;
+    s.clear();
+    out.write_all(picture.as_bytes())
+}
+
+fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> std::io::Result<()> {
     let anchor = |line: usize| format!("k{k}-l{line}");
     let _ = writeln!(s, "<section id=\"k{k}\"><h2>{}</h2>", escape(&kernel.name));
     kv(s, &kernel.summary);
@@ -109,17 +142,19 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
             s.push_str("</tr>");
         }
         s.push_str("</table>\n");
+        drain(s, out)?;
     }
     if let Some(p) = &kernel.pressure {
         s.push_str("<h3>Register pressure</h3>\n");
-        s.push_str(&svg::pressure(
+        let picture = svg::pressure(
             p,
             &format!(
                 "{}: live registers along the instruction stream",
                 kernel.name
             ),
             &anchor,
-        ));
+        );
+        pass(s, out, &picture)?;
         let _ = write!(s, "<p class=\"note\">{}</p>", escape(&p.source));
         if !p.peak_live.is_empty() {
             let _ = write!(
@@ -137,10 +172,11 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
     if let Some(g) = &kernel.cfg {
         let _ = write!(
             s,
-            "<div><h3>Control flow: {} blocks</h3><p class=\"legend note\"><span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">{}</div></div>",
+            "<div><h3>Control flow: {} blocks</h3><p class=\"legend note\"><span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">",
             g.nodes.len(),
-            svg::cfg(g, &anchor)
         );
+        pass(s, out, &svg::cfg(g, &anchor))?;
+        s.push_str("</div></div>");
     }
     for bars in kernel.bars.iter().filter(|b| !b.items.is_empty()) {
         let _ = write!(
@@ -151,6 +187,7 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
         );
     }
     s.push_str("</div>\n");
+    drain(s, out)?;
     if !kernel.findings.is_empty() {
         let _ = write!(
             s,
@@ -180,12 +217,14 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
             }
         }
         s.push_str("</ul>\n");
+        drain(s, out)?;
     }
     if !kernel.listing.is_empty() {
         let flagged: std::collections::HashSet<usize> =
             kernel.findings.iter().filter_map(|f| f.line).collect();
         s.push_str("<h3>Listing</h3><p class=\"legend note\"><span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>what the line under the pointer writes or reads</p><div class=\"scroll\"><table class=\"listing\">");
-        for (i, line) in kernel.listing.iter().enumerate() {
+        let mut failed = Ok(());
+        kernel.listing.for_each_line(&mut |i, line| {
             let mut class = Vec::new();
             if line.is_label {
                 class.push("label");
@@ -209,8 +248,97 @@ fn section(s: &mut String, k: usize, kernel: &Kernel) {
                 i + 1,
                 escape(&line.text)
             );
-        }
+            failed = drain(s, out);
+            failed.is_ok()
+        });
+        failed?;
         s.push_str("</table></div>\n");
     }
     s.push_str("</section>\n");
+    drain(s, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Line, Listing, ListingSource};
+    use std::sync::Arc;
+
+    fn line(i: usize) -> Line {
+        Line {
+            text: format!("mov (M1, 16) V{i}(0,0)<1> V{}(0,0)<1;1,0> // <&>", i + 1),
+            defs: vec![format!("V{i}")],
+            uses: if i % 3 == 0 {
+                Vec::new()
+            } else {
+                vec![format!("V{}", i + 1), "\"q\"".into()]
+            },
+            is_label: i % 7 == 0,
+        }
+    }
+
+    /// Lines made one at a time into one reused `Line`, as the CLI's sources do.
+    struct Counted(usize);
+
+    impl ListingSource for Counted {
+        fn for_each_line(&self, each: &mut dyn FnMut(usize, &Line) -> bool) {
+            let mut l = Line::default();
+            for i in 0..self.0 {
+                let fresh = line(i);
+                l.text.clear();
+                l.text.push_str(&fresh.text);
+                l.defs = fresh.defs;
+                l.uses = fresh.uses;
+                l.is_label = fresh.is_label;
+                if !each(i, &l) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn page(listing: Listing) -> Page {
+        Page {
+            title: "t".into(),
+            kernels: vec![Kernel {
+                name: "k".into(),
+                listing,
+                ..Kernel::default()
+            }],
+            ..Page::default()
+        }
+    }
+
+    /// Records each write, to check where the page is cut.
+    struct Writes(Vec<Vec<u8>>);
+
+    impl Write for Writes {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn produced_listing_is_the_held_listing() {
+        let n = 5000;
+        let held = page((0..n).map(line).collect::<Vec<_>>().into());
+        let produced = page(Listing::produced(n, Arc::new(Counted(n))));
+        assert_eq!(render_page(&held), render_page(&produced));
+        assert_eq!(
+            serde_json::to_string(&held).unwrap(),
+            serde_json::to_string(&produced).unwrap()
+        );
+        // Streamed in bounded pieces, each ending a line.
+        let mut writes = Writes(Vec::new());
+        write_page(&produced, &mut writes).unwrap();
+        assert!(writes.0.len() > 2);
+        for w in &writes.0 {
+            assert!(w.len() < 2 * CHUNK && w.ends_with(b"\n"));
+        }
+        assert_eq!(writes.0.concat(), render_page(&held).into_bytes());
+    }
 }

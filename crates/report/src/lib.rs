@@ -14,5 +14,5 @@ pub mod limits;
 pub mod model;
 pub mod svg;
 
-pub use html::render_page;
+pub use html::{render_page, write_page};
 pub use model::*;

@@ -1,6 +1,8 @@
 //! What a report shows, format-neutral.
 
+use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One page: an input file and its kernels.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -23,7 +25,7 @@ pub struct Kernel {
     /// Bar charts: the instruction mix, or resources in one unit per chart.
     pub bars: Vec<Bars>,
     pub findings: Vec<Finding>,
-    pub listing: Vec<Line>,
+    pub listing: Listing,
 }
 
 /// One bar chart: a heading for the page and (name, value) bars of one unit.
@@ -105,4 +107,96 @@ pub struct Line {
     pub defs: Vec<String>,
     pub uses: Vec<String>,
     pub is_label: bool,
+}
+
+/// Produces a kernel's listing lines in order, one at a time, when the page is
+/// written: a listing of 50,000 lines held whole (text and name lists per line) would
+/// cost more memory than the input it shows.
+pub trait ListingSource {
+    /// Calls `each` with the index and content of every line in order, until `each`
+    /// returns `false`. The `Line` passed may be reused for the next line.
+    fn for_each_line(&self, each: &mut dyn FnMut(usize, &Line) -> bool);
+}
+
+/// A kernel's listing: lines held (small listings), or produced from a source when
+/// the page or its JSON is written. Either way it serialises as an array of lines.
+#[derive(Clone, Default)]
+pub struct Listing {
+    len: usize,
+    lines: ListingLines,
+}
+
+#[derive(Clone, Default)]
+enum ListingLines {
+    #[default]
+    None,
+    Held(Vec<Line>),
+    Produced(Arc<dyn ListingSource>),
+}
+
+impl Listing {
+    /// A listing of `len` lines that `source` produces when asked; `source` must give
+    /// exactly `len` lines.
+    pub fn produced(len: usize, source: Arc<dyn ListingSource>) -> Listing {
+        Listing {
+            len,
+            lines: ListingLines::Produced(source),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Calls `each` with every line in order until it returns `false`.
+    pub fn for_each_line(&self, each: &mut dyn FnMut(usize, &Line) -> bool) {
+        match &self.lines {
+            ListingLines::None => {}
+            ListingLines::Held(lines) => {
+                for (i, line) in lines.iter().enumerate() {
+                    if !each(i, line) {
+                        break;
+                    }
+                }
+            }
+            ListingLines::Produced(source) => source.for_each_line(each),
+        }
+    }
+}
+
+impl From<Vec<Line>> for Listing {
+    fn from(lines: Vec<Line>) -> Listing {
+        Listing {
+            len: lines.len(),
+            lines: ListingLines::Held(lines),
+        }
+    }
+}
+
+impl std::fmt::Debug for Listing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Listing({} lines)", self.len)
+    }
+}
+
+impl Serialize for Listing {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.len))?;
+        let mut failed = None;
+        self.for_each_line(&mut |_, line| match seq.serialize_element(line) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => seq.end(),
+        }
+    }
 }

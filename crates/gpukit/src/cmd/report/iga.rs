@@ -137,7 +137,7 @@ pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
         pressure,
         bars: vec![Bars::mix(mix.into_iter().collect())],
         findings,
-        listing,
+        listing: listing.into(),
     };
     Ok(Page {
         facts: vec![("repairs".into(), parsed.repairs.len().to_string())],

@@ -10,7 +10,7 @@ mod visa;
 
 use crate::detect::{self, Format};
 use crate::error::{render_message, CmdError, CmdResult};
-use crate::output::{emit, JsonArg};
+use crate::output::{emit, emit_streamed, JsonArg};
 use gpukit_report::Page;
 use gpukit_visa::verify::Platform;
 use std::path::{Path, PathBuf};
@@ -51,12 +51,11 @@ pub fn run(a: Args) -> CmdResult {
             Ok(page) => {
                 if let Some(dir) = &a.dir {
                     let out = dir.join(page_name(path, &mut used_names));
-                    let bytes = if a.json.enabled() {
-                        a.json.one(&page)
+                    if a.json.enabled() {
+                        emit(Some(&out), &a.json.one(&page))?;
                     } else {
-                        gpukit_report::render_page(&page).into_bytes()
-                    };
-                    emit(Some(&out), &bytes)?;
+                        emit_streamed(Some(&out), |w| gpukit_report::write_page(&page, w))?;
+                    }
                     eprintln!("{}: {}", path.display(), out.display());
                 } else {
                     pages.push(page);
@@ -74,10 +73,11 @@ pub fn run(a: Args) -> CmdResult {
         match pages.as_slice() {
             [one] if a.json.enabled() && a.files.len() == 1 => a.json.emit_one(out, one)?,
             all if a.json.enabled() => a.json.emit_many(out, all)?,
-            all => {
-                let html = all.first().map(gpukit_report::render_page);
-                emit(out, html.unwrap_or_default().as_bytes())?
-            }
+            // The page goes into the output as it is produced.
+            all => emit_streamed(out, |w| match all.first() {
+                Some(page) => gpukit_report::write_page(page, w),
+                None => Ok(()),
+            })?,
         }
     }
     match exit {

@@ -5,7 +5,9 @@
 use crate::detect::Format;
 use crate::error::CmdError;
 use gpukit_report::limits::{ANALYSED_INSTRUCTIONS, LISTING_LINES};
-use gpukit_report::{Bars, Finding, Graph, Kernel, Line, Node, Page, Pressure, Table};
+use gpukit_report::{
+    Bars, Finding, Graph, Kernel, Line, Listing, ListingSource, Node, Page, Pressure, Table,
+};
 use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
 use gpukit_visa::text::{PrintOptions, RoutinePrinter, RoutineRef as PrintRef};
@@ -13,6 +15,7 @@ use gpukit_visa::verify::{self, Place, Platform, RoutineRef};
 use gpukit_visa::{AttributeValue, Code, Object, Routine};
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// GRFs in the register file of every platform gpukit names (large-GRF modes aside).
 const GRF_COUNT: u64 = 128;
@@ -34,6 +37,8 @@ pub(super) fn page(
         let text = crate::input::text(path, bytes)?;
         crate::cmd::visa::parse_text(path, &text, platform)?
     };
+    // Shared with each routine's listing, which is produced when the page is written.
+    let object = std::sync::Arc::new(object);
     let platform = platform.or_else(|| platform_of(&object));
     let grf = platform.map_or(32, |p| p.grf_size());
     let findings = verify::verify(
@@ -114,7 +119,7 @@ fn platform_of(object: &Object) -> Option<Platform> {
 
 #[allow(clippy::too_many_arguments)]
 fn routine(
-    object: &Object,
+    object: &Arc<Object>,
     name: &[u8],
     r: &Routine,
     print_ref: PrintRef,
@@ -124,69 +129,28 @@ fn routine(
     findings: &[verify::Finding],
 ) -> Kernel {
     let name = String::from_utf8_lossy(name).into_owned();
-    let var_name = |id: u32| -> String {
-        match id.checked_sub(gpukit_visa::limits::PREDEFINED_VARS) {
-            Some(v) => r
-                .variables
-                .get(v as usize)
-                .map_or(format!("V{id}"), |var| r.string_lossy(var.name_index)),
-            None => gpukit_visa::isa::PREDEFINED_VARS
-                .get(id as usize)
-                .map_or(format!("V{id}"), |p| p.name.to_string()),
-        }
-    };
+    let var_name = |id: u32| variable_name(r, id);
     let code = r.code.instructions_or_empty();
     // The listing is the routine as `dis` prints it (header, then one line per
-    // instruction), up to the page's limit.
-    let printer = RoutinePrinter::new(
-        object,
+    // instruction), up to the page's limit; its lines are made when the page is
+    // written (`RoutineListing`), here only counted.
+    let source = RoutineListing {
+        object: Arc::clone(object),
         print_ref,
         style,
-        &PrintOptions {
-            grf_bytes: Some(grf),
-        },
-    );
-    let mut listing: Vec<Line> = printer
+        grf,
+    };
+    let first_inst = source
+        .printer()
         .header()
         .lines()
         .take(LISTING_LINES)
-        .map(|t| Line {
-            text: t.to_string(),
-            ..Line::default()
-        })
-        .collect();
-    let first_inst = listing.len();
+        .count();
     let shown = code.len().min(LISTING_LINES.saturating_sub(first_inst));
-    let mut walk = code.walk();
-    while let Some((i, inst)) = walk.next_instruction().filter(|(i, _)| *i < shown) {
-        let mut line = Line::default();
-        printer.instruction_line(i, &mut line.text);
-        line.is_label = matches!(inst.mnemonic(), "label" | "func");
-        for acc in variable_accesses(inst) {
-            let n = var_name(acc.id);
-            let list = if acc.def {
-                &mut line.defs
-            } else {
-                &mut line.uses
-            };
-            if !list.contains(&n) {
-                list.push(n);
-            }
-        }
-        listing.push(line);
-    }
-    if shown < code.len() {
-        listing.push(Line {
-            text: format!(
-                "// ... {} more instructions: the page shows {LISTING_LINES} lines \
-                 (`gpukit visa dis` prints them all)",
-                code.len() - shown
-            ),
-            ..Line::default()
-        });
-    }
+    let listing_len = first_inst + shown + usize::from(shown < code.len());
+    let listing = Listing::produced(listing_len, Arc::new(source));
     // Instructions past the listing link to its last line.
-    let last_line = listing.len().saturating_sub(1);
+    let last_line = listing_len.saturating_sub(1);
     let line_of = |index: usize| (first_inst + index).min(last_line);
 
     let mut summary = vec![
@@ -345,5 +309,96 @@ fn routine(
         )],
         findings,
         listing,
+    }
+}
+
+/// The name of variable `id` of routine `r` (predefined, declared, or `V<id>`).
+fn variable_name(r: &Routine, id: u32) -> String {
+    match id.checked_sub(gpukit_visa::limits::PREDEFINED_VARS) {
+        Some(v) => r
+            .variables
+            .get(v as usize)
+            .map_or(format!("V{id}"), |var| r.string_lossy(var.name_index)),
+        None => gpukit_visa::isa::PREDEFINED_VARS
+            .get(id as usize)
+            .map_or(format!("V{id}"), |p| p.name.to_string()),
+    }
+}
+
+/// One routine's listing, printed a line at a time into one reused `Line` when the
+/// page is written.
+struct RoutineListing {
+    object: Arc<Object>,
+    print_ref: PrintRef,
+    style: Style,
+    grf: u32,
+}
+
+impl RoutineListing {
+    fn printer(&self) -> RoutinePrinter<'_> {
+        RoutinePrinter::new(
+            &self.object,
+            self.print_ref,
+            self.style,
+            &PrintOptions {
+                grf_bytes: Some(self.grf),
+            },
+        )
+    }
+}
+
+impl ListingSource for RoutineListing {
+    fn for_each_line(&self, each: &mut dyn FnMut(usize, &Line) -> bool) {
+        let r = match self.print_ref {
+            PrintRef::Kernel(i) => &self.object.kernels[i].body,
+            PrintRef::Function(i) => &self.object.functions[i].body,
+        };
+        let printer = self.printer();
+        let mut line = Line::default();
+        let mut n = 0;
+        for text in printer.header().lines().take(LISTING_LINES) {
+            line.text.clear();
+            line.text.push_str(text);
+            if !each(n, &line) {
+                return;
+            }
+            n += 1;
+        }
+        let code = r.code.instructions_or_empty();
+        let shown = code.len().min(LISTING_LINES.saturating_sub(n));
+        let mut walk = code.walk();
+        while let Some((i, inst)) = walk.next_instruction().filter(|(i, _)| *i < shown) {
+            line.text.clear();
+            line.defs.clear();
+            line.uses.clear();
+            printer.instruction_line(i, &mut line.text);
+            line.is_label = matches!(inst.mnemonic(), "label" | "func");
+            for acc in variable_accesses(inst) {
+                let name = variable_name(r, acc.id);
+                let list = if acc.def {
+                    &mut line.defs
+                } else {
+                    &mut line.uses
+                };
+                if !list.contains(&name) {
+                    list.push(name);
+                }
+            }
+            if !each(n, &line) {
+                return;
+            }
+            n += 1;
+        }
+        if shown < code.len() {
+            let line = Line {
+                text: format!(
+                    "// ... {} more instructions: the page shows {LISTING_LINES} lines \
+                     (`gpukit visa dis` prints them all)",
+                    code.len() - shown
+                ),
+                ..Line::default()
+            };
+            each(n, &line);
+        }
     }
 }
