@@ -65,6 +65,14 @@ impl<V> NameMap<V> {
             None => self.long.get(name),
         }
     }
+    #[inline]
+    pub fn get_mut(&mut self, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<&mut V> {
+        let name = name.as_ref();
+        match short_key(name) {
+            Some(k) => self.short.get_mut(&k),
+            None => self.long.get_mut(name),
+        }
+    }
     pub fn insert(&mut self, name: &(impl AsRef<[u8]> + ?Sized), value: V) -> Option<V> {
         let name = name.as_ref();
         match short_key(name) {

@@ -2,7 +2,7 @@
 //! line, instructions by matching the templates of `crate::isa::syntax`, the same
 //! ones the printer renders.
 
-use super::cursor::{is_8_spaces, is_name_byte, LineCursor, PResult};
+use super::cursor::{is_name_byte, LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
 use super::hash::{FastMap, FastSet, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
@@ -130,11 +130,43 @@ fn content_bounds(line: &str) -> Option<(usize, usize)> {
 /// Parses a whole `.visaasm` text for the platform its build trailer names, else for one
 /// with 32-byte GRFs.
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
-    parse_text_with(src, &ParseOptions::for_text(src))
+    let default = ParseOptions::default();
+    let (result, platform) = parse_lines(src, &default);
+    // The trailer comes after the lines it governs, so the text is read for 32-byte GRFs
+    // and read again only when it names another size and a line depended on the size
+    // (a search for the trailer first cost more than the rare second reading).
+    let named = match platform {
+        TrailerSeen::Complete { last, grf_used } => last.filter(|_| grf_used),
+        TrailerSeen::Stopped => last_platform_line(src),
+    };
+    let grf_bytes = named.map_or(default.grf_bytes, crate::model::grf_bytes_of_platform);
+    if grf_bytes == default.grf_bytes {
+        return result;
+    }
+    parse_text_with(src, &ParseOptions { grf_bytes })
+}
+
+/// What a reading of a text saw of its `//Platform:` trailer.
+enum TrailerSeen<'a> {
+    /// Every line was read: the last trailer line's platform, and whether any line's
+    /// meaning depended on the GRF size.
+    Complete {
+        last: Option<&'a str>,
+        grf_used: bool,
+    },
+    /// The reading stopped early (too many diagnostics).
+    Stopped,
 }
 
 /// Parses a whole `.visaasm` text.
 pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diagnostics> {
+    parse_lines(src, options).0
+}
+
+fn parse_lines<'a>(
+    src: &'a str,
+    options: &ParseOptions,
+) -> (Result<Object, Diagnostics>, TrailerSeen<'a>) {
     // Files saved by Windows editors begin with a byte-order mark.
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let mut p = Parser {
@@ -142,6 +174,10 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         ..Parser::default()
     };
     let b = src.as_bytes();
+    // IGC never prints a tab: one search of the whole text spares one per line.
+    let has_tabs = memchr::memchr(b'\t', b).is_some();
+    let mut platform = None;
+    let mut stopped = false;
     let mut start = 0;
     let mut no = 0;
     while start <= b.len() {
@@ -155,17 +191,24 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             _ => piece,
         };
         // (Only a line that starts with `/` can be a trailer comment.)
-        if let (Some(rb), Some(b'/')) = (p.routine.as_mut(), raw.as_bytes().first()) {
-            // IGC 2.x's build trailer is a pair of comments worth keeping.
-            if let Some(platform) = raw.strip_prefix("//Platform: ") {
-                rb.build_info
-                    .get_or_insert_with(BuildInfo::default)
-                    .platform = platform.to_string();
-                continue;
+        if raw.as_bytes().first() == Some(&b'/') {
+            let named = raw.strip_prefix("//Platform: ");
+            if named.is_some() {
+                platform = named;
             }
-            if let Some(options) = raw.strip_prefix("//Build option: ") {
-                rb.build_info.get_or_insert_with(BuildInfo::default).options = options.to_string();
-                continue;
+            if let Some(rb) = p.routine.as_mut() {
+                // IGC 2.x's build trailer is a pair of comments worth keeping.
+                if let Some(named) = named {
+                    rb.build_info
+                        .get_or_insert_with(BuildInfo::default)
+                        .platform = named.to_string();
+                    continue;
+                }
+                if let Some(options) = raw.strip_prefix("//Build option: ") {
+                    rb.build_info.get_or_insert_with(BuildInfo::default).options =
+                        options.to_string();
+                    continue;
+                }
             }
         }
         // The comment `scan_line` found (no string before it) ends the line; a line with
@@ -180,7 +223,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         };
         // Tabs are blanks wherever the grammar has a space; only those inside the text
         // need rewriting (`tabs_as_spaces`, same length) for the steps that look for spaces.
-        let result = if memchr::memchr(b'\t', &line.as_bytes()[s..e]).is_some() {
+        let result = if has_tabs && memchr::memchr(b'\t', &line.as_bytes()[s..e]).is_some() {
             p.line(&tabs_as_spaces(line), no, s, e)
         } else {
             p.line(line, no, s, e)
@@ -188,6 +231,7 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
         if let Err(d) = result {
             p.diags.push(*d);
             if p.diags.len() >= MAX_DIAGNOSTICS {
+                stopped = true;
                 break;
             }
         }
@@ -212,15 +256,24 @@ pub fn parse_text_with(src: &str, options: &ParseOptions) -> Result<Object, Diag
             "`.kernel \"name\"` or `.global_function \"name\"`",
         ));
     }
+    let seen = if stopped {
+        TrailerSeen::Stopped
+    } else {
+        TrailerSeen::Complete {
+            last: platform,
+            grf_used: p.grf_used,
+        }
+    };
     if !p.diags.is_empty() {
-        return Err(Diagnostics(p.diags));
+        return (Err(Diagnostics(p.diags)), seen);
     }
-    Ok(Object {
+    let object = Object {
         version: p.version.unwrap_or(Version::LATEST_BINARY),
         kernels: p.kernels,
         filescope_vars: Vec::new(),
         functions: p.functions,
-    })
+    };
+    (Ok(object), seen)
 }
 
 /// A line with a string literal without its `//` comment (one outside the string); says
@@ -262,16 +315,20 @@ static ASCII_BLANK: [bool; 256] = {
 fn trim_end_fast(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
-    // IGC pads lines before their comments with long runs of spaces (16 compared at
-    // once, one vector compare).
-    while end >= 16 && <[u8; 16]>::try_from(&b[end - 16..end]).is_ok_and(|w| w == [b' '; 16]) {
-        end -= 16;
-    }
-    while end >= 8 && is_8_spaces(&b[end - 8..end]) {
+    // IGC pads lines before their comments with long runs of spaces: eight bytes are
+    // compared at once, and the first word that is not all spaces says how many of its
+    // last bytes are (on a little-endian load the last byte is the most significant).
+    while let Some(w) = end
+        .checked_sub(8)
+        .and_then(|at| b.get(at..end))
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    {
+        let diff = u64::from_le_bytes(w) ^ u64::from_le_bytes(*b"        ");
+        if diff != 0 {
+            end -= (diff.leading_zeros() / 8) as usize;
+            break;
+        }
         end -= 8;
-    }
-    while end >= 4 && b[end - 4..end] == *b"    " {
-        end -= 4;
     }
     while end > 0 && ASCII_BLANK[b[end - 1] as usize] {
         end -= 1;
@@ -294,6 +351,8 @@ struct Parser {
     /// `.function "x"` seen: the next label definition is a subroutine entry.
     pending_function: Option<(String, usize)>,
     grf_bytes: u32,
+    /// A line's meaning depended on `grf_bytes` (see `parse_text`).
+    grf_used: bool,
     /// Lookups and template plans compiled for the text's version.
     compiled: Compiled,
     /// An empty list swapped with the routine's while a line is parsed (see `line`).
@@ -305,7 +364,9 @@ struct RoutineBuilder {
     is_kernel: bool,
     name: Vec<u8>,
     strings: StringPool,
-    string_ids: NameMap<u32>,
+    /// Each string's pool index, and the label it names if one does (one lookup finds a
+    /// label by name, and making one adds one entry).
+    string_ids: NameMap<(u32, Option<u16>)>,
     variables: Vec<Variable>,
     var_ids: NameMap<u32>,
     /// Recent answers of `var_id` by a hash of the name's `short_key`: key, the
@@ -325,7 +386,6 @@ struct RoutineBuilder {
     /// Surface ids by declared name (hand-written text names them; IGC prints `T<n>`).
     surface_ids: FastMap<String, u16>,
     labels: Vec<Label>,
-    label_ids: NameMap<u16>,
     /// Per label: defined yet, and where it was first named (for "never defined").
     label_sites: Vec<LabelSite>,
     inputs: Vec<Input>,
@@ -333,6 +393,8 @@ struct RoutineBuilder {
     instructions: InstructionList,
     build_info: Option<BuildInfo>,
     grf_bytes: u32,
+    /// An operand was placed by `grf_bytes` (`address_of`).
+    grf_used: std::cell::Cell<bool>,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
     scopes: Vec<Vec<(String, Option<u32>)>>,
     declared_names: FastSet<String>,
@@ -348,12 +410,12 @@ struct LabelSite {
 
 impl RoutineBuilder {
     fn intern(&mut self, s: &[u8]) -> u32 {
-        if let Some(&i) = self.string_ids.get(s) {
+        if let Some(&(i, _)) = self.string_ids.get(s) {
             return i;
         }
         // Past 4 GiB of names (an input larger still) the index names no string.
         let i = self.strings.push(s).unwrap_or(u32::MAX);
-        self.string_ids.insert(s, i);
+        self.string_ids.insert(s, (i, None));
         i
     }
 
@@ -434,11 +496,19 @@ impl RoutineBuilder {
 
     /// The id of a label by its printed name, creating a block label on first use.
     fn label(&mut self, name: &str, line: usize, col: usize) -> u16 {
-        if let Some(&id) = self.label_ids.get(name) {
-            return id;
-        }
         let id = self.labels.len() as u16;
-        let name_index = self.intern(name.as_bytes());
+        let name_index = match self.string_ids.get_mut(name) {
+            Some((_, Some(label))) => return *label,
+            Some((ix, label)) => {
+                *label = Some(id);
+                *ix
+            }
+            None => {
+                let ix = self.strings.push(name.as_bytes()).unwrap_or(u32::MAX);
+                self.string_ids.insert(name, (ix, Some(id)));
+                ix
+            }
+        };
         self.labels.push(Label {
             name_index,
             kind: 0,
@@ -449,7 +519,6 @@ impl RoutineBuilder {
             line,
             col,
         });
-        self.label_ids.insert(name, id);
         id
     }
 }
@@ -588,6 +657,7 @@ impl Parser {
         let Some(rb) = self.routine.take() else {
             return;
         };
+        self.grf_used |= rb.grf_used.get();
         for (i, site) in rb.label_sites.iter().enumerate() {
             if !site.defined {
                 let (line, col) = (site.line, site.col);
@@ -1351,6 +1421,8 @@ fn doom_word(ops: &[Op]) -> Option<&'static str> {
 #[derive(Default)]
 struct Compiled {
     version: Option<Version>,
+    /// `candidates(version)`, looked up once.
+    candidates: Option<&'static Candidates>,
     /// Index into `lists` by leading word.
     memo: NameMap<u32>,
     lists: Vec<Vec<(u16, bool)>>,
@@ -1421,11 +1493,23 @@ struct Candidates {
     other: Vec<u16>,
 }
 
+/// ASCII letters, digits and `_`, by byte.
+static WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'_';
+        i += 1;
+    }
+    t
+};
+
 /// The leading run of ASCII letters, digits and `_`.
 fn leading_word(s: &str) -> &str {
     let end = s
         .bytes()
-        .position(|b| !is_name_byte(b) || matches!(b, b'%' | b'$' | b'@'))
+        .position(|b| !WORD_BYTES[b as usize])
         .unwrap_or(s.len());
     &s[..end]
 }
@@ -1549,6 +1633,7 @@ fn parse_instruction(
     if compiled.version != Some(version) {
         *compiled = Compiled {
             version: Some(version),
+            candidates: Some(candidates(version)),
             ..Compiled::default()
         };
     }
@@ -1559,7 +1644,7 @@ fn parse_instruction(
         }
     }
     let rest = body.rest();
-    let cands = candidates(version);
+    let cands = compiled.candidates.unwrap_or_else(|| candidates(version));
     let word = leading_word(rest);
     let mut scratch = Vec::new();
     let mut plans = std::mem::take(&mut compiled.plans);
@@ -1775,8 +1860,8 @@ fn match_template(
         // failed candidate made parsing quadratic in the label count).
         for label in rb.labels.drain(nl..) {
             if let Some(name) = rb.strings.get(label.name_index as usize) {
-                if let Ok(name) = std::str::from_utf8(name) {
-                    rb.label_ids.remove(name);
+                if let Some((_, named)) = rb.string_ids.get_mut(name) {
+                    *named = None;
                 }
             }
         }
@@ -1942,6 +2027,29 @@ fn parse_exec_full(c: &mut LineCursor) -> PResult<ExecCtrl> {
 /// length; `None` for anything else, which `parse_exec` then reads with its diagnostics.
 #[inline]
 fn plain_exec(b: &[u8]) -> Option<(ExecCtrl, usize)> {
+    // IGC's own form (`(M1, 16)`, `(M5_NM, 1)`) matched as a shape; the rest below.
+    let (d, nm, size, len) = match *b {
+        [b'(', b'M', d, b',', b' ', s @ b'0'..=b'9', b')', ..] => (d, 0, s - b'0', 7),
+        [b'(', b'M', d, b',', b' ', t @ b'0'..=b'9', s @ b'0'..=b'9', b')', ..] => {
+            (d, 0, (t - b'0') * 10 + (s - b'0'), 8)
+        }
+        [b'(', b'M', d, b'_', b'N', b'M', b',', b' ', s @ b'0'..=b'9', b')', ..] => {
+            (d, 8, s - b'0', 10)
+        }
+        [b'(', b'M', d, b'_', b'N', b'M', b',', b' ', t @ b'0'..=b'9', s @ b'0'..=b'9', b')', ..] => {
+            (d, 8, (t - b'0') * 10 + (s - b'0'), 11)
+        }
+        _ => return plain_exec_long(b),
+    };
+    if !(b'1'..=b'8').contains(&d) {
+        return None;
+    }
+    Some((ExecCtrl::new(size.into(), d - b'1' + nm)?, len))
+}
+
+/// `plain_exec` for the forms IGC does not print (no space, leading zeros).
+#[inline(never)]
+fn plain_exec_long(b: &[u8]) -> Option<(ExecCtrl, usize)> {
     let (&[b'(', b'M', d], rest) = b.split_first_chunk::<3>()? else {
         return None;
     };
@@ -1988,14 +2096,14 @@ fn generic_into(
                 plain_variable(rb, c)
             };
             if let Some(v) = plain {
-                *slot = Operand::Vector(v);
+                put(slot, Operand::Vector(v));
                 return Ok(());
             }
         }
         FieldKind::Raw => {
             c.skip_ws();
             if let Some(r) = plain_raw(rb, c) {
-                *slot = Operand::Raw(r);
+                put(slot, Operand::Raw(r));
                 return Ok(());
             }
         }
@@ -2003,6 +2111,18 @@ fn generic_into(
     }
     *slot = generic(rb, version, c, f)?;
     Ok(())
+}
+
+/// `*slot = new` without the out-of-line drop of what was there when that holds no
+/// list (the usual case: an absent field), which cost more than the write.
+#[inline(always)]
+fn put(slot: &mut Operand, new: Operand) {
+    if matches!(slot, Operand::RawList(_) | Operand::LabelList(_)) {
+        *slot = new;
+    } else {
+        // The old value owns nothing: forgetting it frees nothing.
+        std::mem::forget(std::mem::replace(slot, new));
+    }
 }
 
 /// A number literal with its type (`0x10:ud`, `7:w`) as `parse_vector` reads it when
@@ -2529,6 +2649,7 @@ fn address_of(rb: &RoutineBuilder, c: &mut LineCursor, modifier: Modifier) -> PR
         .ok_or_else(|| nat.err(format!("unknown variable `{name}`"), "a declared variable"))?;
     let size = rb.var_type(id).size().unwrap_or(1) as u32;
     let grf = rb.grf_bytes.max(1);
+    rb.grf_used.set(true);
     // The text does not show the region of `&var`; IGC stores the scalar <0;1,0>.
     let scalar = Region::from_values(0, 1, 0).unwrap_or_default();
     let kind = VectorKind::General {
@@ -3297,6 +3418,34 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
 mod tests {
     use super::*;
 
+    /// A `//Platform:` trailer naming 64-byte GRFs, after the `&var[offset]` it governs,
+    /// places the operand as a reading for that platform does.
+    #[test]
+    fn trailer_platform_governs_earlier_lines() {
+        let body =
+            ".version 4.2\n.kernel \"k\"\n.decl V0032 v_type=G type=d num_elts=64 align=GRF\n\
+                    .decl A0 v_type=A num_elts=1\n\
+                    addr_add (M1_NM, 1) A0(0)<1> &V0032[132] 0x0:uw\n";
+        let row_of = |text: &str| {
+            let object = parse_text(text).expect("parses");
+            let list = object.kernels[0].body.code.instructions().expect("decoded");
+            let inst = list.iter().next().expect("one instruction");
+            inst.operands.iter().find_map(|o| match o {
+                Operand::Vector(Vector {
+                    kind: VectorKind::General { row, .. },
+                    ..
+                }) => Some(*row),
+                _ => None,
+            })
+        };
+        let trailed = format!("{body}//Platform: PVC\n");
+        assert_eq!(row_of(body), Some(4));
+        assert_eq!(row_of(&trailed), Some(2));
+        let explicit = ParseOptions { grf_bytes: 64 };
+        let object = parse_text_with(&trailed, &explicit).expect("parses");
+        assert_eq!(object, parse_text(&trailed).expect("parses"));
+    }
+
     /// The plain-operand shortcut takes only what the full path reads the same way.
     #[test]
     fn plain_general_takes_only_the_plain_form() {
@@ -3312,6 +3461,17 @@ mod tests {
         let exec = |s: &str| plain_exec(s.as_bytes());
         assert_eq!(exec("(M1, 16) x"), Some((ExecCtrl(0x04), 8)));
         assert_eq!(exec("(M5_NM,1)"), Some((ExecCtrl(0xC0), 9)));
+        // IGC's shapes and the general reading agree.
+        for (text, len) in [
+            ("(M1, 1)", 7),
+            ("(M8, 32)", 8),
+            ("(M3_NM, 8)", 10),
+            ("(M2_NM, 16)", 11),
+        ] {
+            let shaped = exec(text);
+            assert_eq!(shaped, plain_exec_long(text.as_bytes()), "{text}");
+            assert_eq!(shaped.map(|(_, n)| n), Some(len), "{text}");
+        }
         for other in [
             "(M9, 1)",
             "(M1_N, 1)",

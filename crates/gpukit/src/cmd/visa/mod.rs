@@ -74,13 +74,16 @@ pub(crate) fn parse_text(
     text: &str,
     platform: Option<Platform>,
 ) -> Result<gpukit_visa::Object, CmdError> {
-    let options = match platform {
-        Some(p) => gpukit_visa::text::ParseOptions {
-            grf_bytes: p.grf_size(),
-        },
-        None => gpukit_visa::text::ParseOptions::for_text(text),
+    let parsed = match platform {
+        Some(p) => gpukit_visa::text::parse_text_with(
+            text,
+            &gpukit_visa::text::ParseOptions {
+                grf_bytes: p.grf_size(),
+            },
+        ),
+        None => gpukit_visa::text::parse_text(text),
     };
-    gpukit_visa::text::parse_text_with(text, &options).map_err(|d| {
+    parsed.map_err(|d| {
         let rendered = d.render(&path.display().to_string(), text);
         CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))
     })
