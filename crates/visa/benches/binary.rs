@@ -19,10 +19,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("visa_binary");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_with_input(BenchmarkId::new("read", &name), &bytes, |b, bytes| {
-        b.iter(|| gpukit_visa::read(bytes).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::read(bytes).unwrap())
     });
     g.bench_with_input(BenchmarkId::new("write", &name), &obj, |b, obj| {
-        b.iter(|| gpukit_visa::write(obj).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::write(obj).unwrap())
     });
     g.finish();
 }

@@ -22,17 +22,17 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("text_parse", |b| {
-        b.iter(|| gpukit_visa::text::parse_text(&text).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::text::parse_text(&text).unwrap())
     });
     g.bench_function("text_print", |b| {
-        b.iter(|| gpukit_visa::text::print_text(&obj))
+        b.iter_with_large_drop(|| gpukit_visa::text::print_text(&obj))
     });
     g.throughput(Throughput::Bytes(binary.len() as u64));
     g.bench_function("binary_read", |b| {
-        b.iter(|| gpukit_visa::read(&binary).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::read(&binary).unwrap())
     });
     g.bench_function("binary_write", |b| {
-        b.iter(|| gpukit_visa::write(&obj).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::write(&obj).unwrap())
     });
     g.finish();
 }

@@ -19,10 +19,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("visa_text");
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_with_input(BenchmarkId::new("parse", &name), &text, |b, t| {
-        b.iter(|| gpukit_visa::text::parse_text(t).unwrap())
+        b.iter_with_large_drop(|| gpukit_visa::text::parse_text(t).unwrap())
     });
     g.bench_with_input(BenchmarkId::new("print", &name), &obj, |b, o| {
-        b.iter(|| gpukit_visa::text::print_text(o))
+        b.iter_with_large_drop(|| gpukit_visa::text::print_text(o))
     });
     g.finish();
 }
