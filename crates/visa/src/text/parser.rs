@@ -1310,9 +1310,8 @@ struct Plan {
     /// character follows that word (see `doomed`).
     doom_word: Option<&'static str>,
     ops: Vec<Op>,
-    /// Each field the version admits, in layout order, with how it is filled when absent.
-    /// Each field the version admits, in layout order, with how it is filled when absent
-    /// and whether its presence depends on a value (`by_value`).
+    /// Each field the version admits and no step always reads, in layout order, with how
+    /// it is filled when absent and whether its presence depends on a value (`by_value`).
     fills: Vec<(u8, Fill, bool)>,
     dst: Option<u8>,
     sfid: Option<u8>,
@@ -1345,10 +1344,22 @@ impl Plan {
                 }
             }
         }
+        // Fields a step reads on every line it matches need no filling afterwards.
+        let mut always_read = vec![false; fields.len()];
+        for op in &ops {
+            let i = match *op {
+                Op::Exec(i) | Op::Generic(i, false) => i,
+                Op::Field(i, _) if fields.get(i as usize).is_some_and(|f| !by_value(f)) => i,
+                _ => continue,
+            };
+            if let Some(read) = always_read.get_mut(i as usize) {
+                *read = true;
+            }
+        }
         let fills = fields
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.cond.version_allows(version))
+            .filter(|&(i, f)| f.cond.version_allows(version) && !always_read[i])
             .map(|(i, f)| {
                 let shown = cand.has_rest || cand.named[i];
                 let fill = match f.kind {
@@ -1365,6 +1376,17 @@ impl Plan {
                 };
                 (i as u8, fill, by_value(f))
             })
+            .collect();
+        // A blank step reads nothing when the step after it skips blanks first (or the
+        // walk's end does): dropped, one dispatch less per operand.
+        let skips_blanks = |op: Option<&Op>| match op {
+            None | Some(Op::Word(_) | Op::Exec(_) | Op::Generic(_, false)) => true,
+            Some(&Op::Field(i, None)) => fields.get(i as usize).is_some_and(|f| !by_value(f)),
+            _ => false,
+        };
+        let ops: Vec<Op> = (0..ops.len())
+            .filter(|&k| !(matches!(ops[k], Op::Blanks) && skips_blanks(ops.get(k + 1))))
+            .map(|k| ops[k])
             .collect();
         let doom_word = doom_word(&ops);
         Plan {
@@ -2537,28 +2559,24 @@ fn decimal3(b: &[u8], i: &mut usize) -> Option<u16> {
 fn plain_general(b: &[u8]) -> Option<(u8, u8, Region, usize)> {
     // Nearly every operand has one-digit numbers (`(0,0)<1;1,0>`): matched as a shape.
     if let [b'(', r @ b'0'..=b'9', b',', c @ b'0'..=b'9', b')', b'<', ref region @ ..] = *b {
-        let code = |d: u8| Region::value_code(u16::from(d - b'0')).map(u16::from);
-        let found = match *region {
+        // A digit's region code (`Region::value_code`), `NO` for a digit no region has.
+        const NO: u16 = 0xFF;
+        const DIGIT_CODE: [u16; 10] = [1, 2, 3, NO, 4, NO, NO, NO, 5, NO];
+        let code = |d: u8| DIGIT_CODE[usize::from(d - b'0')];
+        let (codes, len) = match *region {
             [v @ b'0'..=b'9', b';', w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..] => {
-                Some((code(v).zip(code(w)).zip(code(h)), 12))
+                ([code(v), code(w), code(h)], 12)
             }
-            [w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..] => {
-                Some((code(w).map(|w| (0, w)).zip(code(h)), 10))
-            }
-            [h @ b'0'..=b'9', b'>', ..] => Some((code(h).map(|h| ((0, 0), h)), 8)),
-            _ => None,
+            [w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..] => ([0, code(w), code(h)], 10),
+            [h @ b'0'..=b'9', b'>', ..] => ([0, 0, code(h)], 8),
+            _ => return plain_general_long(b),
         };
-        // (The three shapes give `((v, w), h)`; a shape with an illegal value is no
-        // plain operand, as below.)
-        if let Some((codes, len)) = found {
-            let region = match (codes, len) {
-                (Some(((v, w), h)), 12) => Region(v | (w << 4) | (h << 8)),
-                (Some(((_, w), h)), 10) => Region((w << 4) | (h << 8)),
-                (Some((_, h)), _) => Region(h << 8),
-                (None, _) => return None,
-            };
-            return Some((r - b'0', c - b'0', region, len));
+        // A shape with an illegal value is no plain operand, as below.
+        if codes.contains(&NO) {
+            return None;
         }
+        let region = Region(codes[0] | (codes[1] << 4) | (codes[2] << 8));
+        return Some((r - b'0', c - b'0', region, len));
     }
     plain_general_long(b)
 }
