@@ -316,6 +316,22 @@ impl InstructionList {
         self.len() == 0
     }
 
+    /// Room for `instructions` more instructions with `operands` more operands in all,
+    /// so a builder that knows about how many are coming grows the list once.
+    pub fn reserve(&mut self, instructions: usize, operands: usize) {
+        let flat = self.flat_mut();
+        flat.heads.reserve(instructions);
+        flat.operands.reserve(operands);
+    }
+
+    /// Gives back room `reserve` took and the list did not use.
+    pub fn shrink_to_fit(&mut self) {
+        if let Repr::Flat(flat) = &mut self.repr {
+            flat.heads.shrink_to_fit();
+            flat.operands.shrink_to_fit();
+        }
+    }
+
     /// The decoded form, decoded now if not yet.
     fn flat(&self) -> &Flat {
         match &self.repr {

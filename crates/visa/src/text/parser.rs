@@ -223,6 +223,7 @@ fn parse_lines<'a>(
         };
         // Tabs are blanks wherever the grammar has a space; only those inside the text
         // need rewriting (`tabs_as_spaces`, same length) for the steps that look for spaces.
+        p.remaining = b.len() - piece_start;
         let result = if has_tabs && memchr::memchr(b'\t', &line.as_bytes()[s..e]).is_some() {
             p.line(&tabs_as_spaces(line), no, s, e)
         } else {
@@ -353,6 +354,8 @@ struct Parser {
     grf_bytes: u32,
     /// A line's meaning depended on `grf_bytes` (see `parse_text`).
     grf_used: bool,
+    /// Bytes of the text from the current line on.
+    remaining: usize,
     /// Lookups and template plans compiled for the text's version.
     compiled: Compiled,
     /// An empty list swapped with the routine's while a line is parsed (see `line`).
@@ -708,7 +711,11 @@ impl Parser {
                 }
             },
             attributes: rb.attributes,
-            code: Code::Instructions(rb.instructions),
+            code: Code::Instructions({
+                let mut list = rb.instructions;
+                list.shrink_to_fit();
+                list
+            }),
             build_info: rb.build_info,
         };
         if rb.is_kernel {
@@ -769,6 +776,12 @@ impl Parser {
                     rb.intern(n.as_bytes());
                 }
                 rb.intern(b"S31");
+                // The rest of the text bounds the routine: its list is reserved once in
+                // proportion (IGC prints an operand in 16 bytes or more, an instruction
+                // in 64), instead of grown by copies; what is not used is given back
+                // when the routine ends, and room never written takes no memory.
+                rb.instructions
+                    .reserve(self.remaining / 64, self.remaining / 16);
                 self.routine = Some(rb);
             }
             "file" | "loc" => {
