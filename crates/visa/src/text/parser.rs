@@ -21,6 +21,9 @@ use std::sync::OnceLock;
 /// Most diagnostics reported for one text; the rest would be noise.
 const MAX_DIAGNOSTICS: usize = 50;
 
+/// Instructions a routine has before its list is reserved for the rest of the text.
+const RESERVE_AFTER: usize = 16_384;
+
 /// What the text itself does not say.
 #[derive(Clone, Copy, Debug)]
 pub struct ParseOptions {
@@ -398,6 +401,8 @@ struct RoutineBuilder {
     grf_bytes: u32,
     /// An operand was placed by `grf_bytes` (`address_of`).
     grf_used: std::cell::Cell<bool>,
+    /// `instructions` was reserved for the rest of the text (see `Parser::line`).
+    reserved: bool,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
     scopes: Vec<Vec<(String, Option<u32>)>>,
     declared_names: FastSet<String>,
@@ -602,6 +607,15 @@ impl Parser {
         // Operands go straight onto the routine's list (taken out for the call, so the
         // builder's other tables stay open to the template walk); a failed line leaves
         // nothing behind.
+        if rb.instructions.len() == RESERVE_AFTER {
+            // A routine this long likely goes on, and the rest of the text bounds it:
+            // its list is reserved once in proportion (IGC prints an operand in 16 bytes
+            // or more, an instruction in 64) instead of grown by copies. What is not used
+            // is given back when the routine ends; room never written takes no memory.
+            rb.instructions
+                .reserve(self.remaining / 64, self.remaining / 16);
+            rb.reserved = true;
+        }
         let list = &mut self.spare_list;
         std::mem::swap(list, &mut rb.instructions);
         let pushed = list.push_decoded(|ops, start| {
@@ -713,7 +727,9 @@ impl Parser {
             attributes: rb.attributes,
             code: Code::Instructions({
                 let mut list = rb.instructions;
-                list.shrink_to_fit();
+                if rb.reserved {
+                    list.shrink_to_fit();
+                }
                 list
             }),
             build_info: rb.build_info,
@@ -776,12 +792,6 @@ impl Parser {
                     rb.intern(n.as_bytes());
                 }
                 rb.intern(b"S31");
-                // The rest of the text bounds the routine: its list is reserved once in
-                // proportion (IGC prints an operand in 16 bytes or more, an instruction
-                // in 64), instead of grown by copies; what is not used is given back
-                // when the routine ends, and room never written takes no memory.
-                rb.instructions
-                    .reserve(self.remaining / 64, self.remaining / 16);
                 self.routine = Some(rb);
             }
             "file" | "loc" => {
