@@ -365,6 +365,28 @@ fn visa_kernels_sharing_one_object() {
     );
 }
 
+/// A text of many one-line kernels: every direction that reads text scales (printing
+/// once looked up the object's GRF size per routine, a walk over every routine).
+#[test]
+fn visa_text_many_kernels() {
+    let make = |n: usize| {
+        let mut text = String::from(".version 3.6\n");
+        for i in 0..n {
+            text.push_str(&format!(".kernel \"k{i}\"\n    ret (M1, 1)\n"));
+        }
+        text.into_bytes()
+    };
+    for (class, args) in [
+        ("visa-text-kernels-fmt", &["visa", "fmt", "{}"][..]),
+        (
+            "visa-text-kernels-asm",
+            &["visa", "asm", "{}", "-o", "-"][..],
+        ),
+    ] {
+        two_sizes(class, make, [5_000, 40_000], args, OK);
+    }
+}
+
 /// A valid file of many kernels, each its own copy: the ordinary path scales.
 #[test]
 fn visa_many_valid_kernels() {

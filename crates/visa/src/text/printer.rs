@@ -60,6 +60,15 @@ fn print_all<'w>(
     mut sink: Option<&mut (dyn std::io::Write + 'w)>,
 ) -> std::io::Result<()> {
     let style = Style::for_version(obj.version);
+    // Looked up once: the object's GRF size is a walk over every routine.
+    let options = &PrintOptions {
+        grf_bytes: Some(
+            options
+                .grf_bytes
+                .or_else(|| obj.grf_bytes())
+                .unwrap_or(crate::limits::GRF_BYTES_DEFAULT),
+        ),
+    };
     let routines = (0..obj.kernels.len())
         .map(RoutineRef::Kernel)
         .chain((0..obj.functions.len()).map(RoutineRef::Function));
