@@ -290,3 +290,42 @@ fn every_opcode_round_trips_in_every_version() {
         }
     }
 }
+
+/// What the reader refuses as beyond the format's limits is not written either.
+#[test]
+fn the_writer_keeps_the_formats_limits() {
+    let v = Version::new(3, 6);
+    let base = object(v, Vec::new());
+    assert!(write(&base).is_ok());
+    let refusal = |obj: &Object| write(obj).err().map(|e| e.to_string());
+
+    let mut kernels = base.clone();
+    kernels.kernels = vec![base.kernels[0].clone(); limits::MAX_KERNELS + 1];
+    let message = refusal(&kernels).expect("refused");
+    assert!(message.contains("num_kernels"), "{message}");
+
+    let mut gens = base.clone();
+    gens.kernels[0].gen_binaries = vec![
+        GenBinary {
+            platform: 12,
+            code: vec![0; 16],
+        };
+        limits::MAX_GEN_BINARIES + 1
+    ];
+    let message = refusal(&gens).expect("refused");
+    assert!(message.contains("num_gen_binaries"), "{message}");
+
+    let mut long = base.clone();
+    long.kernels[0].body.strings = [b"k".to_vec(), vec![b'x'; limits::MAX_STRING_LEN + 1]]
+        .into_iter()
+        .collect();
+    let message = refusal(&long).expect("refused");
+    assert!(message.contains("string[1]"), "{message}");
+
+    let mut many = base;
+    many.kernels[0].body.strings = (0..=limits::MAX_STRINGS)
+        .map(|i| format!("s{i}").into_bytes())
+        .collect();
+    let message = refusal(&many).expect("refused");
+    assert!(message.contains("string_count"), "{message}");
+}

@@ -7,6 +7,7 @@ use super::cursor::Sink;
 use super::instruction;
 use super::reader::MAGIC;
 use crate::error::WriteError;
+use crate::limits;
 use crate::model::*;
 use crate::version::Version;
 
@@ -22,6 +23,17 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
             format!(
                 "vISA {v} has no binary form (3.0 to {})",
                 Version::LATEST_BINARY
+            ),
+        ));
+    }
+    // What the reader refuses (the spec's limits, `limits.rs`) is not written either.
+    if obj.kernels.len() > limits::MAX_KERNELS {
+        return Err(err(
+            "header.num_kernels",
+            format!(
+                "{} kernels; the format allows at most {}",
+                obj.kernels.len(),
+                limits::MAX_KERNELS
             ),
         ));
     }
@@ -64,12 +76,19 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, WriteError> {
         h.u32(0); // size
         h.u32(0); // input_offset
         write_relocations(&mut h, &k.relocations, &format!("kernel_info[{i}]"))?;
-        let ng = u8::try_from(k.gen_binaries.len()).map_err(|_| {
-            err(
-                &format!("kernel_info[{i}]"),
-                "more than 255 Gen binaries".into(),
-            )
-        })?;
+        let ng = u8::try_from(k.gen_binaries.len())
+            .ok()
+            .filter(|&n| usize::from(n) <= limits::MAX_GEN_BINARIES)
+            .ok_or_else(|| {
+                err(
+                    &format!("kernel_info[{i}].num_gen_binaries"),
+                    format!(
+                        "{} Gen binaries; the format allows at most {}",
+                        k.gen_binaries.len(),
+                        limits::MAX_GEN_BINARIES
+                    ),
+                )
+            })?;
         h.u8(ng);
         let mut gen_at = Vec::with_capacity(k.gen_binaries.len());
         for g in &k.gen_binaries {
@@ -199,8 +218,28 @@ fn write_routine(
         })?;
         put_id(s, v, n, &format!("{ctx}.{what}"))
     };
+    if r.strings.len() > limits::MAX_STRINGS {
+        return Err(WriteError {
+            context: format!("{ctx}.string_count"),
+            reason: format!(
+                "{} strings; the format allows at most {}",
+                r.strings.len(),
+                limits::MAX_STRINGS
+            ),
+        });
+    }
     count_id(s, r.strings.len(), "string_count")?;
     for (i, st) in r.strings.iter().enumerate() {
+        if st.len() > limits::MAX_STRING_LEN {
+            return Err(WriteError {
+                context: format!("{ctx}.string[{i}]"),
+                reason: format!(
+                    "{} bytes; strings longer than {} are not read back",
+                    st.len(),
+                    limits::MAX_STRING_LEN
+                ),
+            });
+        }
         if st.contains(&0) {
             return Err(WriteError {
                 context: format!("{ctx}.string[{i}]"),
