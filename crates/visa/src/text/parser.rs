@@ -3487,6 +3487,22 @@ mod tests {
         assert_eq!(object, parse_text(&trailed).expect("parses"));
     }
 
+    /// The word-at-a-time trim agrees with `str::trim_end` whatever the blanks.
+    #[test]
+    fn trim_end_fast_is_trim_end() {
+        let ends = ["", " ", "\t", "\r", " \u{a0}", "\u{2003} ", "\x0b\x0c "];
+        for body in ["", "x", "mov (M1, 16) V1(0,0)<1> 0x0:d", "é", "a\u{2003}b"] {
+            for spaces in [0, 1, 3, 7, 8, 9, 15, 16, 17, 33, 64] {
+                for end in ends {
+                    let line = format!("{body}{}{end}", " ".repeat(spaces));
+                    assert_eq!(trim_end_fast(&line), line.trim_end(), "{line:?}");
+                    let line = format!("{body}{end}{}", " ".repeat(spaces));
+                    assert_eq!(trim_end_fast(&line), line.trim_end(), "{line:?}");
+                }
+            }
+        }
+    }
+
     /// The plain-operand shortcut takes only what the full path reads the same way.
     #[test]
     fn plain_general_takes_only_the_plain_form() {
