@@ -23,7 +23,8 @@ use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
-/// The word layout of every kind: `KIND = tag, "key", (shape) => [codecs]`.
+/// The word layout of every kind: `KIND = tag, "key", (shape) => [codecs]`
+/// (the key places the fields: after `;KEY:`).
 /// The shape is the kind's [`Entry`] variant with its fields bound to names:
 /// a pattern when encoding, the constructor when decoding. Each codec takes
 /// the fields it stores, in word order (see the codecs below for what each
@@ -64,7 +65,7 @@ macro_rules! layouts {
             match kind {
                 $( kind::$kind => {
                     #[allow(unused_variables)]
-                    let cx = &mut Decoder { line, words, next: 0, key_end: $key.len() + 2, printf };
+                    let cx = &mut Decoder { line, words, next: 0, key_end: key_end($key), printf };
                     $( layouts!(@get cx $codec $($f),*); )*
                     Entry::$($shape)*
                 } )*
@@ -131,7 +132,17 @@ layouts! {
     WARNING = 20, "warning", (Warning(message)) => [Tail(message)];
     REFLECTION = 21, "reflection", (Reflection { index, type_name }) => [Number(index), TailAt(type_name)];
     CONSTARG = 22, "constarg", (ConstArg { index, name }) => [Number(index), TailAt(name)];
-    UNKNOWN = 23, "", (Unknown { key, rest }) => [Key(key), OptionalTailAt(rest)];
+    UNKNOWN = 23, "", (Unknown { key, rest }) => [Name(key), OptionalTailAt(rest)];
+}
+
+/// Where the fields of a line of key `key` start: after `;KEY:`. Unknown
+/// lines (key "" in the table) have no fixed key: their key starts after `;`.
+const fn key_end(key: &str) -> usize {
+    if key.is_empty() {
+        1
+    } else {
+        key.len() + 2
+    }
 }
 
 /// Tag bits: the kind in the low 5, the terminator in the next 2, raw text in the top one.
@@ -256,7 +267,8 @@ impl Number {
     }
 }
 
-/// The name right after `;KEY:`: one word, its length.
+/// The name right after `;KEY:` (an unknown line's key, right after `;`):
+/// one word, its length.
 struct Name;
 impl Name {
     #[inline(always)]
@@ -266,19 +278,6 @@ impl Name {
     fn get<'s>(cx: &mut Decoder<'s>) -> Cow<'s, str> {
         let n = cx.next();
         cx.span(cx.key_end, Some(n))
-    }
-}
-
-/// An unknown line's key, right after `;`: one word, its length.
-struct Key;
-impl Key {
-    #[inline(always)]
-    fn put(key: Cow<str>, cx: &mut Encoder) {
-        cx.len(key.len());
-    }
-    fn get<'s>(cx: &mut Decoder<'s>) -> Cow<'s, str> {
-        let n = cx.next();
-        cx.span(1, Some(n))
     }
 }
 
