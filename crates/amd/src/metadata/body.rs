@@ -195,11 +195,18 @@ impl Encoder<'_, '_> {
         }
     }
 
+    /// A copy of known size: where the count is known the match folds away,
+    /// and where it is not (`;memory:`, 1 to 4 words) no `memcpy` is called.
     #[inline(always)]
     fn flush(&mut self) {
-        self.out
-            .words
-            .extend_from_slice(self.line.get(..self.used).unwrap_or(&[]));
+        let (line, words) = (&self.line, &mut *self.out.words);
+        match self.used {
+            1 => words.extend_from_slice(&line[..1]),
+            2 => words.extend_from_slice(&line[..2]),
+            3 => words.extend_from_slice(&line[..3]),
+            4 => words.extend_from_slice(&line[..4]),
+            n => words.extend_from_slice(line.get(..n).unwrap_or(&[])),
+        }
         self.used = 0;
     }
 
@@ -600,19 +607,25 @@ impl Body<'_> {
     /// `start` (the word count before it), its text `line_len` bytes (at most
     /// `MAX_LINE_LEN`) ending in `eol`; `raw` when the text is not the
     /// entry's canonical text.
+    #[inline]
     pub(crate) fn end_line(&mut self, start: usize, kind: u8, line_len: u32, eol: Eol, raw: bool) {
         let count = self.words.len().saturating_sub(start);
         match u8::try_from(count) {
             Ok(n) if n < MANY_WORDS => self.counts.push(n),
-            _ => {
-                // A line's words are bounded by its text (`MAX_LINE_LEN`).
-                let n = u32::try_from(count).unwrap_or(u32::MAX);
-                self.words.insert(start.min(self.words.len()), n);
-                self.counts.push(MANY_WORDS);
-            }
+            _ => self.many_words(start, count),
         }
         let tag = kind | eol_bits(eol) | if raw { RAW } else { 0 };
         self.heads.push(u32::from(tag) | line_len << 8);
+    }
+
+    /// The count of a line of [`MANY_WORDS`] or more, in a word before them.
+    #[cold]
+    #[inline(never)]
+    fn many_words(&mut self, start: usize, count: usize) {
+        // A line's words are bounded by its text (`MAX_LINE_LEN`).
+        let n = u32::try_from(count).unwrap_or(u32::MAX);
+        self.words.insert(start.min(self.words.len()), n);
+        self.counts.push(MANY_WORDS);
     }
 }
 
