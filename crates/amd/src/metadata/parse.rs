@@ -169,7 +169,7 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
     };
     let body_start = first.len() + start_eol.as_str().len();
     let mut pos = body_start;
-    // Ids of a `;function:` list, parsed here before the line is encoded.
+    // Ids of a long `;function:` list, parsed here before the line is encoded.
     let mut ids = Vec::new();
     for (n, line, eol) in lines.by_ref() {
         if let Some(end_name) = line.strip_prefix(";ARGEND:") {
@@ -314,7 +314,7 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, Pars
 }
 
 /// Parses one entry line into the next slot of `body` (its tag, length and
-/// words; the caller accounts for its text). `ids` is scratch for id lists.
+/// words; the caller accounts for its text). `ids` is scratch for long id lists.
 fn fill_line(
     body: &mut Body<'_>,
     line: &str,
@@ -428,14 +428,25 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A non-empty name.
-    #[inline]
+    /// A non-empty name. The field is read out of line and only its length
+    /// comes back: a returned `&str` is read back from memory at once, whole,
+    /// which stalls on the two halves just stored.
+    #[inline(always)]
     fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
+        let start = self.pos;
+        let len = self.name_len(name)?;
+        Ok(Cow::Borrowed(
+            self.text.get(start..start + len).unwrap_or_default(),
+        ))
+    }
+
+    #[inline]
+    fn name_len(&mut self, name: &str) -> Result<usize, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
             return Err(self.err(at, name, "an empty field".into(), "a name"));
         }
-        Ok(Cow::Borrowed(tok))
+        Ok(tok.len())
     }
 
     /// Everything to the end of the line (may contain `:`).
@@ -606,7 +617,7 @@ fn has_leading_zero(tok: &str) -> bool {
 
 /// Parses a line's entry and encodes it through `out`; returns its kind and
 /// whether it prints back as written. Each key encodes its own variant (so
-/// the inlined [`encode`] knows it). `ids` is scratch for id lists.
+/// the inlined [`encode`] knows it). `ids` is scratch for long id lists.
 fn parse_entry(
     line: &str,
     line_no: usize,
@@ -793,8 +804,8 @@ fn parse_entry(
             )
         }
         "function" | "intrinsic" => {
-            id_list(&mut c, ids)?;
-            let ids = Cow::Borrowed(ids.as_slice());
+            let mut short = [0; 16];
+            let ids = Cow::Borrowed(id_list(&mut c, &mut short, ids)?);
             if key == "function" {
                 encode(Entry::Function(ids), out)
             } else {
@@ -853,8 +864,13 @@ fn one(c: &mut Cursor, name: &str) -> Result<u32, ParseError> {
     Ok(v)
 }
 
-/// `COUNT:ID...`: the ids into `ids`.
-fn id_list(c: &mut Cursor, ids: &mut Vec<u32>) -> Result<(), ParseError> {
+/// `COUNT:ID...`: the ids, in `short` when they fit (real lists have a few;
+/// no allocation), else in `long`.
+fn id_list<'x>(
+    c: &mut Cursor,
+    short: &'x mut [u32],
+    long: &'x mut Vec<u32>,
+) -> Result<&'x [u32], ParseError> {
     let (tok, at) = c.field("count", "a decimal integer")?;
     let count = c
         .decimal(tok)
@@ -876,15 +892,25 @@ fn id_list(c: &mut Cursor, ids: &mut Vec<u32>) -> Result<(), ParseError> {
             format!("at most {} ids", limits::MAX_LIST_LEN),
         ));
     }
-    ids.clear();
-    // `present` fields are in the line, so this reserves what the text holds.
-    ids.reserve(present);
-    for _ in 0..present {
-        let id = c.u32("id")?;
-        ids.push(id);
-    }
+    let ids = match short.get_mut(..present) {
+        Some(ids) => {
+            for id in ids.iter_mut() {
+                *id = c.u32("id")?;
+            }
+            &*ids
+        }
+        None => {
+            long.clear();
+            // `present` fields are in the line, so this reserves what the text holds.
+            long.reserve(present);
+            for _ in 0..present {
+                long.push(c.u32("id")?);
+            }
+            long.as_slice()
+        }
+    };
     c.end()?;
-    Ok(())
+    Ok(ids)
 }
 
 fn parse_printf(c: &mut Cursor<'_>) -> Result<PrintfFmt, ParseError> {
