@@ -928,7 +928,7 @@ mod count_tests {
     fn long_id_lists_read_back() {
         let mut md = Metadata::new("f");
         let mut expected = Vec::new();
-        for n in [0u32, 254, 255, 256, 1000] {
+        for n in [0u32, 16, 17, 254, 255, 256, 1000] {
             let ids: Vec<u32> = (0..n).collect();
             for entry in [Entry::Function(Cow::Owned(ids)), Entry::Lws(n)] {
                 md.push(&entry, Eol::Lf).unwrap();
