@@ -424,33 +424,6 @@ trait ByteCode: Sized {
     fn from_code(code: u8) -> Self;
 }
 
-/// Position of `v` in `all` (lists are a few entries long).
-fn index_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u8
-}
-
-impl ByteCode for DataType {
-    fn code(&self) -> u8 {
-        *self as u8
-    }
-    fn from_code(code: u8) -> Self {
-        let t = DataType::ALL.get(usize::from(code)).copied();
-        debug_assert!(t.is_some(), "bad data type code {code}");
-        t.unwrap_or(DataType::I1)
-    }
-}
-
-impl ByteCode for MemType {
-    fn code(&self) -> u8 {
-        *self as u8
-    }
-    fn from_code(code: u8) -> Self {
-        let t = MemType::ALL.get(usize::from(code)).copied();
-        debug_assert!(t.is_some(), "bad memory type code {code}");
-        t.unwrap_or(MemType::Global)
-    }
-}
-
 const ACCESS: [Access; 3] = [Access::ReadOnly, Access::WriteOnly, Access::ReadWrite];
 const DIMS: [ImageDim; 6] = [
     ImageDim::D1,
@@ -461,25 +434,27 @@ const DIMS: [ImageDim; 6] = [
     ImageDim::D2Array,
 ];
 
-impl ByteCode for Access {
-    fn code(&self) -> u8 {
-        index_of(&ACCESS, self)
-    }
-    fn from_code(code: u8) -> Self {
-        ACCESS
-            .get(usize::from(code))
-            .copied()
-            .unwrap_or(Access::ReadWrite)
-    }
+/// Enums coded by declaration order, which each list follows.
+macro_rules! byte_codes {
+    ($($t:ty: $all:expr;)*) => {
+        $( impl ByteCode for $t {
+            fn code(&self) -> u8 {
+                *self as u8
+            }
+            fn from_code(code: u8) -> Self {
+                let all = &$all;
+                let t = all.get(usize::from(code)).copied();
+                debug_assert!(t.is_some(), "bad {} code {code}", stringify!($t));
+                t.unwrap_or(all[0])
+            }
+        } )*
+    };
 }
-
-impl ByteCode for ImageDim {
-    fn code(&self) -> u8 {
-        index_of(&DIMS, self)
-    }
-    fn from_code(code: u8) -> Self {
-        DIMS.get(usize::from(code)).copied().unwrap_or(ImageDim::D1)
-    }
+byte_codes! {
+    DataType: DataType::ALL;
+    MemType: MemType::ALL;
+    Access: ACCESS;
+    ImageDim: DIMS;
 }
 
 /// Pointer qualifiers: 0 when absent, else 1 + access, volatile, restrict.
