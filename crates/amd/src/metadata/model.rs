@@ -13,10 +13,10 @@ use std::borrow::Cow;
 /// One metadata block. Its text fields borrow from the parsed input (`'a`);
 /// [`Metadata::into_owned`] detaches a block for holders that outlive it.
 ///
-/// The lines are stored column-wise (`body.rs`): a tag and a length per line,
-/// the numbers of every line in one flat word vector, names and messages as
-/// spans of the block's text. A block holds one line per input line, so this
-/// storage (about 20 bytes a line instead of an 80-byte record) is most of a
+/// The lines are stored column-wise (`body.rs`): a tag, a length and a word
+/// count per line, the numbers of every line in one flat word vector, names
+/// and messages as spans of the block's text. A block holds one line per
+/// input line, so this storage (about 20 bytes a line instead of an 80-byte record) is most of a
 /// parse's memory and time on large blocks. [`Metadata::lines`] and
 /// [`Metadata::entries`] give each line back as a typed [`Line`]/[`Entry`]
 /// borrowing from the block.
@@ -604,91 +604,6 @@ impl MemoryKind<'_> {
             MemoryKind::DataRequired => MemoryKind::DataRequired,
             MemoryKind::CompilerWrite => MemoryKind::CompilerWrite,
             MemoryKind::Other(s) => MemoryKind::Other(own(s)),
-        }
-    }
-}
-
-impl Entry<'_> {
-    pub fn into_owned(self) -> Entry<'static> {
-        match self {
-            Entry::Version {
-                major,
-                minor,
-                revision,
-            } => Entry::Version {
-                major,
-                minor,
-                revision,
-            },
-            Entry::Device(s) => Entry::Device(own(s)),
-            Entry::UniqueId(v) => Entry::UniqueId(v),
-            Entry::Memory(m) => Entry::Memory(Memory {
-                kind: m.kind.into_owned(),
-                size: m.size,
-            }),
-            Entry::Value(v) => Entry::Value(ValueArg {
-                name: own(v.name),
-                data_type: v.data_type,
-                count: v.count,
-                cb: v.cb,
-                offset: v.offset,
-            }),
-            Entry::Pointer(p) => Entry::Pointer(PointerArg {
-                name: own(p.name),
-                data_type: p.data_type,
-                count: p.count,
-                cb: p.cb,
-                offset: p.offset,
-                mem_type: p.mem_type,
-                buffer: p.buffer,
-                align: p.align,
-                qualifiers: p.qualifiers,
-            }),
-            Entry::Image(i) => Entry::Image(ImageArg {
-                name: own(i.name),
-                dim: i.dim,
-                access: i.access,
-                id: i.id,
-                cb: i.cb,
-                offset: i.offset,
-            }),
-            Entry::Sampler(s) => Entry::Sampler(SamplerEntry {
-                name: own(s.name),
-                id: s.id,
-                location: s.location,
-                value: s.value,
-            }),
-            Entry::Counter(c) => Entry::Counter(CounterArg {
-                name: own(c.name),
-                bits: c.bits,
-                id: c.id,
-                cb: c.cb,
-                offset: c.offset,
-            }),
-            Entry::PrintfFmt(p) => Entry::PrintfFmt(Cow::Owned(p.into_owned())),
-            Entry::Function(ids) => Entry::Function(Cow::Owned(ids.into_owned())),
-            Entry::Intrinsic(ids) => Entry::Intrinsic(Cow::Owned(ids.into_owned())),
-            Entry::Cws(v) => Entry::Cws(v),
-            Entry::Lws(v) => Entry::Lws(v),
-            Entry::LimitGroupSize => Entry::LimitGroupSize,
-            Entry::UavId(v) => Entry::UavId(v),
-            Entry::PrintfId(v) => Entry::PrintfId(v),
-            Entry::CbId(v) => Entry::CbId(v),
-            Entry::PrivateId(v) => Entry::PrivateId(v),
-            Entry::Error(s) => Entry::Error(own(s)),
-            Entry::Warning(s) => Entry::Warning(own(s)),
-            Entry::Reflection { index, type_name } => Entry::Reflection {
-                index,
-                type_name: own(type_name),
-            },
-            Entry::ConstArg { index, name } => Entry::ConstArg {
-                index,
-                name: own(name),
-            },
-            Entry::Unknown { key, rest } => Entry::Unknown {
-                key: own(key),
-                rest: rest.map(own),
-            },
         }
     }
 }

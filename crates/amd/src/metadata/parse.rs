@@ -2,10 +2,7 @@
 //! every field of a known key is checked, and a failure names the line,
 //! column, field, the offending token and the form that was expected.
 
-use super::body::{
-    data_type_code, decode, eol_bits, image_code, kind, mem_type_code, memory_code, qualifier_code,
-    Body, MEMORY_HAS_SIZE, MEMORY_OTHER, RAW,
-};
+use super::body::{decode, encode, Body, Columns};
 use super::emit::entry_to_string;
 use super::model::*;
 use crate::{limits, printf};
@@ -163,8 +160,8 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
     let cap = terminators.min(limits::MAX_METADATA_LINES);
     let mut body = Body {
         text: Cow::Borrowed(""),
-        tags: Vec::with_capacity(cap),
-        lens: Vec::with_capacity(cap),
+        heads: Vec::with_capacity(cap),
+        counts: Vec::with_capacity(cap),
         // Most lines take a few words; more grow the vector (it holds at
         // most about one word per byte of text).
         words: Vec::with_capacity(cap.saturating_mul(4)),
@@ -172,6 +169,8 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
     };
     let body_start = first.len() + start_eol.as_str().len();
     let mut pos = body_start;
+    // Ids of a long `;function:` list, parsed here before the line is encoded.
+    let mut ids = Vec::new();
     for (n, line, eol) in lines.by_ref() {
         if let Some(end_name) = line.strip_prefix(";ARGEND:") {
             if let Some((n2, extra, _)) = lines.next() {
@@ -192,7 +191,7 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
                 body,
             });
         }
-        if body.tags.len() >= limits::MAX_METADATA_LINES {
+        if body.line_count() >= limits::MAX_METADATA_LINES {
             return Err(ParseError {
                 line: n,
                 column: 1,
@@ -201,7 +200,7 @@ fn parse_block(text: &str, first_line: usize) -> Result<Metadata<'_>, ParseError
                 expected: "a smaller block".into(),
             });
         }
-        fill_line(&mut body, line, n, eol)?;
+        fill_line(&mut body, line, n, eol, &mut ids)?;
         pos += line.len() + eol.as_str().len();
     }
     Err(ParseError {
@@ -297,7 +296,7 @@ pub fn find_blocks(bytes: &[u8]) -> Result<Vec<(usize, Metadata<'_>)>, ParseErro
 /// Parses one entry line (without its terminator).
 pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, ParseError> {
     let mut body = Body::default();
-    fill_line(&mut body, line, line_no, eol)?;
+    fill_line(&mut body, line, line_no, eol, &mut Vec::new())?;
     body.text = Cow::Borrowed(line);
     // The body holds the one line just parsed; its entry is detached from the body.
     let parsed = body
@@ -315,8 +314,14 @@ pub fn parse_line(line: &str, line_no: usize, eol: Eol) -> Result<Line<'_>, Pars
 }
 
 /// Parses one entry line into the next slot of `body` (its tag, length and
-/// words; the caller accounts for its text).
-fn fill_line(body: &mut Body<'_>, line: &str, line_no: usize, eol: Eol) -> Result<(), ParseError> {
+/// words; the caller accounts for its text). `ids` is scratch for long id lists.
+fn fill_line(
+    body: &mut Body<'_>,
+    line: &str,
+    line_no: usize,
+    eol: Eol,
+    ids: &mut Vec<u32>,
+) -> Result<(), ParseError> {
     if line.len() > limits::MAX_LINE_LEN {
         return Err(ParseError {
             line: line_no,
@@ -326,32 +331,31 @@ fn fill_line(body: &mut Body<'_>, line: &str, line_no: usize, eol: Eol) -> Resul
             expected: format!("at most {} bytes", limits::MAX_LINE_LEN),
         });
     }
-    let first_word = body.words.len();
-    let (kind, form) = parse_entry(line, line_no, body)?;
+    let start = body.words.len();
+    // At most MAX_LINE_LEN bytes (checked above).
+    let line_len = line.len() as u32;
+    let (kind, form) = parse_entry(line, line_no, ids, &mut body.encoder(line_len))?;
     // The parse knows whether the entry prints back as `line`: every field is
     // taken verbatim except numbers, which print without leading zeros.
     // Printf format strings are decoded, so only printing them again tells.
+    let words = body.words.get(start..).unwrap_or(&[]);
     let canonical = match form {
         Form::Canonical => true,
         Form::Rewritten => false,
         Form::PrintToCompare => {
-            entry_to_string(&decode(kind, line, &body.words[first_word..], &body.printf))
-                == line.as_bytes()
+            entry_to_string(&decode(kind, line, words, &body.printf)) == line.as_bytes()
         }
     };
     #[cfg(debug_assertions)]
     {
-        let entry = decode(kind, line, &body.words[first_word..], &body.printf);
+        let entry = decode(kind, line, words, &body.printf);
         debug_assert_eq!(
             canonical,
             entry_to_string(&entry) == line.as_bytes(),
             "canonical form decided wrongly for {line:?}"
         );
     }
-    body.tags
-        .push(kind | eol_bits(eol) | if canonical { 0 } else { RAW });
-    // At most MAX_LINE_LEN bytes (checked above).
-    body.lens.push(line.len() as u32);
+    body.end_line(start, kind, line_len, eol, !canonical);
     Ok(())
 }
 
@@ -424,14 +428,25 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A non-empty name; its byte length (under `MAX_LINE_LEN`).
+    /// A non-empty name. The field is read out of line and only its length
+    /// comes back: a returned `&str` is read back from memory at once, whole,
+    /// which stalls on the two halves just stored.
+    #[inline(always)]
+    fn name(&mut self, name: &str) -> Result<Cow<'a, str>, ParseError> {
+        let start = self.pos;
+        let len = self.name_len(name)?;
+        Ok(Cow::Borrowed(
+            self.text.get(start..start + len).unwrap_or_default(),
+        ))
+    }
+
     #[inline]
-    fn name(&mut self, name: &str) -> Result<u32, ParseError> {
+    fn name_len(&mut self, name: &str) -> Result<usize, ParseError> {
         let (tok, at) = self.field(name, "a name")?;
         if tok.is_empty() {
             return Err(self.err(at, name, "an empty field".into(), "a name"));
         }
-        Ok(tok.len() as u32)
+        Ok(tok.len())
     }
 
     /// Everything to the end of the line (may contain `:`).
@@ -600,9 +615,15 @@ fn has_leading_zero(tok: &str) -> bool {
     tok.len() > 1 && tok.as_bytes()[0] == b'0'
 }
 
-/// Parses a line's entry into the words of `out`; returns its kind and
-/// whether it prints back as written.
-fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Form), ParseError> {
+/// Parses a line's entry and encodes it through `out`; returns its kind and
+/// whether it prints back as written. Each key encodes its own variant (so
+/// the inlined [`encode`] knows it). `ids` is scratch for long id lists.
+fn parse_entry(
+    line: &str,
+    line_no: usize,
+    ids: &mut Vec<u32>,
+    out: &mut Columns<'_>,
+) -> Result<(u8, Form), ParseError> {
     let Some(body) = line.strip_prefix(';') else {
         return Err(ParseError {
             line: line_no,
@@ -629,7 +650,6 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
         key,
         canonical: true,
     };
-    let w = &mut out.words;
     let kind = match key {
         "value" => {
             let name = c.name("name")?;
@@ -638,8 +658,16 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            w.extend_from_slice(&[name, data_type_code(data_type), count, cb, offset]);
-            kind::VALUE
+            encode(
+                Entry::Value(ValueArg {
+                    name,
+                    data_type,
+                    count,
+                    cb,
+                    offset,
+                }),
+                out,
+            )
         }
         "pointer" => {
             let name = c.name("name")?;
@@ -663,61 +691,63 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
                 })
             };
             c.end()?;
-            w.extend_from_slice(&[
-                name,
-                data_type_code(data_type)
-                    | mem_type_code(mem_type) << 8
-                    | qualifier_code(qualifiers) << 16,
-                count,
-                cb,
-                offset,
-                buffer,
-                align,
-            ]);
-            kind::POINTER
+            encode(
+                Entry::Pointer(PointerArg {
+                    name,
+                    data_type,
+                    count,
+                    cb,
+                    offset,
+                    mem_type,
+                    buffer,
+                    align,
+                    qualifiers,
+                }),
+                out,
+            )
         }
         "memory" => {
-            let kind = parse_memory(&mut c, line, w)?;
+            let kind = parse_memory(&mut c, line, out)?;
             return Ok((kind, c.form()));
         }
-        "reflection" | "constarg" => {
+        "reflection" => {
             let index = c.u32("argument index")?;
-            let at = c.pos;
-            if key == "reflection" {
-                c.rest("type name", "a type name")?;
-            } else {
-                c.rest("name", "an argument name")?;
-            }
-            w.extend_from_slice(&[index, at as u32]);
-            if key == "reflection" {
-                kind::REFLECTION
-            } else {
-                kind::CONSTARG
-            }
+            let type_name = Cow::Borrowed(c.rest("type name", "a type name")?);
+            encode(Entry::Reflection { index, type_name }, out)
+        }
+        "constarg" => {
+            let index = c.u32("argument index")?;
+            let name = Cow::Borrowed(c.rest("name", "an argument name")?);
+            encode(Entry::ConstArg { index, name }, out)
         }
         "version" => {
             let major = c.u32("major")?;
             let minor = c.u32("minor")?;
             let revision = c.u32("revision")?;
             c.end()?;
-            w.extend_from_slice(&[major, minor, revision]);
-            kind::VERSION
+            encode(
+                Entry::Version {
+                    major,
+                    minor,
+                    revision,
+                },
+                out,
+            )
         }
-        "device" => {
-            c.rest("name", "a device name")?;
-            kind::DEVICE
-        }
-        "uniqueid" => one(&mut c, "id", w, kind::UNIQUEID)?,
-        "uavid" => one(&mut c, "id", w, kind::UAVID)?,
-        "printfid" => one(&mut c, "id", w, kind::PRINTFID)?,
-        "cbid" => one(&mut c, "id", w, kind::CBID)?,
-        "privateid" => one(&mut c, "id", w, kind::PRIVATEID)?,
-        "lws" => one(&mut c, "size", w, kind::LWS)?,
+        "device" => encode(
+            Entry::Device(Cow::Borrowed(c.rest("name", "a device name")?)),
+            out,
+        ),
+        "uniqueid" => encode(Entry::UniqueId(one(&mut c, "id")?), out),
+        "uavid" => encode(Entry::UavId(one(&mut c, "id")?), out),
+        "printfid" => encode(Entry::PrintfId(one(&mut c, "id")?), out),
+        "cbid" => encode(Entry::CbId(one(&mut c, "id")?), out),
+        "privateid" => encode(Entry::PrivateId(one(&mut c, "id")?), out),
+        "lws" => encode(Entry::Lws(one(&mut c, "size")?), out),
         "printf_fmt" => {
             let p = parse_printf(&mut c)?;
-            w.push(out.printf.len() as u32);
-            out.printf.push(p);
-            return Ok((kind::PRINTF, Form::PrintToCompare));
+            let kind = encode(Entry::PrintfFmt(Cow::Owned(p)), out);
+            return Ok((kind, Form::PrintToCompare));
         }
         "image" => {
             let name = c.name("name")?;
@@ -727,8 +757,17 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            w.extend_from_slice(&[name, image_code(dim, access), id, cb, offset]);
-            kind::IMAGE
+            encode(
+                Entry::Image(ImageArg {
+                    name,
+                    dim,
+                    access,
+                    id,
+                    cb,
+                    offset,
+                }),
+                out,
+            )
         }
         "sampler" => {
             let name = c.name("name")?;
@@ -736,8 +775,15 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
             let location = c.u32("location")?;
             let value = c.u32("value")?;
             c.end()?;
-            w.extend_from_slice(&[name, id, location, value]);
-            kind::SAMPLER
+            encode(
+                Entry::Sampler(SamplerEntry {
+                    name,
+                    id,
+                    location,
+                    value,
+                }),
+                out,
+            )
         }
         "counter" => {
             let name = c.name("name")?;
@@ -746,15 +792,24 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
             let cb = c.u32("cb")?;
             let offset = c.u32("offset")?;
             c.end()?;
-            w.extend_from_slice(&[name, bits, id, cb, offset]);
-            kind::COUNTER
+            encode(
+                Entry::Counter(CounterArg {
+                    name,
+                    bits,
+                    id,
+                    cb,
+                    offset,
+                }),
+                out,
+            )
         }
         "function" | "intrinsic" => {
-            id_list(&mut c, w)?;
+            let mut short = [0; 16];
+            let ids = Cow::Borrowed(id_list(&mut c, &mut short, ids)?);
             if key == "function" {
-                kind::FUNCTION
+                encode(Entry::Function(ids), out)
             } else {
-                kind::INTRINSIC
+                encode(Entry::Intrinsic(ids), out)
             }
         }
         "cws" => {
@@ -762,21 +817,20 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
             let y = c.u32("y")?;
             let z = c.u32("z")?;
             c.end()?;
-            w.extend_from_slice(&[x, y, z]);
-            kind::CWS
+            encode(Entry::Cws([x, y, z]), out)
         }
         "limitgroupsize" => {
             c.end()?;
-            kind::LIMITGROUPSIZE
+            encode(Entry::LimitGroupSize, out)
         }
-        "error" => {
-            c.rest("message", "a message")?;
-            kind::ERROR
-        }
-        "warning" => {
-            c.rest("message", "a message")?;
-            kind::WARNING
-        }
+        "error" => encode(
+            Entry::Error(Cow::Borrowed(c.rest("message", "a message")?)),
+            out,
+        ),
+        "warning" => encode(
+            Entry::Warning(Cow::Borrowed(c.rest("message", "a message")?)),
+            out,
+        ),
         _ => {
             if key.is_empty() {
                 return Err(ParseError {
@@ -787,23 +841,36 @@ fn parse_entry(line: &str, line_no: usize, out: &mut Body<'_>) -> Result<(u8, Fo
                     expected: "a key after `;`".into(),
                 });
             }
-            // Key length: under MAX_LINE_LEN.
-            w.extend_from_slice(&[key.len() as u32, u32::from(has_fields)]);
-            kind::UNKNOWN
+            let rest = if has_fields {
+                line.get(key.len() + 2..).map(Cow::Borrowed)
+            } else {
+                None
+            };
+            encode(
+                Entry::Unknown {
+                    key: Cow::Borrowed(key),
+                    rest,
+                },
+                out,
+            )
         }
     };
     Ok((kind, c.form()))
 }
 
-fn one(c: &mut Cursor, name: &str, w: &mut Vec<u32>, kind: u8) -> Result<u8, ParseError> {
+fn one(c: &mut Cursor, name: &str) -> Result<u32, ParseError> {
     let v = c.u32(name)?;
     c.end()?;
-    w.push(v);
-    Ok(kind)
+    Ok(v)
 }
 
-/// `COUNT:ID...`, stored as the count then the ids.
-fn id_list(c: &mut Cursor, w: &mut Vec<u32>) -> Result<(), ParseError> {
+/// `COUNT:ID...`: the ids, in `short` when they fit (real lists have a few;
+/// no allocation), else in `long`.
+fn id_list<'x>(
+    c: &mut Cursor,
+    short: &'x mut [u32],
+    long: &'x mut Vec<u32>,
+) -> Result<&'x [u32], ParseError> {
     let (tok, at) = c.field("count", "a decimal integer")?;
     let count = c
         .decimal(tok)
@@ -825,15 +892,25 @@ fn id_list(c: &mut Cursor, w: &mut Vec<u32>) -> Result<(), ParseError> {
             format!("at most {} ids", limits::MAX_LIST_LEN),
         ));
     }
-    // `present` fields are in the line, so this reserves what the text holds.
-    w.reserve(present + 1);
-    w.push(present as u32);
-    for _ in 0..present {
-        let id = c.u32("id")?;
-        w.push(id);
-    }
+    let ids = match short.get_mut(..present) {
+        Some(ids) => {
+            for id in ids.iter_mut() {
+                *id = c.u32("id")?;
+            }
+            &*ids
+        }
+        None => {
+            long.clear();
+            // `present` fields are in the line, so this reserves what the text holds.
+            long.reserve(present);
+            for _ in 0..present {
+                long.push(c.u32("id")?);
+            }
+            long.as_slice()
+        }
+    };
     c.end()?;
-    Ok(())
+    Ok(ids)
 }
 
 fn parse_printf(c: &mut Cursor<'_>) -> Result<PrintfFmt, ParseError> {
@@ -913,7 +990,7 @@ fn parse_printf(c: &mut Cursor<'_>) -> Result<PrintfFmt, ParseError> {
 
 /// `;memory:SPACE:SIZE` or `;memory:FLAG`; unknown spaces keep whatever
 /// follows, typed only when it is a plain size (else the line is `Unknown`).
-fn parse_memory(c: &mut Cursor<'_>, line: &str, w: &mut Vec<u32>) -> Result<u8, ParseError> {
+fn parse_memory(c: &mut Cursor<'_>, line: &str, out: &mut Columns<'_>) -> Result<u8, ParseError> {
     let (name, at) = c.field("space", "a memory space or flag")?;
     if name.is_empty() {
         return Err(c.err(
@@ -924,38 +1001,28 @@ fn parse_memory(c: &mut Cursor<'_>, line: &str, w: &mut Vec<u32>) -> Result<u8, 
         ));
     }
     let kind = MemoryKind::from_name(name);
-    let code = memory_code(&kind);
-    let size = |w: &mut Vec<u32>, size: u64| {
-        w.extend_from_slice(&[code | MEMORY_HAS_SIZE]);
-        if code == MEMORY_OTHER {
-            w.push(name.len() as u32);
-        }
-        w.extend_from_slice(&[size as u32, (size >> 32) as u32]);
-    };
+    let mut memory = |kind, size| encode(Entry::Memory(Memory { kind, size }), out);
     if kind.is_flag() {
         c.end()?;
-        w.push(code);
-        return Ok(kind::MEMORY);
+        return Ok(memory(kind, None));
     }
-    if code == MEMORY_OTHER {
+    if let MemoryKind::Other(_) = kind {
         if c.done {
-            w.extend_from_slice(&[code, name.len() as u32]);
-            return Ok(kind::MEMORY);
+            return Ok(memory(kind, None));
         }
         let rest = &line[c.pos..];
         if let Some(v) = parse_decimal(rest) {
             c.canonical &= !has_leading_zero(rest);
-            size(w, v);
-            return Ok(kind::MEMORY);
+            return Ok(memory(kind, Some(v)));
         }
         // Not a size: the line is kept as an unknown `memory` entry.
-        w.extend_from_slice(&["memory".len() as u32, 1]);
-        return Ok(kind::UNKNOWN);
+        let rest = line.get(at..).map(Cow::Borrowed);
+        let key = Cow::Borrowed("memory");
+        return Ok(encode(Entry::Unknown { key, rest }, out));
     }
     let v = c.u64("size")?;
     c.end()?;
-    size(w, v);
-    Ok(kind::MEMORY)
+    Ok(memory(kind, Some(v)))
 }
 
 #[cfg(test)]
