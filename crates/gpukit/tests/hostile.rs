@@ -381,7 +381,13 @@ fn visa_text_many_kernels() {
     // The binary format holds at most 512 kernels: refused after the parse, not written.
     let asm = ["visa", "asm", "{}", "-o", "-"];
     let refused = rejected("the format allows at most 512");
-    two_sizes("visa-text-kernels-asm", make, [5_000, 40_000], &asm, refused);
+    two_sizes(
+        "visa-text-kernels-asm",
+        make,
+        [5_000, 40_000],
+        &asm,
+        refused,
+    );
 }
 
 /// A valid file of many kernels, each its own copy: the ordinary path scales.
