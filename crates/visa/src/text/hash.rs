@@ -3,7 +3,6 @@
 //! collide (the text is untrusted input; a fixed-key hash would let it go quadratic).
 
 pub type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
-pub type FastSet<K> = std::collections::HashSet<K, ahash::RandomState>;
 
 /// A map by name where names of up to 15 bytes (nearly all: `V0042`, `_0_028_r6`) are
 /// keyed as one integer, so a lookup hashes and compares one `u128` instead of bytes

@@ -4,7 +4,7 @@
 
 use super::cursor::{is_name_byte, LineCursor, PResult};
 use super::diagnostic::{Diagnostic, Diagnostics};
-use super::hash::{FastMap, FastSet, NameMap};
+use super::hash::{FastMap, NameMap};
 use super::printer::{sampler_op_parts, FENCE_FLAGS, RT_WRITE_FLAGS};
 use super::template::{named_fields, pieces, Piece};
 use crate::isa::names;
@@ -405,7 +405,7 @@ struct RoutineBuilder {
     reserved: bool,
     /// Open `{ }` scopes, innermost last: the names each declared and what they hid.
     scopes: Vec<Vec<(String, Option<u32>)>>,
-    declared_names: FastSet<String>,
+    declared_names: NameMap<()>,
 }
 
 /// A label's state while its routine is read.
@@ -917,7 +917,8 @@ fn instruction_after_header(line: &str) -> Option<usize> {
 
 /// `name=value` pairs of a declaration, in order, with where each value starts.
 fn key_values<'a>(c: &mut LineCursor<'a>) -> PResult<Vec<(&'a str, LineCursor<'a>)>> {
-    let mut out = Vec::new();
+    // IGC writes up to six keys (`v_type type num_elts align alias attrs`): one allocation.
+    let mut out = Vec::with_capacity(8);
     loop {
         c.skip_ws();
         if c.at_end() {
@@ -934,8 +935,21 @@ fn key_values<'a>(c: &mut LineCursor<'a>) -> PResult<Vec<(&'a str, LineCursor<'a
                 c.quoted()?;
             }
             _ => {
-                while c.peek().is_some_and(|ch| !ch.is_whitespace()) {
-                    c.pos += c.peek().map_or(1, char::len_utf8);
+                // ASCII bytewise (the usual value: `d`, `16`, `GRF`); other characters
+                // as `char::is_whitespace` sees them.
+                let b = c.text.as_bytes();
+                while let Some(&x) = b.get(c.pos) {
+                    if x.is_ascii() {
+                        if x.is_ascii_whitespace() || x == 0x0b {
+                            break;
+                        }
+                        c.pos += 1;
+                    } else {
+                        match c.peek() {
+                            Some(ch) if !ch.is_whitespace() => c.pos += ch.len_utf8(),
+                            _ => break,
+                        }
+                    }
                 }
             }
         }
@@ -998,7 +1012,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
         "G" => {
             // Names stay unique in the whole routine: scopes limit where a name can be
             // used, but the binary (and so the printed text) keeps one flat namespace.
-            if !rb.declared_names.insert(name.clone()) {
+            if rb.declared_names.insert(&name, ()).is_some() {
                 return Err(name_at.err(format!("`{name}` is declared twice"), "a new name"));
             }
             let Some(mut t) = get("type") else {
