@@ -986,9 +986,10 @@ fn word<'a>(c: &mut LineCursor<'a>) -> &'a str {
     &r[..end]
 }
 
-fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResult<()> {
+fn decl<'a>(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor<'a>) -> PResult<()> {
     let name_at = *c;
-    let name = c.ident()?.to_string();
+    // Borrowed from the line: a name is copied only into the tables keyed by `String`.
+    let name: &'a str = c.ident()?;
     let kvs = key_values(c)?;
     let get = |k: &str| kvs.iter().find(|(key, _)| *key == k).map(|(_, at)| *at);
     let Some(mut vt) = get("v_type") else {
@@ -1012,7 +1013,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
         "G" => {
             // Names stay unique in the whole routine: scopes limit where a name can be
             // used, but the binary (and so the printed text) keeps one flat namespace.
-            if rb.declared_names.insert(&name, ()).is_some() {
+            if rb.declared_names.insert(name, ()).is_some() {
                 return Err(name_at.err(format!("`{name}` is declared twice"), "a new name"));
             }
             let Some(mut t) = get("type") else {
@@ -1069,17 +1070,18 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             };
             v.set_type_align(ty, align);
             rb.variables.push(v);
-            let hidden = rb.var_ids.insert(&name, PREDEFINED_VARS + index as u32);
+            let hidden = rb.var_ids.insert(name, PREDEFINED_VARS + index as u32);
             rb.vars_changed();
             if let Some(scope) = rb.scopes.last_mut() {
-                scope.push((name, hidden));
+                scope.push((name.to_string(), hidden));
             }
         }
         "A" => {
             let num_elements = num_elts(rb)?;
             let attributes = attrs(rb)?;
             let name_index = rb.intern(name.as_bytes());
-            rb.address_ids.insert(name, rb.addresses.len() as u16);
+            rb.address_ids
+                .insert(name.to_string(), rb.addresses.len() as u16);
             rb.addresses.push(AddressVar {
                 name_index,
                 num_elements,
@@ -1091,7 +1093,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             let attributes = attrs(rb)?;
             let name_index = rb.intern(name.as_bytes());
             rb.predicate_ids
-                .insert(name, rb.predicates.len() as u16 + 1);
+                .insert(name.to_string(), rb.predicates.len() as u16 + 1);
             rb.predicates.push(PredicateVar {
                 name_index,
                 num_elements,
@@ -1103,7 +1105,7 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
             let attributes = attrs(rb)?;
             let vname = match get("v_name") {
                 Some(mut at) => word(&mut at).to_string(),
-                None => name.clone(),
+                None => name.to_string(),
             };
             let name_index = rb.intern(vname.as_bytes());
             let sv = StateVar {
@@ -1112,11 +1114,12 @@ fn decl(rb: &mut RoutineBuilder, version: Version, c: &mut LineCursor) -> PResul
                 attributes,
             };
             if class == "S" {
-                rb.sampler_ids.insert(name, rb.samplers.len() as u16);
+                rb.sampler_ids
+                    .insert(name.to_string(), rb.samplers.len() as u16);
                 rb.samplers.push(sv);
             } else {
                 let id = rb.surfaces.len() as u16 + limits::PREDEFINED_SURFACES as u16;
-                rb.surface_ids.insert(name, id);
+                rb.surface_ids.insert(name.to_string(), id);
                 rb.surfaces.push(sv);
             }
         }
