@@ -72,6 +72,19 @@ impl<V> NameMap<V> {
             None => self.long.get_mut(name),
         }
     }
+    /// The value of `name`, made by `make` first if the name is new (a long name is
+    /// copied for the lookup: they are rare).
+    pub fn get_or_insert_with(
+        &mut self,
+        name: &(impl AsRef<[u8]> + ?Sized),
+        make: impl FnOnce() -> V,
+    ) -> &mut V {
+        let name = name.as_ref();
+        match short_key(name) {
+            Some(k) => self.short.entry(k).or_insert_with(make),
+            None => self.long.entry(name.into()).or_insert_with(make),
+        }
+    }
     pub fn insert(&mut self, name: &(impl AsRef<[u8]> + ?Sized), value: V) -> Option<V> {
         let name = name.as_ref();
         match short_key(name) {

@@ -418,13 +418,15 @@ struct LabelSite {
 
 impl RoutineBuilder {
     fn intern(&mut self, s: &[u8]) -> u32 {
-        if let Some(&(i, _)) = self.string_ids.get(s) {
-            return i;
-        }
+        self.string_entry(s).0
+    }
+
+    /// The map entry of string `s`, added to the pool if new.
+    fn string_entry(&mut self, s: &[u8]) -> &mut (u32, Option<u16>) {
+        let strings = &mut self.strings;
         // Past 4 GiB of names (an input larger still) the index names no string.
-        let i = self.strings.push(s).unwrap_or(u32::MAX);
-        self.string_ids.insert(s, (i, None));
-        i
+        self.string_ids
+            .get_or_insert_with(s, || (strings.push(s).unwrap_or(u32::MAX), None))
     }
 
     #[inline]
@@ -505,16 +507,11 @@ impl RoutineBuilder {
     /// The id of a label by its printed name, creating a block label on first use.
     fn label(&mut self, name: &str, line: usize, col: usize) -> u16 {
         let id = self.labels.len() as u16;
-        let name_index = match self.string_ids.get_mut(name) {
-            Some((_, Some(label))) => return *label,
-            Some((ix, label)) => {
+        let name_index = match self.string_entry(name.as_bytes()) {
+            (_, Some(label)) => return *label,
+            (ix, label) => {
                 *label = Some(id);
                 *ix
-            }
-            None => {
-                let ix = self.strings.push(name.as_bytes()).unwrap_or(u32::MAX);
-                self.string_ids.insert(name, (ix, Some(id)));
-                ix
             }
         };
         self.labels.push(Label {
