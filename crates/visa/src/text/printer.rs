@@ -26,6 +26,15 @@ pub struct PrintOptions {
     pub grf_bytes: Option<u32>,
 }
 
+impl PrintOptions {
+    /// The GRF size to print with: the one given, else the one the object names, else 32.
+    fn grf_for(&self, obj: &Object) -> u32 {
+        self.grf_bytes
+            .or_else(|| obj.grf_bytes())
+            .unwrap_or(crate::limits::GRF_BYTES_DEFAULT)
+    }
+}
+
 /// `.visaasm` text in the style of the release that writes the object's version, for the
 /// GRF size the object names (its Gen binaries or build trailer), else 32 bytes.
 pub fn print_text(obj: &Object) -> String {
@@ -62,12 +71,7 @@ fn print_all<'w>(
     let style = Style::for_version(obj.version);
     // Looked up once: the object's GRF size is a walk over every routine.
     let options = &PrintOptions {
-        grf_bytes: Some(
-            options
-                .grf_bytes
-                .or_else(|| obj.grf_bytes())
-                .unwrap_or(crate::limits::GRF_BYTES_DEFAULT),
-        ),
+        grf_bytes: Some(options.grf_for(obj)),
     };
     let routines = (0..obj.kernels.len())
         .map(RoutineRef::Kernel)
@@ -165,11 +169,7 @@ impl<'a> RoutinePrinter<'a> {
             RoutineRef::Kernel(i) => (&obj.kernels[i].body, true),
             RoutineRef::Function(i) => (&obj.functions[i].body, false),
         };
-        let grf_bytes = options
-            .grf_bytes
-            .or_else(|| obj.grf_bytes())
-            .unwrap_or(crate::limits::GRF_BYTES_DEFAULT)
-            .max(1) as usize;
+        let grf_bytes = options.grf_for(obj).max(1) as usize;
         RoutinePrinter {
             printer: Printer {
                 r,
