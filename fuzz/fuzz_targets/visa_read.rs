@@ -5,12 +5,7 @@
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let _ = gpukit_visa::read(data);
     if let Ok(obj) = gpukit_visa::read_lenient(data) {
-        let routines = obj
-            .kernels
-            .iter()
-            .map(|k| &k.body)
-            .chain(obj.functions.iter().map(|f| &f.body));
-        for r in routines {
+        for r in obj.routines() {
             let list = r.code.instructions_or_empty();
             // Decoded one at a time (a clone: nothing decoded yet) and whole.
             let lazy = list.clone();

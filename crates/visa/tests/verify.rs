@@ -1044,10 +1044,7 @@ fn defective_corpus_reports_only_the_undecodable_stream() {
         let object = read_lenient(&std::fs::read(&path).unwrap()).unwrap();
         let findings = verify::verify(&object, &Options::default());
         let undecoded = object
-            .kernels
-            .iter()
-            .map(|k| &k.body)
-            .chain(object.functions.iter().map(|f| &f.body))
+            .routines()
             .filter(|r| matches!(r.code, Code::Undecoded { .. }))
             .count();
         if findings.iter().any(|f| f.rule != "VISA-HDR-008") || findings.len() != undecoded {

@@ -208,6 +208,14 @@ pub fn grf_bytes_of_platform(name: &str) -> u32 {
 }
 
 impl Object {
+    /// Every routine's body: the kernels', then the functions'.
+    pub fn routines(&self) -> impl Iterator<Item = &Routine> {
+        self.kernels
+            .iter()
+            .map(|k| &k.body)
+            .chain(self.functions.iter().map(|f| &f.body))
+    }
+
     /// The GRF size in bytes the object itself names, if any: 64 when a Gen binary is for
     /// PVC (platform 14 or 15) or IGC 2.x's build trailer names a PVC platform. `&var[offset]`
     /// text counts bytes while the model holds GRF rows, so text directions need this.
@@ -217,13 +225,8 @@ impl Object {
             .iter()
             .flat_map(|k| &k.gen_binaries)
             .any(|g| matches!(g.platform, 14 | 15));
-        let routines = self
-            .kernels
-            .iter()
-            .map(|k| &k.body)
-            .chain(self.functions.iter().map(|f| &f.body));
         let mut named = None;
-        for b in routines.filter_map(|r| r.build_info.as_ref()) {
+        for b in self.routines().filter_map(|r| r.build_info.as_ref()) {
             named = Some(grf_bytes_of_platform(&b.platform));
         }
         if gen_pvc {
@@ -239,12 +242,7 @@ impl Object {
     pub fn needs_newer_than(&self, target: crate::Version) -> Option<String> {
         let known_vars = crate::isa::predefined_vars(target).len() as u32;
         let newer_var = |id: u32| id >= known_vars && id < crate::limits::PREDEFINED_VARS;
-        let routines = self
-            .kernels
-            .iter()
-            .map(|k| &k.body)
-            .chain(self.functions.iter().map(|f| &f.body));
-        for r in routines {
+        for r in self.routines() {
             for v in &r.variables {
                 if v.ty().0 > 0xF || newer_var(v.alias_index) || v.aliases_null {
                     return Some(format!("variable {}", r.string_lossy(v.name_index)));
