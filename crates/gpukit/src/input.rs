@@ -16,6 +16,14 @@ pub fn was_read(id: (u64, u64)) -> bool {
     READ_FILES.lock().map(|v| v.contains(&id)).unwrap_or(false)
 }
 
+/// Forgets every file read so far: each in-process run (`api`) checks its outputs
+/// against its own inputs only.
+pub(crate) fn forget_reads() {
+    if let Ok(mut v) = READ_FILES.lock() {
+        v.clear();
+    }
+}
+
 fn remember(path: &Path) {
     if let Ok(m) = std::fs::metadata(path) {
         if let Ok(mut v) = READ_FILES.lock() {

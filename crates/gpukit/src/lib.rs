@@ -10,4 +10,5 @@ mod output;
 mod platform;
 mod report;
 
+pub mod api;
 pub mod cli;

@@ -203,6 +203,8 @@ pub struct Stream {
 
 enum StreamSink {
     Stdout(std::io::BufWriter<std::io::Stdout>),
+    /// Stdout of an in-process run (`api`): kept for the caller, see `capture_stdout`.
+    Captured(Vec<u8>),
     Through(std::io::BufWriter<File>, PathBuf),
     Temp {
         file: Option<std::io::BufWriter<File>>,
@@ -222,6 +224,7 @@ pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError>
 fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
     let binary = kind == Kind::Binary;
     let sink = match target {
+        Target::Stdout { .. } if in_process() => StreamSink::Captured(Vec::new()),
         Target::Stdout { explicit } => {
             let stdout = std::io::stdout();
             if binary && !explicit && stdout.is_terminal() {
@@ -296,6 +299,13 @@ impl Stream {
                 .flush()
                 .or_else(ignore_broken_pipe)
                 .map_err(|e| CmdError::Io(format!("stdout: {e}"))),
+            StreamSink::Captured(bytes) => {
+                let mut capture = CAPTURE.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some(c) = capture.as_mut() {
+                    c.append(bytes);
+                }
+                Ok(())
+            }
             StreamSink::Through(w, path) => w
                 .flush()
                 .or_else(ignore_broken_pipe)
@@ -335,6 +345,7 @@ impl Stream {
     fn inner(&mut self) -> &mut dyn Write {
         match &mut self.sink {
             StreamSink::Stdout(w) => w,
+            StreamSink::Captured(bytes) => bytes,
             StreamSink::Through(w, _) => w,
             StreamSink::Temp { file, .. } => match file {
                 Some(w) => w,
@@ -507,6 +518,9 @@ static WATCH_SIGNALS: Once = Once::new();
 /// Installs (once) a thread that, on SIGINT/SIGTERM/SIGHUP, removes the pending
 /// temporary file and exits with the conventional 128 + signal status.
 fn watch_signals() {
+    if in_process() {
+        return;
+    }
     WATCH_SIGNALS.call_once(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
@@ -522,6 +536,24 @@ fn watch_signals() {
             }
         });
     });
+}
+
+/// What in-process runs (`api`) wrote to stdout so far; `None` outside one. While it
+/// is `Some`, stdout is captured here and no signal handler is installed: the host
+/// process (Python) owns its stdout and its Ctrl-C.
+static CAPTURE: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+
+fn in_process() -> bool {
+    CAPTURE.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+}
+
+/// Runs `run` with its stdout captured (returned beside its result) and without
+/// signal handlers. Callers serialise in-process runs (`api` holds one lock).
+pub(crate) fn capture_stdout<T>(run: impl FnOnce() -> T) -> (T, Vec<u8>) {
+    *CAPTURE.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
+    let result = run();
+    let captured = CAPTURE.lock().unwrap_or_else(|p| p.into_inner()).take();
+    (result, captured.unwrap_or_default())
 }
 
 /// Creates `.NAME.<random>.tmp` in `dir` exclusively (never opening a file someone
