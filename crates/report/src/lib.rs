@@ -8,6 +8,7 @@
 //! assembles the page.
 #![forbid(unsafe_code)]
 
+pub mod diff;
 pub mod html;
 pub mod layout;
 pub mod limits;
