@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod diff;
+pub mod diff_page;
 pub mod html;
 pub mod layout;
 pub mod limits;
