@@ -44,6 +44,8 @@ enum Command {
     Report(cmd::report::Args),
     /// Every kernel under files and directories, one row each (NDJSON, CSV, Parquet)
     Scan(cmd::scan::Args),
+    /// Two builds compared kernel by kernel: figures with deltas, what moved in the listing
+    Diff(cmd::diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Scan(a) => cmd::scan::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
