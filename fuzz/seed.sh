@@ -43,6 +43,8 @@ seeds_for() {
             echo "$shared/amd|*.cl" "$shared/intel|*.cl" "$root/crates/amd/tests|*.cl" "$root/tests/data/hostile|*.cl" ;;
         intel_read)
             echo "$root/tests/data/intel|*.bin" ;;
+        intel_asm_dump)
+            echo "$shared/intel|*.asm" "$shared/intel-sid|*.asm" ;;
         *) echo "" ;;
     esac
 }

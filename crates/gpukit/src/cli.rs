@@ -58,6 +58,8 @@ enum Command {
     Report(cmd::report::Args),
     /// Every kernel under files and directories, one row each (NDJSON, CSV, Parquet)
     Scan(cmd::scan::Args),
+    /// Two builds compared kernel by kernel: figures with deltas, what moved in the listing
+    Diff(cmd::diff::Args),
     /// Shell completion script for bash, zsh, fish, elvish or PowerShell (stdout)
     Completions {
         shell: clap_complete::Shell,
@@ -93,6 +95,7 @@ pub(crate) fn run(cli: Cli) -> CmdResult {
         Command::Info(a) => cmd::info::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Scan(a) => cmd::scan::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "gpukit", &mut script);

@@ -6,7 +6,7 @@ use crate::svg::{self, escape};
 use std::fmt::Write as _;
 use std::io::Write;
 
-const STYLE: &str = r#"
+pub(crate) const STYLE: &str = r#"
 body { font-family: system-ui, sans-serif; margin: 0 24px 48px; color: #1c2430; }
 h1 { font-size: 20px; margin: 18px 0 6px; }
 h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 2px solid #4a6fa5; padding-bottom: 3px; }

@@ -236,7 +236,7 @@ pub fn layout(sizes: &[Size], edges: &[(usize, usize)]) -> Layout {
 
 /// Edges that close a cycle: those reaching a node on the depth-first stack. The
 /// search starts at node 0 (the entry) and then at every unvisited node in order.
-fn back_edges(n: usize, edges: &[(usize, usize)]) -> Vec<bool> {
+pub fn back_edges(n: usize, edges: &[(usize, usize)]) -> Vec<bool> {
     let mut out: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     for (i, &(a, b)) in edges.iter().enumerate() {
         out[a].push((b, i));

@@ -8,6 +8,8 @@
 //! assembles the page.
 #![forbid(unsafe_code)]
 
+pub mod diff;
+pub mod diff_page;
 pub mod html;
 pub mod layout;
 pub mod limits;

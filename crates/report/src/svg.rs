@@ -28,7 +28,7 @@ const CHAR_W: f64 = 7.2;
 const NODE_H: f64 = 34.0;
 const MAX_LABEL_CHARS: usize = 28;
 
-fn clip(s: &str, n: usize) -> String {
+pub(crate) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {
@@ -304,7 +304,7 @@ pub fn mix(items: &[(String, usize)], title: &str) -> String {
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
-fn nice_step(raw: f64) -> f64 {
+pub(crate) fn nice_step(raw: f64) -> f64 {
     if raw <= 0.0 || !raw.is_finite() {
         return 1.0;
     }
@@ -317,7 +317,7 @@ fn nice_step(raw: f64) -> f64 {
     10.0 * p
 }
 
-fn trim_number(v: f64) -> String {
+pub(crate) fn trim_number(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
         format!("{}", v.round() as i64)
     } else {

@@ -1,5 +1,6 @@
 //! One module per command family, one file per subcommand.
 pub mod amd;
+pub mod diff;
 pub mod iga;
 pub mod info;
 pub mod intel;

@@ -115,7 +115,7 @@ fn page_name(path: &Path, used: &mut std::collections::HashSet<String>) -> Strin
     format!("{chosen}.html")
 }
 
-fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdError> {
+pub(crate) fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdError> {
     let bytes = crate::input::read_any(path)?;
     let format = detect::detect(&bytes);
     let title = format!(

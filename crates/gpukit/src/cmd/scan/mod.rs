@@ -9,13 +9,13 @@
 //! of the scan; the scan exits 0 once every row is written.
 
 mod amd;
-mod extract;
+pub(crate) mod extract;
 mod iga;
 mod parquet;
 mod pipeline;
-mod row;
+pub(crate) mod row;
 mod visa;
-mod walk;
+pub(crate) mod walk;
 mod writer;
 
 use crate::error::{CmdError, CmdResult};
