@@ -7,6 +7,7 @@ use crate::yaml::{self, Yaml};
 use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
 use object::SectionIndex;
 use object::{Endianness, Object, ObjectSection, ObjectSymbol};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// `SHT_OPENCL_DEV_BINARY` in NEO's OpenCL ELF.
@@ -66,8 +67,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
     let root = tree.root();
     let err = |what: &str, msg: String| ReadError::new(".ze_info", what, info_offset as usize, msg);
     let version = root.scalar("version").unwrap_or_default().into_owned();
-    let mut kernels = Vec::new();
-    let mut kernel_at: HashMap<String, usize> = HashMap::new();
+    let mut kernels = Vec::with_capacity(root.items_of("kernels").count());
+    let mut kernel_at = KernelNames::new(sections.base);
     for (ki, k) in root.items_of("kernels").enumerate() {
         let name = k
             .scalar("name")
@@ -288,17 +289,17 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 normalized,
             });
         }
-        if let Some(&first) = kernel_at.get(&name) {
+        if let Some(first) = kernel_at.find(&kernels, name.as_bytes()) {
             return Err(err(
                 &format!("kernels[{ki}].name"),
                 format!("kernel {name:?} is also kernels[{first}]: kernel names must differ"),
             ));
         }
-        kernel_at.insert(name, ki);
         kernels.push(abi.finish());
+        kernel_at.insert(&kernels, ki);
     }
     // The Gen code of each kernel: its `.text.<name>` section.
-    for (kernel, section) in sections.text_sections(&kernels) {
+    for (kernel, section) in sections.text_sections(&kernel_at, &kernels) {
         if let Some(code) = section_at(section) {
             let abi = &mut kernels[kernel];
             abi.gen_code = section_data(&code, ".text")?.to_vec();
@@ -310,7 +311,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         let Some(kname) = info.scalar("name") else {
             continue;
         };
-        let Some(&at) = kernel_at.get(kname.as_ref()) else {
+        let Some(at) = kernel_at.find(&kernels, kname.as_bytes()) else {
             continue;
         };
         let abi = &mut kernels[at];
@@ -563,6 +564,9 @@ impl<'d> SectionNames<'d> {
             }
         }
         texts.retain(|t| t.2 != usize::MAX);
+        // Sections sharing a name: the first stands for all (a name is compared once).
+        texts.sort_by_key(|t| (t.1, t.0));
+        texts.dedup_by_key(|t| t.1);
         texts.sort_by_key(|t| t.0);
         SectionNames {
             table,
@@ -579,30 +583,70 @@ impl<'d> SectionNames<'d> {
         self.roles.iter().position(|r| *r == role)
     }
     /// (kernel, section) for each kernel with a `.text.<name>` section (the first).
-    fn text_sections(&self, kernels: &[KernelAbi]) -> Vec<(usize, usize)> {
-        let mut by_hash: HashMap<(u64, usize), usize> = HashMap::new();
-        for (k, abi) in kernels.iter().enumerate() {
-            let hash = abi
-                .name
-                .bytes()
-                .rev()
-                .fold(0, |h, c| hash_step(h, c, self.base));
-            by_hash.entry((hash, abi.name.len())).or_insert(k);
-        }
+    fn text_sections(&self, names: &KernelNames, kernels: &[KernelAbi]) -> Vec<(usize, usize)> {
         let mut found = Vec::new();
         let mut done = vec![false; kernels.len()];
         for &(section, at, len, hash) in &self.texts {
-            let Some(&k) = by_hash.get(&(hash, len)) else {
+            let Some(tail) = self.table.get(at..at + len) else {
                 continue;
             };
-            // Each check reads a string of its own (a same-length tail of another
-            // string would be another string), so all checks read the table once.
-            if !done[k] && self.table.get(at..at + len) == Some(kernels[k].name.as_bytes()) {
+            // Each check reads a string of its own (names are distinct offsets, and
+            // tails of one string differ in length), so all checks read the table once.
+            let Some(k) = names.find_hashed(kernels, hash, tail) else {
+                continue;
+            };
+            if !done[k] {
                 done[k] = true;
                 found.push((k, section));
             }
         }
         found
+    }
+}
+
+/// Kernels by name, keyed by the same hash as the `.text.` names (and the length),
+/// the names themselves compared on a match. Kernels whose names share a key (a
+/// hash collision, not expected) are searched in a list.
+struct KernelNames {
+    base: u64,
+    first: HashMap<(u64, u32), usize>,
+    collided: Vec<usize>,
+}
+
+impl KernelNames {
+    fn new(base: u64) -> Self {
+        KernelNames {
+            base,
+            first: HashMap::new(),
+            collided: Vec::new(),
+        }
+    }
+    fn hash(&self, name: &[u8]) -> u64 {
+        name.iter()
+            .rev()
+            .fold(0, |h, &c| hash_step(h, c, self.base))
+    }
+    /// Adds `kernels[at]` (its name not yet among them).
+    fn insert(&mut self, kernels: &[KernelAbi], at: usize) {
+        let name = kernels[at].name.as_bytes();
+        let key = (self.hash(name), name.len() as u32);
+        match self.first.entry(key) {
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+            Entry::Occupied(_) => self.collided.push(at),
+        }
+    }
+    fn find(&self, kernels: &[KernelAbi], name: &[u8]) -> Option<usize> {
+        self.find_hashed(kernels, self.hash(name), name)
+    }
+    fn find_hashed(&self, kernels: &[KernelAbi], hash: u64, name: &[u8]) -> Option<usize> {
+        let &at = self.first.get(&(hash, name.len() as u32))?;
+        let named = |k: &usize| kernels[*k].name.as_bytes() == name;
+        if named(&at) {
+            return Some(at);
+        }
+        self.collided.iter().copied().find(named)
     }
 }
 
