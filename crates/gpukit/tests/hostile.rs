@@ -9,6 +9,8 @@
 
 #[path = "hostile/generate.rs"]
 mod generate;
+#[path = "hostile/intel.rs"]
+mod intel;
 
 use generate::*;
 use std::path::{Path, PathBuf};

@@ -357,27 +357,17 @@ impl KernelAbi {
             inline_samplers: Vec::new(),
         }
     }
-    /// The argument with `index`, created if absent (arguments come in pieces).
-    pub(crate) fn arg_mut(&mut self, index: u32, kind: ArgKind) -> &mut Arg {
-        let pos = match self.args.iter().position(|a| a.index == index) {
-            Some(p) => p,
-            None => {
-                self.args.push(Arg {
-                    index,
-                    kind,
-                    address_space: None,
-                    pieces: Vec::new(),
-                    bti: None,
-                    slm_alignment: None,
-                    image_type: None,
-                    bindless_offset: None,
-                });
-                self.args.len() - 1
-            }
-        };
-        &mut self.args[pos]
+    /// The explicit argument with `index` (arguments are sorted by index once read).
+    pub fn arg(&self, index: u32) -> Option<&Arg> {
+        let at = self.args.binary_search_by_key(&index, |a| a.index).ok()?;
+        self.args.get(at)
     }
-    pub(crate) fn finish(&mut self) {
+    /// As [`KernelAbi::arg`], to complete an argument after reading.
+    pub(crate) fn existing_arg_mut(&mut self, index: u32) -> Option<&mut Arg> {
+        let at = self.args.binary_search_by_key(&index, |a| a.index).ok()?;
+        self.args.get_mut(at)
+    }
+    fn finish(&mut self) {
         self.args.sort_by_key(|a| a.index);
         self.implicit.sort_by_key(|i| (i.offset, i.source_offset));
         let end = |o: u32, s: u32| o.saturating_add(s);
@@ -390,19 +380,75 @@ impl KernelAbi {
             .unwrap_or(0);
     }
     /// Bytes of per-thread payload (local IDs) one hardware thread gets after r0,
-    /// for a GRF of `grf_bytes`.
-    pub fn per_thread_bytes(&self, grf_bytes: u32) -> u32 {
+    /// for a GRF of `grf_bytes` (0 reads as 1). In u64: a size the format states as
+    /// u32 rounds up past `u32::MAX`.
+    pub fn per_thread_bytes(&self, grf_bytes: u32) -> u64 {
+        let grf = u64::from(grf_bytes.max(1));
+        let whole_grfs = |bytes: u64| bytes.div_ceil(grf) * grf;
         if self.per_thread.size != 0 {
-            return self.per_thread.size.div_ceil(grf_bytes) * grf_bytes;
+            return whole_grfs(u64::from(self.per_thread.size));
         }
-        let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u32;
-        let per_dim = (self.simd_size.max(1) * 2).div_ceil(grf_bytes) * grf_bytes;
-        dims * per_dim
-            + if self.per_thread.unused_grf {
-                grf_bytes
-            } else {
-                0
-            }
+        let dims = self.per_thread.local_id.iter().filter(|d| **d).count() as u64;
+        // One u16 per work item of the SIMD width.
+        let per_dim = whole_grfs(u64::from(self.simd_size.max(1)) * 2);
+        dims * per_dim + if self.per_thread.unused_grf { grf } else { 0 }
+    }
+}
+
+/// A kernel while its reader fills it in: explicit arguments arrive in pieces, in
+/// any order, and are found by index through a map built as they come (a search of
+/// the list per piece would be quadratic in the number of arguments).
+pub(crate) struct KernelBuilder {
+    pub abi: KernelAbi,
+    arg_at: std::collections::HashMap<u32, usize>,
+}
+
+impl KernelBuilder {
+    pub fn new(name: String) -> Self {
+        KernelBuilder {
+            abi: KernelAbi::new(name),
+            arg_at: std::collections::HashMap::new(),
+        }
+    }
+    /// The argument with `index`, created with `kind` if absent.
+    pub fn arg_mut(&mut self, index: u32, kind: ArgKind) -> &mut Arg {
+        let args = &mut self.abi.args;
+        let at = *self.arg_at.entry(index).or_insert_with(|| {
+            args.push(Arg {
+                index,
+                kind,
+                address_space: None,
+                pieces: Vec::new(),
+                bti: None,
+                slm_alignment: None,
+                image_type: None,
+                bindless_offset: None,
+            });
+            args.len() - 1
+        });
+        &mut self.abi.args[at]
+    }
+    /// The argument with `index` if some piece of it was read.
+    pub fn existing_arg_mut(&mut self, index: u32) -> Option<&mut Arg> {
+        let at = *self.arg_at.get(&index)?;
+        self.abi.args.get_mut(at)
+    }
+    pub fn finish(mut self) -> KernelAbi {
+        self.abi.finish();
+        self.abi
+    }
+}
+
+impl std::ops::Deref for KernelBuilder {
+    type Target = KernelAbi;
+    fn deref(&self) -> &KernelAbi {
+        &self.abi
+    }
+}
+
+impl std::ops::DerefMut for KernelBuilder {
+    fn deref_mut(&mut self) -> &mut KernelAbi {
+        &mut self.abi
     }
 }
 

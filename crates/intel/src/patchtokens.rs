@@ -5,6 +5,7 @@
 use crate::abi::*;
 use crate::cursor::Bytes;
 use crate::error::ReadError;
+use std::collections::HashMap;
 
 /// `MAGIC_CL`: "INTC" little-endian.
 pub const MAGIC: u32 = 0x494E_5443;
@@ -202,7 +203,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                 ),
             )
         })?;
-    let mut abi = KernelAbi::new(name);
+    let mut abi = KernelBuilder::new(name);
     abi.gen_code = code[..unpadded.min(code.len())].to_vec();
     abi.gen_code_size = abi.gen_code.len();
     let mut binding_table: Option<(u32, u32)> = None;
@@ -408,28 +409,32 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
         [true, _, _] => 8,
         _ => largest_simd,
     };
-    // Binding-table index of each surface argument: the entry holding its surface-state offset.
+    // Binding-table index of each surface argument: the first entry holding its
+    // surface-state offset (entries indexed by offset once, not searched per argument).
     if let Some((bt_offset, count)) = binding_table {
+        let mut bti_of: HashMap<u32, u32> = HashMap::new();
+        for i in 0..count.min(256) {
+            let at = bt_offset as usize + 4 * i as usize;
+            if let Some(e) = ssh_bytes.get(at..at + 4) {
+                bti_of
+                    .entry(u32::from_le_bytes([e[0], e[1], e[2], e[3]]))
+                    .or_insert(i);
+            }
+        }
         for (index, ss_offset) in surface_args {
-            let found = (0..count.min(256)).find(|i| {
-                let at = bt_offset as usize + 4 * *i as usize;
-                ssh_bytes
-                    .get(at..at + 4)
-                    .is_some_and(|e| u32::from_le_bytes([e[0], e[1], e[2], e[3]]) == ss_offset)
-            });
-            if let Some(bti) = found {
-                if index == CONSTANT_SURFACE {
-                    abi.constant_bti = Some(bti);
-                } else if index == GLOBAL_SURFACE {
-                    abi.global_bti = Some(bti);
-                } else if let Some(arg) = abi.args.iter_mut().find(|a| a.index == index) {
-                    arg.bti = Some(bti);
-                }
+            let Some(&bti) = bti_of.get(&ss_offset) else {
+                continue;
+            };
+            if index == CONSTANT_SURFACE {
+                abi.constant_bti = Some(bti);
+            } else if index == GLOBAL_SURFACE {
+                abi.global_bti = Some(bti);
+            } else if let Some(arg) = abi.existing_arg_mut(index) {
+                arg.bti = Some(bti);
             }
         }
     }
-    abi.finish();
-    Ok((abi, end))
+    Ok((abi.finish(), end))
 }
 
 /// Walks the tokens in `[start, end)`, calling `each(token, offset, size)`.
@@ -443,12 +448,17 @@ fn walk_tokens(
     let mut pos = start;
     let mut n = 0usize;
     while pos < end {
-        let s = format!("{structure}/patch token[{n}]");
-        let token = b.u32(pos, &s, "Token")?;
-        let size = b.u32(pos + 4, &s, "Size")? as usize;
+        // The structure's name is only spelled out for an error (not once per token).
+        let name = || format!("{structure}/patch token[{n}]");
+        let named = |e: ReadError| ReadError {
+            structure: name(),
+            ..e
+        };
+        let token = b.u32(pos, "", "Token").map_err(named)?;
+        let size = b.u32(pos + 4, "", "Size").map_err(named)? as usize;
         if size < TOKEN_HEADER || size > end - pos {
             return Err(ReadError::new(
-                &s,
+                name(),
                 "Size",
                 b.base + pos + 4,
                 format!(
@@ -460,10 +470,10 @@ fn walk_tokens(
         // Program-scope surfaces: their initial data follows the token.
         let inline = match token {
             ALLOCATE_GLOBAL_MEMORY_SURFACE_PROGRAM_BINARY_INFO if size >= 20 => {
-                b.u32(pos + 16, &s, "InlineDataSize")? as usize
+                b.u32(pos + 16, "", "InlineDataSize").map_err(named)? as usize
             }
             ALLOCATE_CONSTANT_MEMORY_SURFACE_PROGRAM_BINARY_INFO if size >= 16 => {
-                b.u32(pos + 12, &s, "InlineDataSize")? as usize
+                b.u32(pos + 12, "", "InlineDataSize").map_err(named)? as usize
             }
             _ => 0,
         };
@@ -474,7 +484,7 @@ fn walk_tokens(
             .filter(|p| *p <= end)
             .ok_or_else(|| {
                 ReadError::new(
-                    &s,
+                    name(),
                     "InlineDataSize",
                     b.base + pos,
                     format!("{inline} bytes of inline data overrun the token list"),

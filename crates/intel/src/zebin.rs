@@ -3,9 +3,12 @@
 
 use crate::abi::*;
 use crate::error::ReadError;
-use crate::yaml::{self, Node};
+use crate::yaml::{self, Yaml};
 use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
+use object::SectionIndex;
 use object::{Endianness, Object, ObjectSection, ObjectSymbol};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 
 /// `SHT_OPENCL_DEV_BINARY` in NEO's OpenCL ELF.
 const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
@@ -16,17 +19,22 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
     let elf = ElfFile64::<Endianness>::parse(bytes)
         .map_err(|e| ReadError::new("ELF", "header", 0, e.to_string()))?;
     let endian = elf.endian();
-    let mut ze_info = None;
-    let mut dev_binary = None;
-    for section in elf.sections() {
-        let ty = section.elf_section_header().sh_type(endian);
-        let name = section.name().unwrap_or("");
-        if ty == SHT_ZEBIN_ZEINFO || name == ".ze_info" {
-            ze_info = Some(section);
-        } else if ty == SHT_OPENCL_DEV_BINARY {
-            dev_binary = Some(section);
-        }
-    }
+    let sections = SectionNames::read(&elf);
+    let section_at = |i: usize| elf.section_by_index(SectionIndex(i)).ok();
+    let dev_binary = elf
+        .sections()
+        .filter(|section| {
+            section.elf_section_header().sh_type(endian) == SHT_OPENCL_DEV_BINARY
+                && sections.role(section.index()) != Role::ZeInfo
+        })
+        .last();
+    let ze_info = elf
+        .sections()
+        .filter(|section| {
+            section.elf_section_header().sh_type(endian) == SHT_ZEBIN_ZEINFO
+                || sections.role(section.index()) == Role::ZeInfo
+        })
+        .last();
     if let Some(section) = dev_binary {
         let (offset, _) = section.file_range().unwrap_or((0, 0));
         let data = section_data(&section, "OpenCL device binary")?;
@@ -49,37 +57,28 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             "not UTF-8",
         )
     })?;
-    let root = yaml::parse(
+    let tree = yaml::parse(
         text,
         &yaml::Origin {
             section: ".ze_info",
             offset: info_offset as usize,
         },
     )?;
+    let root = tree.root();
     let err = |what: &str, msg: String| ReadError::new(".ze_info", what, info_offset as usize, msg);
-    let version = root
-        .get("version")
-        .and_then(Node::str)
-        .unwrap_or("")
-        .to_string();
-    let mut kernels = Vec::new();
-    for (ki, k) in root
-        .get("kernels")
-        .map(Node::items)
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
+    let version = root.scalar("version").unwrap_or_default().into_owned();
+    let mut kernels = Vec::with_capacity(root.items_of("kernels").count());
+    let mut kernel_at = KernelNames::new(sections.base);
+    for (ki, k) in root.items_of("kernels").enumerate() {
         let name = k
-            .get("name")
-            .and_then(Node::str)
+            .scalar("name")
             .ok_or_else(|| err(&format!("kernels[{ki}].name"), "missing".into()))?
-            .to_string();
-        let mut abi = KernelAbi::new(name.clone());
-        let num = |n: &Node, key: &str| -> Result<Option<u32>, ReadError> {
-            match n.get(key).and_then(Node::str) {
+            .into_owned();
+        let mut abi = KernelBuilder::new(name.clone());
+        let num = |n: Yaml, key: &str| -> Result<Option<u32>, ReadError> {
+            match n.scalar(key) {
                 None => Ok(None),
-                Some(s) => parse_u32(s).map(Some).ok_or_else(|| {
+                Some(s) => parse_u32(&s).map(Some).ok_or_else(|| {
                     err(
                         &format!("kernels[{ki}] ({name}).{key}"),
                         format!("{s:?} is not a number"),
@@ -93,11 +92,12 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             abi.simd_size = num(env, "simd_size")?.unwrap_or(0);
             abi.slm_size = num(env, "slm_size")?.unwrap_or(0);
             abi.has_barriers = num(env, "barrier_count")?.unwrap_or(0) > 0
-                || env.get("has_barriers").and_then(Node::str) == Some("true");
+                || env.scalar("has_barriers").as_deref() == Some("true");
             abi.private_size = num(env, "private_size")?.unwrap_or(0);
         }
-        for p in k.get("payload_arguments").map(Node::items).unwrap_or(&[]) {
-            let ty = p.get("arg_type").and_then(Node::str).unwrap_or("");
+        for p in k.items_of("payload_arguments") {
+            let ty = p.scalar("arg_type").unwrap_or_default();
+            let ty = ty.as_ref();
             let offset = num(p, "offset")?.unwrap_or(0);
             let size = num(p, "size")?.unwrap_or(0);
             let source_offset = num(p, "source_offset")?.unwrap_or(0);
@@ -110,7 +110,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             };
             match (ty, index) {
                 ("arg_bypointer", Some(i)) => {
-                    let space = match p.get("addrspace").and_then(Node::str) {
+                    let space = match p.scalar("addrspace").as_deref() {
                         Some("global") => Some(AddressSpace::Global),
                         Some("constant") => Some(AddressSpace::Constant),
                         Some("local") => Some(AddressSpace::Local),
@@ -118,7 +118,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                         Some("sampler") => Some(AddressSpace::Sampler),
                         _ => None,
                     };
-                    let mode = p.get("addrmode").and_then(Node::str).unwrap_or("");
+                    let mode = p.scalar("addrmode").unwrap_or_default();
+                    let mode = mode.as_ref();
                     let kind = match (space, mode) {
                         (Some(AddressSpace::Local), _) | (_, "slm") => ArgKind::LocalPointer,
                         (Some(AddressSpace::Image), _) => ArgKind::Image,
@@ -131,7 +132,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                     arg.kind = kind;
                     arg.address_space = space;
                     if kind == ArgKind::Image {
-                        arg.image_type = Some(match p.get("image_type").and_then(Node::str) {
+                        arg.image_type = Some(match p.scalar("image_type").as_deref() {
                             Some("image_buffer") => ImageType::Buffer,
                             Some("image_1d") => ImageType::Image1d,
                             Some("image_1d_array") => ImageType::Image1dArray,
@@ -203,7 +204,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                         .push(implicit(Implicit::InlineSampler { index }));
                 }
                 ("const_base" | "global_base", _)
-                    if p.get("addrmode").and_then(Node::str) == Some("bindless") =>
+                    if p.scalar("addrmode").as_deref() == Some("bindless") =>
                 {
                     abi.implicit.push(implicit(if ty == "const_base" {
                         Implicit::ConstantSurface
@@ -241,13 +242,9 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 }
             }
         }
-        for p in k
-            .get("per_thread_payload_arguments")
-            .map(Node::items)
-            .unwrap_or(&[])
-        {
+        for p in k.items_of("per_thread_payload_arguments") {
             let size = num(p, "size")?.unwrap_or(0);
-            match p.get("arg_type").and_then(Node::str) {
+            match p.scalar("arg_type").as_deref() {
                 Some("local_id") => {
                     abi.per_thread.local_id = [true; 3];
                     abi.per_thread.size = size;
@@ -264,31 +261,27 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         // (IGC places the cross-thread data after it, as for patch tokens).
         abi.per_thread.unused_grf =
             abi.per_thread.local_id == [false; 3] && abi.per_thread.size == 0 && inline_data == 0;
-        for b in k
-            .get("binding_table_indices")
-            .map(Node::items)
-            .unwrap_or(&[])
-        {
+        for b in k.items_of("binding_table_indices") {
             if let (Some(bti), Some(i)) = (num(b, "bti_value")?, num(b, "arg_index")?) {
                 abi.arg_mut(i, ArgKind::StatefulPointer).bti = Some(bti);
             }
         }
-        for smp in k.get("inline_samplers").map(Node::items).unwrap_or(&[]) {
+        for smp in k.items_of("inline_samplers") {
             let Some(index) = num(smp, "sampler_index")? else {
                 continue;
             };
-            let addressing = match smp.get("addrmode").and_then(Node::str) {
+            let addressing = match smp.scalar("addrmode").as_deref() {
                 Some("clamp_edge") => Addressing::ClampToEdge,
                 Some("clamp_border") => Addressing::Clamp,
                 Some("repeat") => Addressing::Repeat,
                 Some("mirror") => Addressing::MirroredRepeat,
                 _ => Addressing::None,
             };
-            let filter = match smp.get("filtermode").and_then(Node::str) {
+            let filter = match smp.scalar("filtermode").as_deref() {
                 Some("linear") => Filter::Linear,
                 _ => Filter::Nearest,
             };
-            let normalized = smp.get("normalized").and_then(Node::str) == Some("true");
+            let normalized = smp.scalar("normalized").as_deref() == Some("true");
             abi.inline_samplers.push(InlineSampler {
                 index,
                 addressing,
@@ -296,33 +289,39 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
                 normalized,
             });
         }
-        let text_name = format!(".text.{}", abi.name);
-        if let Some(code) = elf.section_by_name(&text_name) {
-            abi.gen_code = section_data(&code, &text_name)?.to_vec();
+        if let Some(first) = kernel_at.find(&kernels, name.as_bytes()) {
+            return Err(err(
+                &format!("kernels[{ki}].name"),
+                format!("kernel {name:?} is also kernels[{first}]: kernel names must differ"),
+            ));
+        }
+        kernels.push(abi.finish());
+        kernel_at.insert(&kernels, ki);
+    }
+    // The Gen code of each kernel: its `.text.<name>` section.
+    for (kernel, section) in sections.text_sections(&kernel_at, &kernels) {
+        if let Some(code) = section_at(section) {
+            let abi = &mut kernels[kernel];
+            abi.gen_code = section_data(&code, ".text")?.to_vec();
             abi.gen_code_size = abi.gen_code.len();
         }
-        abi.finish();
-        kernels.push(abi);
     }
     // Address spaces of by-pointer arguments IGC leaves out of the payload list.
-    for info in root
-        .get("kernels_misc_info")
-        .map(Node::items)
-        .unwrap_or(&[])
-    {
-        let Some(kname) = info.get("name").and_then(Node::str) else {
+    for info in root.items_of("kernels_misc_info") {
+        let Some(kname) = info.scalar("name") else {
             continue;
         };
-        let Some(abi) = kernels.iter_mut().find(|k| k.name == kname) else {
+        let Some(at) = kernel_at.find(&kernels, kname.as_bytes()) else {
             continue;
         };
-        for a in info.get("args_info").map(Node::items).unwrap_or(&[]) {
-            let Some(index) = a.get("index").and_then(Node::str).and_then(parse_u32) else {
+        let abi = &mut kernels[at];
+        for a in info.items_of("args_info") {
+            let Some(index) = a.scalar("index").as_deref().and_then(parse_u32) else {
                 continue;
             };
-            if let Some(arg) = abi.args.iter_mut().find(|x| x.index == index) {
+            if let Some(arg) = abi.existing_arg_mut(index) {
                 if arg.address_space.is_none() {
-                    arg.address_space = match a.get("address_qualifier").and_then(Node::str) {
+                    arg.address_space = match a.scalar("address_qualifier").as_deref() {
                         Some("__global") => Some(AddressSpace::Global),
                         Some("__constant") => Some(AddressSpace::Constant),
                         Some("__local") => Some(AddressSpace::Local),
@@ -333,27 +332,36 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             }
         }
     }
-    let data = |name: &str| -> Result<Vec<u8>, ReadError> {
-        match elf.section_by_name(name) {
+    let data = |role: Role, name: &str| -> Result<Vec<u8>, ReadError> {
+        match sections.first(role).and_then(section_at) {
             Some(sec) => Ok(section_data(&sec, name)?.to_vec()),
             None => Ok(Vec::new()),
         }
     };
-    let mut constant_data = data(".data.const")?;
-    let mut global_data = data(".data.global")?;
-    let string_data = data(".data.const.string")?;
+    let mut constant_data = data(Role::Data(DataSection::Constant), ".data.const")?;
+    let mut global_data = data(Role::Data(DataSection::Global), ".data.global")?;
+    let string_data = data(Role::Data(DataSection::Strings), ".data.const.string")?;
+    // Names of data symbols are copied; a string table can make many symbols name
+    // one long string, so the copies are held to a multiple of the input.
+    let name_budget = bytes.len().saturating_mul(2).saturating_add(4096);
+    let mut name_bytes = 0usize;
     let mut symbols = Vec::new();
     for sym in elf.symbols() {
-        let Some(index) = sym.section_index() else {
+        let Some(Role::Data(section)) = sym.section_index().map(|i| sections.role(i)) else {
             continue;
         };
-        let section = match elf.section_by_index(index).ok().and_then(|s| s.name().ok()) {
-            Some(".data.const") => DataSection::Constant,
-            Some(".data.global") => DataSection::Global,
-            Some(".data.const.string") => DataSection::Strings,
-            _ => continue,
-        };
         if let Ok(name) = sym.name() {
+            name_bytes = name_bytes.saturating_add(name.len());
+            if name_bytes > name_budget {
+                return Err(ReadError::new(
+                    ".symtab",
+                    "st_name",
+                    0,
+                    format!(
+                        "data symbol names total more than {name_budget} bytes: symbols share their names"
+                    ),
+                ));
+            }
             symbols.push(DataSymbol {
                 name: name.to_string(),
                 section,
@@ -371,7 +379,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         (DataSection::Global, ".data.global"),
         (DataSection::Constant, ".data.const"),
     ] {
-        let Some(sec) = elf.section_by_name(name) else {
+        let Some(sec) = sections.first(Role::Data(holder)).and_then(section_at) else {
             continue;
         };
         for (offset, reloc) in sec.relocations() {
@@ -381,7 +389,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             let object::RelocationTarget::Symbol(si) = reloc.target() else {
                 continue;
             };
-            let Some(sym) = symbols_by_index(&elf, si) else {
+            let Some(sym) = data_symbol(&elf, &sections, si) else {
                 continue;
             };
             let bytes = match holder {
@@ -450,17 +458,198 @@ fn parse_u32(s: &str) -> Option<u32> {
     }
 }
 
-/// The data section and offset of symbol `index` (None outside the data sections).
-fn symbols_by_index(
+/// The data section and offset of symbol `index` (None outside the constant and
+/// global data).
+fn data_symbol(
     elf: &ElfFile64<'_, Endianness>,
+    sections: &SectionNames,
     index: object::SymbolIndex,
 ) -> Option<(DataSection, u64)> {
     let sym = elf.symbol_by_index(index).ok()?;
-    let section = elf.section_by_index(sym.section_index()?).ok()?;
-    let which = match section.name().ok()? {
-        ".data.const" => DataSection::Constant,
-        ".data.global" => DataSection::Global,
-        _ => return None,
-    };
-    Some((which, sym.address()))
+    match sections.role(sym.section_index()?) {
+        Role::Data(which @ (DataSection::Constant | DataSection::Global)) => {
+            Some((which, sym.address()))
+        }
+        _ => None,
+    }
+}
+
+/// What the reader looks for a section by name for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Other,
+    ZeInfo,
+    Data(DataSection),
+    /// `.text.<kernel>`.
+    Text,
+}
+
+/// The section names the reader needs, read once from the section-name string
+/// table: each section's role, and for `.text.` sections a hash of the rest of the
+/// name. A name runs from its offset to the next NUL, so many sections can name one
+/// long string (or its tails); comparing or hashing each name on its own would cost
+/// sections x length. Here the fixed names are compared over their own length only,
+/// and the `.text.` names are hashed in one backward pass over the table
+/// (polynomial hash mod 2^61-1 with a random base: the hash of a tail extends that
+/// of the next tail), then matched against the kernel names and checked byte for byte.
+struct SectionNames<'d> {
+    table: &'d [u8],
+    /// Per section index.
+    roles: Vec<Role>,
+    /// `.text.` sections: (section index, offset of the part after `.text.`,
+    /// its length, its hash).
+    texts: Vec<(usize, usize, usize, u64)>,
+    base: u64,
+}
+
+const TEXT_PREFIX: &[u8] = b".text.";
+const HASH_MOD: u64 = (1 << 61) - 1;
+
+impl<'d> SectionNames<'d> {
+    fn read(elf: &ElfFile64<'d, Endianness>) -> Self {
+        let endian = elf.endian();
+        let table = elf
+            .elf_header()
+            .shstrndx(endian, elf.data())
+            .ok()
+            .and_then(|i| {
+                elf.elf_section_table()
+                    .section(SectionIndex(i as usize))
+                    .ok()
+            })
+            .and_then(|h| h.data(endian, elf.data()).ok())
+            .unwrap_or(&[]);
+        let base = {
+            use std::hash::BuildHasher;
+            std::collections::hash_map::RandomState::new().hash_one(0u64) % (HASH_MOD - 256) + 256
+        };
+        let named = |at: usize, name: &[u8]| {
+            table.get(at..at + name.len()) == Some(name) && table.get(at + name.len()) == Some(&0)
+        };
+        let mut roles = Vec::new();
+        let mut texts = Vec::new();
+        for (index, header) in elf.elf_section_table().iter().enumerate() {
+            let at = header.sh_name(endian) as usize;
+            let role = if named(at, b".ze_info") {
+                Role::ZeInfo
+            } else if named(at, b".data.const") {
+                Role::Data(DataSection::Constant)
+            } else if named(at, b".data.global") {
+                Role::Data(DataSection::Global)
+            } else if named(at, b".data.const.string") {
+                Role::Data(DataSection::Strings)
+            } else if table.get(at..at + TEXT_PREFIX.len()) == Some(TEXT_PREFIX) {
+                texts.push((index, at + TEXT_PREFIX.len(), usize::MAX, 0));
+                Role::Text
+            } else {
+                Role::Other
+            };
+            roles.push(role);
+        }
+        // Hashes and lengths of the `.text.` tails, from the end of the table back.
+        texts.sort_by_key(|t| std::cmp::Reverse(t.1));
+        let (mut hash, mut len, mut terminated) = (0u64, 0usize, false);
+        let mut next = texts.iter_mut().peekable();
+        for at in (0..table.len()).rev() {
+            if table[at] == 0 {
+                (hash, len, terminated) = (0, 0, true);
+            } else {
+                hash = hash_step(hash, table[at], base);
+                len += 1;
+            }
+            while let Some(t) = next.next_if(|t| t.1 == at) {
+                // A name that runs off the table's end names nothing.
+                t.2 = if terminated { len } else { usize::MAX };
+                t.3 = hash;
+            }
+        }
+        texts.retain(|t| t.2 != usize::MAX);
+        // Sections sharing a name: the first stands for all (a name is compared once).
+        texts.sort_by_key(|t| (t.1, t.0));
+        texts.dedup_by_key(|t| t.1);
+        texts.sort_by_key(|t| t.0);
+        SectionNames {
+            table,
+            roles,
+            texts,
+            base,
+        }
+    }
+    fn role(&self, index: SectionIndex) -> Role {
+        self.roles.get(index.0).copied().unwrap_or(Role::Other)
+    }
+    /// The first section with `role`.
+    fn first(&self, role: Role) -> Option<usize> {
+        self.roles.iter().position(|r| *r == role)
+    }
+    /// (kernel, section) for each kernel with a `.text.<name>` section (the first).
+    fn text_sections(&self, names: &KernelNames, kernels: &[KernelAbi]) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        let mut done = vec![false; kernels.len()];
+        for &(section, at, len, hash) in &self.texts {
+            let Some(tail) = self.table.get(at..at + len) else {
+                continue;
+            };
+            // Each check reads a string of its own (names are distinct offsets, and
+            // tails of one string differ in length), so all checks read the table once.
+            let Some(k) = names.find_hashed(kernels, hash, tail) else {
+                continue;
+            };
+            if !done[k] {
+                done[k] = true;
+                found.push((k, section));
+            }
+        }
+        found
+    }
+}
+
+/// Kernels by name, keyed by the same hash as the `.text.` names (and the length),
+/// the names themselves compared on a match. Kernels whose names share a key (a
+/// hash collision, not expected) are searched in a list.
+struct KernelNames {
+    base: u64,
+    first: HashMap<(u64, u32), usize>,
+    collided: Vec<usize>,
+}
+
+impl KernelNames {
+    fn new(base: u64) -> Self {
+        KernelNames {
+            base,
+            first: HashMap::new(),
+            collided: Vec::new(),
+        }
+    }
+    fn hash(&self, name: &[u8]) -> u64 {
+        name.iter()
+            .rev()
+            .fold(0, |h, &c| hash_step(h, c, self.base))
+    }
+    /// Adds `kernels[at]` (its name not yet among them).
+    fn insert(&mut self, kernels: &[KernelAbi], at: usize) {
+        let name = kernels[at].name.as_bytes();
+        let key = (self.hash(name), name.len() as u32);
+        match self.first.entry(key) {
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+            Entry::Occupied(_) => self.collided.push(at),
+        }
+    }
+    fn find(&self, kernels: &[KernelAbi], name: &[u8]) -> Option<usize> {
+        self.find_hashed(kernels, self.hash(name), name)
+    }
+    fn find_hashed(&self, kernels: &[KernelAbi], hash: u64, name: &[u8]) -> Option<usize> {
+        let &at = self.first.get(&(hash, name.len() as u32))?;
+        let named = |k: &usize| kernels[*k].name.as_bytes() == name;
+        if named(&at) {
+            return Some(at);
+        }
+        self.collided.iter().copied().find(named)
+    }
+}
+
+fn hash_step(hash: u64, byte: u8, base: u64) -> u64 {
+    ((u128::from(hash) * u128::from(base) + u128::from(byte)) % u128::from(HASH_MOD)) as u64
 }

@@ -2,8 +2,8 @@
 
 use crate::detect::Format;
 use crate::error::{CmdError, CmdResult};
-use crate::output::{emit, JsonArg};
-use gpukit_intel::{ArgKind, Program};
+use crate::output::{emit_streamed, JsonArg};
+use gpukit_intel::{ArgKind, KernelAbi, Program};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -32,8 +32,18 @@ pub fn run(a: Args) -> CmdResult {
     if a.json.enabled() {
         return a.json.emit_one(a.output.as_deref(), &program);
     }
-    let out = { render(&program).into_bytes() };
-    emit(a.output.as_deref(), &out)
+    // Written a kernel at a time: the text of many kernels outgrows the model.
+    emit_streamed(a.output.as_deref(), |w| {
+        let mut s = String::new();
+        render_program(&program, &mut s);
+        w.write_all(s.as_bytes())?;
+        for k in &program.kernels {
+            s.clear();
+            render_kernel(k, &mut s);
+            w.write_all(s.as_bytes())?;
+        }
+        Ok(())
+    })
 }
 
 fn kind_name(k: ArgKind) -> &'static str {
@@ -50,6 +60,15 @@ fn kind_name(k: ArgKind) -> &'static str {
 
 pub(crate) fn render(p: &Program) -> String {
     let mut s = String::new();
+    render_program(p, &mut s);
+    for k in &p.kernels {
+        render_kernel(k, &mut s);
+    }
+    s
+}
+
+/// The lines about the whole program.
+fn render_program(p: &Program, s: &mut String) {
     let format = match p.format {
         gpukit_intel::Format::PatchTokens => "patch tokens",
         gpukit_intel::Format::Zebin => "zebin",
@@ -64,84 +83,85 @@ pub(crate) fn render(p: &Program) -> String {
         let _ = writeln!(s, "device: {d}, pointer size {}", p.pointer_size);
     }
     let _ = writeln!(s, "kernels: {}", p.kernels.len());
-    for k in &p.kernels {
-        let _ = writeln!(
-            s,
-            "\nkernel {}: simd{}, Gen code {} bytes, cross-thread data {} bytes",
-            k.name, k.simd_size, k.gen_code_size, k.cross_thread_size
-        );
-        let ids: Vec<&str> = ["x", "y", "z"]
+}
+
+/// The lines about one kernel.
+fn render_kernel(k: &KernelAbi, s: &mut String) {
+    let _ = writeln!(
+        s,
+        "\nkernel {}: simd{}, Gen code {} bytes, cross-thread data {} bytes",
+        k.name, k.simd_size, k.gen_code_size, k.cross_thread_size
+    );
+    let ids: Vec<&str> = ["x", "y", "z"]
+        .iter()
+        .zip(k.per_thread.local_id)
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    let _ = writeln!(
+        s,
+        "  per-thread: local id {}{} ({} bytes at GRF 1)",
+        if ids.is_empty() {
+            "none".to_string()
+        } else {
+            ids.join(",")
+        },
+        if k.per_thread.packed {
+            " packed"
+        } else if k.per_thread.unused_grf {
+            ", one unused GRF"
+        } else {
+            ""
+        },
+        k.per_thread_bytes(32)
+    );
+    let _ = writeln!(
+        s,
+        "  slm {} bytes, private {} bytes, barriers {}",
+        k.slm_size,
+        k.private_size,
+        if k.has_barriers { "yes" } else { "no" }
+    );
+    for arg in &k.args {
+        let space = arg
+            .address_space
+            .map(|a| format!("{a:?}").to_lowercase())
+            .unwrap_or_else(|| "-".into());
+        let pieces: Vec<String> = arg
+            .pieces
             .iter()
-            .zip(k.per_thread.local_id)
-            .filter(|(_, on)| *on)
-            .map(|(n, _)| *n)
-            .collect();
-        let _ = writeln!(
-            s,
-            "  per-thread: local id {}{} ({} bytes at GRF 1)",
-            if ids.is_empty() {
-                "none".to_string()
-            } else {
-                ids.join(",")
-            },
-            if k.per_thread.packed {
-                " packed"
-            } else if k.per_thread.unused_grf {
-                ", one unused GRF"
-            } else {
-                ""
-            },
-            k.per_thread_bytes(32)
-        );
-        let _ = writeln!(
-            s,
-            "  slm {} bytes, private {} bytes, barriers {}",
-            k.slm_size,
-            k.private_size,
-            if k.has_barriers { "yes" } else { "no" }
-        );
-        for arg in &k.args {
-            let space = arg
-                .address_space
-                .map(|a| format!("{a:?}").to_lowercase())
-                .unwrap_or_else(|| "-".into());
-            let pieces: Vec<String> = arg
-                .pieces
-                .iter()
-                .map(|p| {
-                    if p.source_offset == 0 {
-                        format!("{}+{}", p.offset, p.size)
-                    } else {
-                        format!("{}+{}<-{}", p.offset, p.size, p.source_offset)
-                    }
-                })
-                .collect();
-            let _ = write!(
-                s,
-                "  arg {}: {}, {space}, payload {}",
-                arg.index,
-                kind_name(arg.kind),
-                if pieces.is_empty() {
-                    "-".into()
+            .map(|p| {
+                if p.source_offset == 0 {
+                    format!("{}+{}", p.offset, p.size)
                 } else {
-                    pieces.join(" ")
+                    format!("{}+{}<-{}", p.offset, p.size, p.source_offset)
                 }
-            );
-            if let Some(b) = arg.bti {
-                let _ = write!(s, ", bti {b}");
+            })
+            .collect();
+        let _ = write!(
+            s,
+            "  arg {}: {}, {space}, payload {}",
+            arg.index,
+            kind_name(arg.kind),
+            if pieces.is_empty() {
+                "-".into()
+            } else {
+                pieces.join(" ")
             }
-            if let Some(at) = arg.bindless_offset {
-                let _ = write!(s, ", bindless surface state offset at {at}");
-            }
-            s.push('\n');
+        );
+        if let Some(b) = arg.bti {
+            let _ = write!(s, ", bti {b}");
         }
-        for i in &k.implicit {
-            let _ = write!(s, "  implicit {}: {}+{}", i.kind.name(), i.offset, i.size);
-            if i.source_offset != 0 {
-                let _ = write!(s, "<-{}", i.source_offset);
-            }
-            s.push('\n');
+        if let Some(at) = arg.bindless_offset {
+            let _ = write!(s, ", bindless surface state offset at {at}");
         }
+        s.push('\n');
     }
-    s
+    for i in &k.implicit {
+        let _ = write!(s, "  implicit {}: {}+{}", i.kind.name(), i.offset, i.size);
+        if i.source_offset != 0 {
+            let _ = write!(s, "<-{}", i.source_offset);
+        }
+        s.push('\n');
+    }
 }

@@ -540,6 +540,15 @@ pub fn run(a: Args) -> CmdResult {
         })
         .collect();
     let simd = abi.simd_size;
+    // The per-thread payload size comes from the binary: one past 4 GiB cannot be laid out.
+    let cross_thread_offset =
+        u32::try_from(u64::from(grf) + abi.per_thread_bytes(grf)).map_err(|_| {
+            CmdError::Input(format!(
+                "{}: kernel {name}: a per-thread payload of {} bytes does not fit in 32 bits",
+                a.binary.display(),
+                abi.per_thread_bytes(grf)
+            ))
+        })?;
     let launch = Launch {
         simd,
         grf_bytes: grf,
@@ -547,7 +556,7 @@ pub fn run(a: Args) -> CmdResult {
         local,
         payload: Payload {
             local_id: abi.per_thread.local_id,
-            cross_thread_offset: grf + abi.per_thread_bytes(grf),
+            cross_thread_offset,
             cross_thread: cross,
         },
         slm_bytes: slm,
