@@ -443,11 +443,22 @@ fn chromium(args: &[&str]) -> std::process::Output {
 #[test]
 fn html_page_loads_in_chromium() {
     let dir = scratch("diff-browser");
+    // Two folders holding the spilling kernel of each release: listing and dump.
     let (a, b) = match (corpus("intel/tgllp"), corpus("intel-sid/tgllp")) {
-        (Some(a), Some(b)) => (
-            a.join("spill_matmul__sgemm_regblock__simd16.visaasm"),
-            b.join("spill_matmul__sgemm_regblock.visaasm"),
-        ),
+        (Some(a), Some(b)) => {
+            let (da, db) = (dir.join("a"), dir.join("b"));
+            for (from, to, stem) in [
+                (&a, &da, "spill_matmul__sgemm_regblock__simd16"),
+                (&b, &db, "spill_matmul__sgemm_regblock"),
+            ] {
+                std::fs::create_dir_all(to).unwrap();
+                for ext in ["visaasm", "asm"] {
+                    let name = format!("{stem}.{ext}");
+                    std::fs::copy(from.join(&name), to.join(&name)).unwrap();
+                }
+            }
+            (da, db)
+        }
         _ => (
             root().join("tests/data/visa/l02_local_sum__local_sum.isa"),
             root().join("tests/data/visa/local_histogram__histogram_local__simd32.visaasm"),
@@ -477,6 +488,9 @@ fn html_page_loads_in_chromium() {
     assert!(html.matches("<svg class=\"cfg\"").count() >= 2, "both CFGs");
     assert!(html.contains("<svg class=\"pressure\""));
     assert!(html.contains("<svg class=\"mix\""));
+    if corpus("intel/tgllp").is_some() {
+        assert!(html.contains("<td>spill_bytes</td><td>704</td><td>640</td>"));
+    }
     let have = Command::new("chromium")
         .arg("--version")
         .output()
