@@ -132,7 +132,7 @@ pub fn compare<'a>(
         let start = |raw: &[String], r: &Option<std::ops::Range<usize>>| {
             r.as_ref()
                 .and_then(|r| raw.get(r.start))
-                .map(|s| s.trim().to_owned())
+                .map(|s| strip_comment(s).trim().to_owned())
         };
         let mut change = BlockChange {
             start_a: start(&a_raw, &ra),

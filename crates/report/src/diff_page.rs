@@ -236,7 +236,7 @@ pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
     items.truncate(24);
     let max = items.iter().map(|i| i.1.max(i.2)).max().unwrap_or(1).max(1) as f64;
     let (left, bar_h, gap) = (150.0, 8.0, 6.0);
-    let w = 560.0;
+    let w = 640.0;
     let h = 44.0 + items.len() as f64 * (2.0 * bar_h + gap);
     let mut s = format!(
         r##"<svg class="mix" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>instructions by mnemonic, A and B</title><text x="4" y="16" font-size="14" font-weight="bold">instructions by mnemonic</text><rect x="{left}" y="24" width="10" height="8" fill="{COLOR_A}"/><text x="{0}" y="32">A</text><rect x="{1}" y="24" width="10" height="8" fill="{COLOR_B}"/><text x="{2}" y="32">B</text>"##,
@@ -246,7 +246,7 @@ pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
     );
     for (i, (name, x, y)) in items.iter().enumerate() {
         let top = 40.0 + i as f64 * (2.0 * bar_h + gap);
-        let bw = |v: usize| (w - left - 70.0) * v as f64 / max;
+        let bw = |v: usize| (w - left - 150.0) * v as f64 / max;
         let delta = *y as i64 - *x as i64;
         let _ = write!(
             s,

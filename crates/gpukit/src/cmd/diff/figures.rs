@@ -196,6 +196,12 @@ pub fn role(path: &Path) -> Role {
         Format::VisaBinary => Role::Code(1),
         Format::IgaJson1 | Format::IgaJson2 => Role::Code(2),
         Format::IntelZebin | Format::IntelPatchTokens => Role::Code(3),
+        // NEO's OpenCL ELF wrapper around a patch-token program is not told from
+        // other ELF files by its first bytes; the program reader decides.
+        Format::OtherElf if head.len() < SNIFF_BYTES && gpukit_intel::read(&head).is_ok() => {
+            Role::Code(3)
+        }
+        Format::OtherElf if head.len() == SNIFF_BYTES => Role::Code(3),
         Format::AmdCl1 | Format::AmdCl1Cpu | Format::AmdCl2 => Role::Code(4),
         _ => Role::Other,
     }
@@ -207,7 +213,7 @@ pub fn kernels(path: &Path) -> Result<Vec<Side>, String> {
     let head = crate::input::read_head(path, SNIFF_BYTES).map_err(|e| e.to_string())?;
     if matches!(
         detect::detect(&head),
-        Format::IntelZebin | Format::IntelPatchTokens
+        Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf
     ) {
         return program_kernels(path);
     }

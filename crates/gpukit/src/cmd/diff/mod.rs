@@ -15,7 +15,7 @@ mod structural;
 
 use crate::error::{CmdError, CmdResult};
 use crate::output::{emit, emit_streamed, JsonArg};
-use render::{Threshold, Unmatched};
+use render::{FailOn, Unmatched};
 use std::path::PathBuf;
 use structural::KernelDiff;
 
@@ -36,7 +36,7 @@ pub struct Args {
     /// one the change (`instructions>+10`), one with `%` the change relative to A
     /// (`instructions>+5%`)
     #[arg(long, value_name = "CONDITIONS", value_parser = render::parse_fail_on)]
-    fail_on: Option<Vec<Threshold>>,
+    fail_on: Option<FailOn>,
     /// Moved lines shown per kernel in the text
     #[arg(long, value_name = "N", default_value_t = 12)]
     lines: usize,
@@ -79,7 +79,7 @@ pub fn run(a: Args) -> CmdResult {
         )?;
     }
     let mut crossed = 0;
-    for t in a.fail_on.iter().flatten() {
+    for t in a.fail_on.iter().flat_map(|f| &f.0) {
         for d in &diffs {
             if let Some(line) = t.crossed(d) {
                 eprintln!("fail-on: {}", crate::error::render_message(&line));
@@ -140,10 +140,13 @@ fn compare(
         errors.append(&mut e);
         let (pairs, only_a, only_b) = matching::pair(sides_a, sides_b, files);
         for (x, y) in pairs {
+            // A group of several kernels names each.
             let k = if key.is_empty() {
                 x.name.clone()
-            } else {
+            } else if key.ends_with(&x.name) {
                 key.clone()
+            } else {
+                format!("{key}:{}", x.name)
             };
             diffs.push(KernelDiff::new(k, x, y));
         }

@@ -225,8 +225,12 @@ enum Of {
     Percent,
 }
 
+/// `--fail-on`'s conditions.
+#[derive(Clone, Debug)]
+pub struct FailOn(pub Vec<Threshold>);
+
 /// `--fail-on`'s value: conditions separated by commas.
-pub fn parse_fail_on(s: &str) -> Result<Vec<Threshold>, String> {
+pub fn parse_fail_on(s: &str) -> Result<FailOn, String> {
     s.split(',')
         .map(str::trim)
         .filter(|c| !c.is_empty())
@@ -242,14 +246,11 @@ pub fn parse_fail_on(s: &str) -> Result<Vec<Threshold>, String> {
             let value = rest[op.len()..].trim();
             let name = name.trim();
             let m = metric(name).ok_or_else(|| {
-                format!(
-                    "`{name}` is not a figure; known: {}",
-                    METRICS
-                        .iter()
-                        .map(|m| m.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                let known: Vec<String> = METRICS
+                    .iter()
+                    .map(|m| format!("{}: {}", m.name, m.doc))
+                    .collect();
+                format!("`{name}` is not a figure; known:\n  {}", known.join("\n  "))
             })?;
             let (number, of) = match value.strip_suffix('%') {
                 Some(v) => (v, Of::Percent),
@@ -269,7 +270,8 @@ pub fn parse_fail_on(s: &str) -> Result<Vec<Threshold>, String> {
                 of,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()
+        .map(FailOn)
 }
 
 impl Threshold {

@@ -25,9 +25,15 @@ impl KernelDiff {
                 lb.iter().map(|(t, l)| (t.as_str(), *l)),
             )
         });
-        let figures_differ = METRICS.iter().any(|m| (m.get)(&a) != (m.get)(&b))
-            || a.opcodes() != b.opcodes()
-            || a.send_kinds() != b.send_kinds();
+        // Figures one side lacks (a Gen binary beside a text) are no change.
+        let both = |x: &BTreeMap<String, i64>, y: &BTreeMap<String, i64>| {
+            !x.is_empty() && !y.is_empty() && x != y
+        };
+        let figures_differ = METRICS
+            .iter()
+            .any(|m| matches!(((m.get)(&a), (m.get)(&b)), (Some(x), Some(y)) if x != y))
+            || both(&a.opcodes(), &b.opcodes())
+            || both(&a.send_kinds(), &b.send_kinds());
         let changed = figures_differ || structural.as_ref().is_some_and(|s| !s.same);
         KernelDiff {
             key,
@@ -80,12 +86,19 @@ impl KernelDiff {
     }
 }
 
-/// The lines of a side's listing as the report shows them, with label marks.
+/// The lines of a side's listing as the report shows them, with label marks; for a
+/// dump alone, its Gen listing (as many lines as a report page shows).
 fn listing_lines(side: &Side) -> Option<Vec<(String, bool)>> {
-    let page = side.page.as_ref()?;
-    if page.listing.is_empty() {
-        return None;
-    }
+    let Some(page) = side.page.as_ref().filter(|p| !p.listing.is_empty()) else {
+        let dump = side.asm_file.as_ref().filter(|f| **f == side.file)?;
+        let text = std::fs::read_to_string(dump).ok()?;
+        return Some(
+            text.lines()
+                .take(gpukit_report::limits::LISTING_LINES)
+                .map(|l| (l.to_owned(), false))
+                .collect(),
+        );
+    };
     let mut lines = Vec::with_capacity(page.listing.len());
     page.listing.for_each_line(&mut |_, line| {
         lines.push((line.text.clone(), line.is_label));
