@@ -37,7 +37,17 @@ pub(crate) fn run_thread(
         let active: u32 = (0..simd)
             .filter(|c| th.pc[*c] == pc)
             .fold(0, |m, c| m | (1 << c));
-        if super::fast::run(p, th, simd, pc, active, stats, launch.max_instructions) {
+        if super::fast::run(
+            p,
+            th,
+            mem,
+            slm,
+            simd,
+            pc,
+            active,
+            stats,
+            launch.max_instructions,
+        ) {
             continue;
         }
         let Some((r, inst)) = p.at(pc) else {

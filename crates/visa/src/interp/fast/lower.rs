@@ -1,6 +1,7 @@
 //! Lowering: one pass over each routine before the run, deciding for every
 //! instruction whether it becomes an [`Op`] and resolving its operands.
 
+use super::memory::{Access, Kind};
 use super::{Alu, Code, Ctl, Dst, Guard, Lane, Modifier, Op, Place, Reg, Src};
 use crate::interp::value::{decode, Val};
 use crate::interp::{Layout, Program};
@@ -23,6 +24,8 @@ pub(crate) fn lower(p: &Program, grf_len: usize) -> Code {
             r,
             grf: p.grf_size,
             grf_len,
+            surfaces: p.surface_count,
+            samplers: p.sampler_count,
         };
         ops.extend(r.insts.iter().map(|inst| at.inst(inst)));
     }
@@ -33,6 +36,9 @@ struct Lowering<'a, 'b> {
     r: &'a Layout<'b>,
     grf: u32,
     grf_len: usize,
+    /// How many surface and sampler variables a thread has.
+    surfaces: usize,
+    samplers: usize,
 }
 
 fn lane(t: Type) -> Option<Lane> {
@@ -217,6 +223,88 @@ impl Lowering<'_, '_> {
         })
     }
 
+    /// A raw operand's first register byte, when `len` bytes from it lie in the
+    /// register file (`None` for %null too: the generic path handles it).
+    fn raw(&self, inst: InstRef<'_>, name: &str, len: usize) -> Option<u32> {
+        let Some(Operand::Raw(r)) = inst.operand(name) else {
+            return None;
+        };
+        if r.id == 0 {
+            return None;
+        }
+        let s = self.r.vars.get(r.id as usize).copied().flatten()?;
+        let at = s.base as usize + r.offset as usize;
+        (at + len <= self.grf_len).then_some(at as u32)
+    }
+
+    fn memory(&self, inst: InstRef<'_>) -> Option<Op> {
+        let op = inst.opcode;
+        let ctl = self.ctl(inst)?;
+        let n = ctl.exec as usize;
+        let int = |name: &str| match inst.operand(name) {
+            Some(Operand::Int(v)) => Some(*v),
+            _ => None,
+        };
+        let surface = int("surface")? as usize;
+        if surface >= self.surfaces {
+            return None;
+        }
+        let offsets = self.raw(inst, "offsets", 4 * n)?;
+        let global = || match inst.operand("global_offset") {
+            Some(Operand::Vector(v)) => self
+                .src(v, 1)
+                .filter(|s| !s.is_float() && !matches!(s, Src::Pred(_))),
+            _ => None,
+        };
+        let load = matches!(op, Opcode::GATHER_SCALED | Opcode::GATHER4_SCALED);
+        let data_name = if load { "dst" } else { "src" };
+        let (kind, data, global) = match op {
+            Opcode::GATHER_SCALED | Opcode::SCATTER_SCALED => {
+                let bytes = 1usize << (int("num_blocks")? & 3);
+                if bytes > 4 {
+                    return None;
+                }
+                let data = self.raw(inst, data_name, 4 * n)?;
+                (Kind::Scaled { bytes }, data, Some(global()?))
+            }
+            Opcode::GATHER4_SCALED | Opcode::SCATTER4_SCALED => {
+                let chmask = int("chmask")? & 0xF;
+                let block = (n * 4).max(self.grf as usize);
+                let colors = chmask.count_ones() as usize;
+                let len = colors.saturating_sub(1) * block + 4 * n;
+                let data = self.raw(inst, data_name, len)?;
+                (Kind::Four { chmask, block }, data, Some(global()?))
+            }
+            _ => {
+                // dword_atomic: 4-byte operations the generic path knows.
+                let code = int("op")?;
+                if code >= 32 || crate::interp::exec::atomic_result(code, 0, 0, 0, 4).is_err() {
+                    return None;
+                }
+                let optional = |name: &str| match inst.operand(name) {
+                    Some(Operand::Raw(r)) if r.id == 0 => Some(None),
+                    _ => self.raw(inst, name, 4 * n).map(Some),
+                };
+                let kind = Kind::Atomic {
+                    op: code,
+                    src0: optional("src0")?,
+                    src1: optional("src1")?,
+                    ret: optional("dst")?,
+                };
+                (kind, 0, None)
+            }
+        };
+        Some(Op::Memory(Box::new(Access {
+            ctl,
+            kind,
+            load,
+            surface,
+            global,
+            offsets,
+            data,
+        })))
+    }
+
     fn inst(&self, inst: InstRef<'_>) -> Option<Op> {
         let op = inst.opcode;
         if matches!(
@@ -244,6 +332,52 @@ impl Lowering<'_, '_> {
                 target: self.r.start + i as u32,
                 uniform: op == Opcode::JMP || ctl.exec == 1,
             });
+        }
+        match op {
+            Opcode::GATHER_SCALED
+            | Opcode::SCATTER_SCALED
+            | Opcode::GATHER4_SCALED
+            | Opcode::SCATTER4_SCALED
+            | Opcode::DWORD_ATOMIC => return self.memory(inst),
+            Opcode::MOVS => {
+                if let Some(Operand::Vector(Vector {
+                    kind:
+                        VectorKind::State {
+                            class: class @ (0 | 1),
+                            index,
+                            ..
+                        },
+                    ..
+                })) = inst.operand("dst")
+                {
+                    let sampler = *class == 1;
+                    let index = *index as usize;
+                    if index
+                        >= if sampler {
+                            self.samplers
+                        } else {
+                            self.surfaces
+                        }
+                    {
+                        return None;
+                    }
+                    let ctl = self.ctl(inst)?;
+                    let Some(Operand::Vector(v)) = inst.operand("src0") else {
+                        return None;
+                    };
+                    let src = self.src(v, ctl.exec)?;
+                    if src.is_float() || matches!(src, Src::Pred(_)) {
+                        return None;
+                    }
+                    return Some(Op::SetState {
+                        ctl,
+                        sampler,
+                        index,
+                        src,
+                    });
+                }
+            }
+            _ => {}
         }
         let alu = match op {
             Opcode::CMP | Opcode::SEL => None,

@@ -18,7 +18,9 @@
 //! checks instruction by instruction.
 
 mod lower;
+mod memory;
 
+use super::memory::Memory;
 use super::Thread;
 use crate::semantics::PredControl;
 
@@ -44,9 +46,12 @@ impl Code {
 /// lowered and no op moves the channels apart. False when the op at `pc` is not
 /// lowered, or is the one that reaches the instruction limit: the generic path
 /// runs it (and reports the limit).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     p: &super::Program,
     th: &mut Thread,
+    mem: &mut Memory,
+    slm: &mut [u8],
     simd: usize,
     mut pc: u32,
     mut active: u32,
@@ -64,14 +69,24 @@ pub(crate) fn run(
             waiting |= 1 << c;
         }
     }
+    let mut ran = false;
     loop {
         if stats.instructions >= max_instructions {
             break;
         }
-        stats.instructions += 1;
-        stats.channel_instructions += u64::from(active.count_ones());
-        if let Next::Moved = op.run(th, active, pc) {
-            return true;
+        match op.run(th, mem, slm, active, pc) {
+            Next::Moved => {
+                stats.instructions += 1;
+                stats.channel_instructions += u64::from(active.count_ones());
+                return true;
+            }
+            // The generic path runs it (and reports what is wrong).
+            Next::Generic => break,
+            Next::Fall => {
+                stats.instructions += 1;
+                stats.channel_instructions += u64::from(active.count_ones());
+                ran = true;
+            }
         }
         // The active channels move on and meet any that wait at the next instruction.
         pc += 1;
@@ -93,7 +108,7 @@ pub(crate) fn run(
             th.pc[c] = pc;
         }
     }
-    true
+    ran
 }
 
 /// The element type of a register operand, as lanes see it.
@@ -336,6 +351,15 @@ pub(crate) enum Op {
         srcs: Box<[Src; 2]>,
         dst: Dst,
     },
+    /// `movs` to a surface or sampler variable (index checked against the thread's).
+    SetState {
+        ctl: Ctl,
+        sampler: bool,
+        index: usize,
+        src: Src,
+    },
+    /// A gather, scatter or atomic through a surface.
+    Memory(Box<memory::Access>),
     /// goto/jmp: `uniform` when every active channel follows channel 0's predicate.
     Branch {
         ctl: Ctl,
@@ -350,6 +374,9 @@ pub(crate) enum Next {
     Fall,
     /// The op moved the program counters itself.
     Moved,
+    /// The op did nothing: a memory access it cannot prove in bounds, left to the
+    /// generic path, which reports it.
+    Generic,
 }
 
 type Ints = [i64; 32];
@@ -563,9 +590,35 @@ impl Dst {
 impl Op {
     /// Runs the op for the `active` channels of `th` at program counter `pc`.
     #[inline]
-    pub(crate) fn run(&self, th: &mut Thread, active: u32, pc: u32) -> Next {
+    pub(crate) fn run(
+        &self,
+        th: &mut Thread,
+        mem: &mut Memory,
+        slm: &mut [u8],
+        active: u32,
+        pc: u32,
+    ) -> Next {
         match self {
             Op::Nop => Next::Fall,
+            Op::SetState {
+                ctl,
+                sampler,
+                index,
+                src,
+            } => {
+                if ctl.enables(active, &th.preds, true) & 1 != 0 {
+                    let mut v = [0i64; 32];
+                    src.ints(th, 1, ctl.offset, &mut v);
+                    let vars = if *sampler {
+                        &mut th.samplers
+                    } else {
+                        &mut th.surfaces
+                    };
+                    vars[*index] = v[0] as u32;
+                }
+                Next::Fall
+            }
+            Op::Memory(m) => m.run(th, mem, slm, active),
             Op::Alu {
                 alu,
                 float,
