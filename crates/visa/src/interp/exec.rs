@@ -37,6 +37,19 @@ pub(crate) fn run_thread(
         let active: u32 = (0..simd)
             .filter(|c| th.pc[*c] == pc)
             .fold(0, |m, c| m | (1 << c));
+        if super::fast::run(
+            p,
+            th,
+            mem,
+            slm,
+            simd,
+            pc,
+            active,
+            stats,
+            launch.max_instructions,
+        ) {
+            continue;
+        }
         let Some((r, inst)) = p.at(pc) else {
             // Falling off the end ends the channels.
             for c in 0..simd {

@@ -11,6 +11,7 @@
 //! ([`crate::Instruction::operand`]), so the one opcode table drives this too.
 
 mod exec;
+mod fast;
 mod image;
 pub mod memory;
 mod value;
@@ -149,6 +150,8 @@ pub(crate) struct Program<'a> {
     /// each before its use, so a callee's own T6 does not need storage of its own).
     pub surface_count: usize,
     pub sampler_count: usize,
+    /// The routines lowered for the translated engine (empty: everything generic).
+    pub fast: fast::Code,
 }
 
 const DONE: u32 = u32::MAX;
@@ -187,6 +190,7 @@ impl<'a> Program<'a> {
             pred_total: 0,
             surface_count: 0,
             sampler_count: 0,
+            fast: fast::Code::default(),
         };
         let mut next_byte = 0u32;
         let mut start = 0u32;
@@ -365,7 +369,33 @@ pub fn run_with_functions(
     functions: &[(&[u8], &Routine)],
     launch: &Launch,
     mem: &mut Memory,
+    trace: Option<&mut dyn FnMut(String)>,
+) -> Result<Stats, RunError> {
+    run_with_options(routine, functions, launch, mem, trace, &Options::default())
+}
+
+/// How a run executes (the results are the same either way).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Lower routines for the translated engine before the run (`fast`); off runs
+    /// every instruction on the generic path.
+    pub translate: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { translate: true }
+    }
+}
+
+/// [`run_with_functions`] with [`Options`].
+pub fn run_with_options(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
     mut trace: Option<&mut dyn FnMut(String)>,
+    options: &Options,
 ) -> Result<Stats, RunError> {
     let top = |message: String| RunError {
         index: None,
@@ -390,8 +420,11 @@ pub fn run_with_functions(
             )));
         }
     }
-    let program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
+    let mut program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
     let grf_len = program.grf_bytes_needed();
+    if options.translate && trace.is_none() {
+        program.fast = fast::lower(&program, grf_len);
+    }
     let groups = [
         launch.global[0] / launch.local[0],
         launch.global[1] / launch.local[1],

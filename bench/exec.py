@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Execution benchmark (issue 24): the same OpenCL C kernels, sizes and inputs under
+`gpukit visa run` (IGC's vISA dump of the kernel, ocloc -device tgllp), Oclgrind and
+PoCL (both through bench/host.py, a small pyopencl host), in one run. Reports the
+least CPU time (user + system, every thread) of --repeat runs for each tool, the
+ratios, gpukit's channel-instructions per CPU second (from `visa run --json`), and
+checks the output buffers are equal across the three.
+
+gpukit's time is its whole process (parse, bind, run, write the outputs); Oclgrind's
+and PoCL's is enqueue + finish of the kernel in an already-built program (their
+compilers run outside the timed part), so the ratios are conservative for gpukit.
+
+usage: bench/exec.py [--gpukit PATH] [--ocloc PATH] [--repeat N] [--jobs N]
+                     [--only NAME] [--no-oclgrind] [--json OUT]
+"""
+import argparse, glob, json, os, re, resource, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+HOST_PYTHON = "/usr/bin/python3"  # Debian's, with python3-pyopencl
+
+# name: (global, local, args, outputs, what the size is)
+# Args are `visa run --arg` specs; file:NAME refers to an input made by make_inputs.
+KERNELS = {
+    "mandelbrot": ((256, 256), (16, 16),
+                   ["0=zeros:262144", "1=u32:256", "2=u32:256", "3=u32:64"], [0],
+                   "256 x 256 pixels, at most 64 iterations"),
+    "matmul_tiled": ((128, 128), (16, 16),
+                     ["0=file:a.f32", "1=file:b.f32", "2=zeros:65536", "3=u32:128"], [2],
+                     "128 x 128 floats, 16 x 16 tiles in local memory"),
+    "histogram_slm": ((16384,), (256,),
+                      ["0=file:data.u8", "1=u32:1048576", "2=zeros:1024"], [2],
+                      "1 MiB of bytes into 256 bins, local atomics then global atomics"),
+}
+
+
+def make_inputs(d):
+    import numpy as np
+    r = np.random.default_rng(24)
+    r.random(128 * 128, dtype=np.float32).tofile(os.path.join(d, "a.f32"))
+    r.random(128 * 128, dtype=np.float32).tofile(os.path.join(d, "b.f32"))
+    r.integers(0, 256, 1 << 20, dtype=np.uint8).tofile(os.path.join(d, "data.u8"))
+
+
+def child_cpu(cmd, **kw):
+    """Runs cmd; returns (stdout, CPU seconds of the child)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    out, err = p.communicate()
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err}")
+    return out
+
+
+def timed(cmd, **kw):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = child_cpu(cmd, **kw)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def with_paths(args, d):
+    return [re.sub(r"=file:(.*)", lambda m: "=file:" + os.path.join(d, m.group(1)), a) for a in args]
+
+
+def compile_kernel(ocloc, name, d):
+    work = os.path.join(d, name)
+    os.makedirs(work, exist_ok=True)
+    shutil.copy(os.path.join(HERE, "kernels", name + ".cl"), work)
+    env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir="dump/")
+    child_cpu([ocloc, "compile", "-file", name + ".cl", "-device", "tgllp",
+               "-output_no_suffix", "-output", name], cwd=work, env=env)
+    binary = os.path.join(work, name)
+    return work, binary
+
+
+def visa_for(gpukit, binary, work, name):
+    info = json.loads(child_cpu([gpukit, "intel", "info", binary, "--json"]))
+    simd = next(k["simd_size"] for k in info["kernels"] if k["name"] == name)
+    for v in glob.glob(os.path.join(work, "dump", "*.visaasm")):
+        if f"_simd{simd}_" in os.path.basename(v) and f'.kernel "{name}"' in open(v).read(4096):
+            return v, simd
+    sys.exit(f"{name}: no vISA dump for SIMD{simd}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gpukit", default=os.path.join(ROOT, "target", "release", "gpukit"))
+    ap.add_argument("--ocloc", default="ocloc")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=1, help="gpukit visa run --jobs")
+    ap.add_argument("--only", action="append")
+    ap.add_argument("--no-oclgrind", action="store_true")
+    ap.add_argument("--json", help="write the results here")
+    a = ap.parse_args()
+    d = tempfile.mkdtemp(prefix="gpukit-bench-")
+    make_inputs(d)
+    rows = []
+    print(f"CPU seconds, least of {a.repeat} runs (gpukit: whole process; Oclgrind, PoCL: enqueue + finish)")
+    print(f"{'kernel':15} {'size':58} {'gpukit':>8} {'Oclgrind':>9} {'PoCL':>8} {'Ocl/gpk':>8} {'gpk/PoCL':>9} {'chan-inst/cpu-s':>16}  buffers")
+    for name, (global_, local, args, outs, size) in KERNELS.items():
+        if a.only and name not in a.only:
+            continue
+        work, binary = compile_kernel(a.ocloc, name, d)
+        visa, simd = visa_for(a.gpukit, binary, work, name)
+        g = ",".join(map(str, global_))
+        l = ",".join(map(str, local))
+        argv = with_paths(args, d)
+        results = {}
+        # gpukit
+        best, stats = None, None
+        cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--global", g, "--local", l, "--json"]
+        if a.jobs != 1:
+            cmd += ["--jobs", str(a.jobs)]
+        for arg in argv:
+            cmd += ["--arg", arg]
+        for n in outs:
+            cmd += ["--out", f"{n}={os.path.join(d, f'{name}.gpukit.{n}')}"]
+        for _ in range(a.repeat):
+            out, cpu = timed(cmd)
+            if best is None or cpu < best:
+                best, stats = cpu, json.loads(out)
+        results["gpukit"] = best
+        # Oclgrind and PoCL through the host
+        host = [os.path.join(HERE, "host.py"), "--source", os.path.join(HERE, "kernels", name + ".cl"),
+                "--kernel", name, "--global", g, "--local", l, "--repeat", str(a.repeat)]
+        for arg in argv:
+            host += ["--arg", arg]
+        tools = [("PoCL", [HOST_PYTHON], "portable")]
+        if not a.no_oclgrind:
+            tools.append(("Oclgrind", ["oclgrind", HOST_PYTHON], "oclgrind"))
+        for tool, prefix, platform in tools:
+            cmd = prefix + host + ["--platform", platform]
+            for n in outs:
+                cmd += ["--out", f"{n}={os.path.join(d, f'{name}.{tool}.{n}')}"]
+            out = child_cpu(cmd)
+            results[tool] = min(json.loads(out.strip().splitlines()[-1])["cpu_seconds"])
+        same = all(
+            open(os.path.join(d, f"{name}.gpukit.{n}"), "rb").read()
+            == open(os.path.join(d, f"{name}.{tool}.{n}"), "rb").read()
+            for n in outs for tool, _, _ in tools)
+        cir = stats.get("channel_instructions_per_cpu_second")
+        row = {"kernel": name, "size": size, "global": global_, "local": local, "simd": simd,
+               "cpu_seconds": results, "buffers_equal": same,
+               "channel_instructions": stats.get("channel_instructions"),
+               "channel_instructions_per_cpu_second": cir}
+        og = results.get("Oclgrind")
+        row["oclgrind_over_gpukit"] = og / results["gpukit"] if og else None
+        row["gpukit_over_pocl"] = results["gpukit"] / results["PoCL"] if results["PoCL"] else None
+        rows.append(row)
+        print(f"{name:15} {size:58} {results['gpukit']:8.3f} {og if og else float('nan'):9.3f} "
+              f"{results['PoCL']:8.4f} {row['oclgrind_over_gpukit'] or float('nan'):7.1f}x "
+              f"{row['gpukit_over_pocl']:8.1f}x {cir or 0:16.3e}  {'equal' if same else 'DIFFER'}")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+    shutil.rmtree(d, ignore_errors=True)
+    bad = [r["kernel"] for r in rows if not r["buffers_equal"]]
+    slow = [r["kernel"] for r in rows if r["oclgrind_over_gpukit"] is not None and r["oclgrind_over_gpukit"] < 30]
+    if bad:
+        print("buffers differ:", ", ".join(bad))
+    if slow:
+        print("below 30x less CPU than Oclgrind:", ", ".join(slow))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+//! Gathers, scatters and atomics through a surface (binding-table buffers and
+//! shared local memory), as the generic path runs them (`exec.rs`: gather_scaled,
+//! gather4_scaled, dword_atomic), with the operands resolved before the run. Every
+//! channel's address is checked first; when one is out of bounds (or the surface is
+//! scratch space) nothing is done and the generic path runs the instruction and
+//! reports it with its own message.
+
+use super::{Ctl, Next, Src};
+use crate::interp::memory::Memory;
+use crate::interp::Thread;
+
+/// The SLM and scratch binding-table indices (`resolve_surface` in exec.rs).
+const SLM: u32 = 254;
+const SCRATCH: u32 = 255;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kind {
+    /// gather_scaled / scatter_scaled: `bytes` (1, 2 or 4) per channel, in a dword.
+    Scaled { bytes: usize },
+    /// gather4_scaled / scatter4_scaled: a dword per enabled color, colors `block`
+    /// bytes apart in the data operand.
+    Four { chmask: u32, block: usize },
+    /// dword_atomic `op` (4-byte operations); sources and result at these register
+    /// bytes, `None` for %null.
+    Atomic {
+        op: u32,
+        src0: Option<u32>,
+        src1: Option<u32>,
+        ret: Option<u32>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Access {
+    pub ctl: Ctl,
+    pub kind: Kind,
+    /// Memory to registers.
+    pub load: bool,
+    /// The surface variable's index in [`Thread::surfaces`].
+    pub surface: usize,
+    /// The global offset (an integer scalar), none for atomics.
+    pub global: Option<Src>,
+    /// Register bytes of the per-channel dword offsets and of the data.
+    pub offsets: u32,
+    pub data: u32,
+}
+
+fn dword(grf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([grf[at], grf[at + 1], grf[at + 2], grf[at + 3]])
+}
+
+impl Access {
+    pub(super) fn run(
+        &self,
+        th: &mut Thread,
+        mem: &mut Memory,
+        slm: &mut [u8],
+        active: u32,
+    ) -> Next {
+        let chen = self.ctl.enables(active, &th.preds, true);
+        let bti = th.surfaces[self.surface];
+        if bti == SCRATCH {
+            return Next::Generic;
+        }
+        let global = match &self.global {
+            Some(src) => {
+                let mut v = [0i64; 32];
+                src.ints(th, 1, self.ctl.offset, &mut v);
+                v[0]
+            }
+            None => 0,
+        };
+        // The space: SLM (its low 28 bits address it) or a bound buffer.
+        let buffer = if bti == SLM {
+            None
+        } else {
+            match mem.binding_table.iter().find(|(b, _)| *b == bti) {
+                Some(&(_, i)) => Some(i),
+                None => return Next::Generic,
+            }
+        };
+        let space: &mut [u8] = match buffer {
+            None => slm,
+            Some(i) => &mut mem.buffers[i].data,
+        };
+        let size = space.len() as i64;
+        let n = self.ctl.exec as usize;
+        let (colors, len) = match self.kind {
+            Kind::Scaled { bytes } => (1, bytes),
+            Kind::Four { chmask, .. } => (chmask.count_ones() as usize, 4),
+            Kind::Atomic { .. } => (1, 4),
+        };
+        // Every address first: the instruction runs whole or not at all.
+        let mut at = [0usize; 128];
+        for k in 0..colors {
+            let color = match self.kind {
+                Kind::Four { chmask, .. } => nth_color(chmask, k),
+                _ => 0,
+            };
+            for c in 0..n {
+                if chen & (1 << c) == 0 {
+                    continue;
+                }
+                let mut off = global
+                    + i64::from(dword(&th.grf, self.offsets as usize + 4 * c))
+                    + 4 * color as i64;
+                if buffer.is_none() {
+                    off &= 0x0FFF_FFFF;
+                }
+                if off < 0 || off + len as i64 > size {
+                    return Next::Generic;
+                }
+                at[k * 32 + c] = off as usize;
+            }
+        }
+        let grf = &mut th.grf;
+        let data = self.data as usize;
+        match self.kind {
+            Kind::Scaled { bytes } => {
+                for c in (0..n).filter(|c| chen & (1 << c) != 0) {
+                    let (m, r) = (at[c], data + 4 * c);
+                    if self.load {
+                        let mut v = [0u8; 4];
+                        v[..bytes].copy_from_slice(&space[m..m + bytes]);
+                        grf[r..r + 4].copy_from_slice(&v);
+                    } else {
+                        space[m..m + bytes].copy_from_slice(&grf[r..r + bytes]);
+                    }
+                }
+            }
+            Kind::Four { block, .. } => {
+                for k in 0..colors {
+                    for c in (0..n).filter(|c| chen & (1 << c) != 0) {
+                        let (m, r) = (at[k * 32 + c], data + k * block + 4 * c);
+                        if self.load {
+                            grf[r..r + 4].copy_from_slice(&space[m..m + 4]);
+                        } else {
+                            space[m..m + 4].copy_from_slice(&grf[r..r + 4]);
+                        }
+                    }
+                }
+            }
+            Kind::Atomic {
+                op,
+                src0,
+                src1,
+                ret,
+            } => {
+                for c in (0..n).filter(|c| chen & (1 << c) != 0) {
+                    let arg =
+                        |r: Option<u32>| r.map_or(0, |r| u64::from(dword(grf, r as usize + 4 * c)));
+                    let (a, b) = (arg(src0), arg(src1));
+                    let m = at[c];
+                    let old = u64::from(dword(space, m));
+                    // Lowering kept the operations atomic_result knows.
+                    let new = crate::interp::exec::atomic_result(op, old, a, b, 4).unwrap_or(old);
+                    space[m..m + 4].copy_from_slice(&(new as u32).to_le_bytes());
+                    if let Some(r) = ret {
+                        let v = if op & 0x1F == 13 { new } else { old };
+                        let r = r as usize + 4 * c;
+                        grf[r..r + 4].copy_from_slice(&(v as u32).to_le_bytes());
+                    }
+                }
+            }
+        }
+        Next::Fall
+    }
+}
+
+/// The `k`th set bit of `chmask` (the color of the `k`th enabled channel block).
+fn nth_color(chmask: u32, k: usize) -> u32 {
+    (0..4)
+        .filter(|b| chmask & (1 << b) != 0)
+        .nth(k)
+        .unwrap_or(0)
+}
