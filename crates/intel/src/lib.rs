@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod abi;
+pub mod asm_alloc;
 mod cursor;
 mod error;
 mod patchtokens;
