@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod abi;
+pub mod asm_alloc;
 pub mod asm_dump;
 mod cursor;
 mod error;

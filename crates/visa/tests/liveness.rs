@@ -1,6 +1,7 @@
 //! Liveness and register pressure on hand-made kernels whose answer is worked out by
 //! hand: `tests/data/liveness/<name>.visaasm` with `<name>.expected` beside it, one
-//! line per instruction (`index mnemonic bytes root:bytes...`) and the peak.
+//! line per instruction (`index mnemonic grf-bytes live-bytes root:grf-bytes...`) and
+//! the peak.
 //! `BLESS=1` writes the expected files for new kernels (check them by hand).
 
 use gpukit_visa::analysis::Liveness;
@@ -23,7 +24,12 @@ fn render(object: &Object) -> String {
                 format!("{name}:{bytes}")
             })
             .collect();
-        out.push_str(&format!("{i} {} {}", inst.mnemonic(), live.pressure[i]));
+        out.push_str(&format!(
+            "{i} {} {} {}",
+            inst.mnemonic(),
+            live.pressure[i],
+            live.live_bytes[i]
+        ));
         for n in names {
             out.push(' ');
             out.push_str(&n);

@@ -12,9 +12,19 @@
 //! whole variable). A read of a region counts the GRFs between its first and last
 //! element; a message's raw source everything from its offset to the variable's end.
 //!
+//! A unit is live at a point only when a use can follow *and* a definition can reach
+//! it, as in IGC's finalizer (`LivenessAnalysis`: backward use sets intersected with
+//! forward def sets): any write, predicated or partial, is a definition that reaches
+//! forward; the kernel's inputs are defined at its entry. Without the forward half a
+//! variable whose first write is predicated or partial (so kills nothing) would be
+//! live from the routine's entry to that write.
+//!
 //! Pressure at instruction `i` is the number of GRFs live into `i` plus those `i`
-//! writes, in bytes. Only each instruction's pressure is kept (`O(instructions)`
-//! memory); the live set at one instruction (say the peak) is recomputed on demand.
+//! writes, in bytes (`pressure`), and the bytes of variables those GRFs hold
+//! (`live_bytes`: a 4-byte scalar counts 4, not a GRF). Only each instruction's
+//! numbers are kept (`O(instructions)` memory); live sets at one instruction (say the
+//! peak) are recomputed on demand, or visited instruction by instruction
+//! (`for_each_across`).
 
 use super::cfg::Cfg;
 use super::{variable_accesses, AccessPlace};
@@ -27,6 +37,9 @@ pub struct Liveness {
     pub cfg: Cfg,
     /// Bytes (whole GRFs) live at each instruction.
     pub pressure: Vec<u64>,
+    /// Bytes of variables live at each instruction (the GRFs of `pressure`, each
+    /// counted for the bytes of its variable it holds).
+    pub live_bytes: Vec<u64>,
     /// The GRF size the sizes were counted in.
     pub grf_bytes: u32,
     /// Per variable index: its root's index and its byte offset in the root.
@@ -37,8 +50,12 @@ pub struct Liveness {
     chunks: Vec<u32>,
     /// Root variable of each unit.
     unit_root: Vec<u32>,
-    /// Live-out sets of each block, as sorted units.
+    /// Live-out sets of each block (uses can follow), as sorted units.
     live_out: Vec<Vec<u32>>,
+    /// Def-in sets of each block (a definition can reach its entry), as sorted units.
+    def_in: Vec<Vec<u32>>,
+    /// Bytes of its variable each unit holds (the last GRF of a variable may be partial).
+    unit_bytes: Vec<u32>,
     /// Units whose earlier life ends at each instruction (see `kill_points`).
     kills: Vec<Vec<u32>>,
 }
@@ -77,6 +94,7 @@ impl Liveness {
         let mut base = vec![0u32; vars.len()];
         let mut chunks = vec![0u32; vars.len()];
         let mut unit_root = Vec::new();
+        let mut unit_bytes = Vec::new();
         for (v, var) in vars.iter().enumerate() {
             if root_of[v].0 as usize != v {
                 continue;
@@ -87,6 +105,7 @@ impl Liveness {
             base[v] = unit_root.len() as u32;
             chunks[v] = n;
             unit_root.extend(std::iter::repeat_n(v as u32, n as usize));
+            unit_bytes.extend((0..u64::from(n)).map(|c| (bytes - c * grf).min(grf) as u32));
         }
         let units = unit_root.len();
         let cfg = Cfg::build(code);
@@ -99,12 +118,15 @@ impl Liveness {
         let mut me = Liveness {
             cfg,
             pressure: vec![0; code.len()],
+            live_bytes: vec![0; code.len()],
             grf_bytes,
             root_of,
             base,
             chunks,
             unit_root,
             live_out: Vec::new(),
+            def_in: Vec::new(),
+            unit_bytes,
             kills: Vec::new(),
         };
         me.kills = me.kill_points(routine, code);
@@ -171,63 +193,185 @@ impl Liveness {
                 .collect()
         };
         let (_, live_out) = solve(blocks.len(), units, &gen, &kill, real, &call, Some(&own_in));
-        // Per instruction, walking each block backwards from its live-out set.
-        for (b, block) in blocks.iter().enumerate() {
-            let mut live = live_out[b].clone();
-            let mut count = live.len() as u64;
-            for i in (block.start..block.end).rev() {
-                let a = me.access(routine, code.at(i));
-                for &k in &me.kills[i] {
-                    if live.remove(k) {
-                        count -= 1;
+        drop((gen, kill, own_in, sub_kill));
+        me.live_out = live_out.iter().map(|s| s.iter().collect()).collect();
+        drop(live_out);
+        me.def_in = me.reaching_definitions(routine, code);
+        // Per instruction, walking each block backwards.
+        for b in 0..me.cfg.blocks.len() {
+            let (mut pressure, mut live_bytes) = (Vec::new(), Vec::new());
+            me.walk_block(routine, code, b, |_, point, state, defs| {
+                if point == Point::After {
+                    return;
+                }
+                let mut grfs = state.grfs;
+                let mut bytes = state.bytes;
+                for &d in defs {
+                    if !state.counts(d) {
+                        grfs += 1;
+                        bytes += u64::from(state.unit_bytes[d as usize]);
                     }
                 }
-                let mut written_only = 0;
-                for &(d, _) in &a.defs {
-                    if !live.contains(d) && !a.uses.contains(&d) {
-                        written_only += 1;
-                    }
-                }
-                for &u in &a.uses {
-                    if live.insert(u) {
-                        count += 1;
-                    }
-                }
-                me.pressure[i] = (count + written_only) * grf;
+                pressure.push(grfs * grf);
+                live_bytes.push(bytes);
+            });
+            let block = &me.cfg.blocks[b];
+            // The walk went backwards.
+            for (k, i) in (block.start..block.end).rev().enumerate() {
+                me.pressure[i] = pressure[k];
+                me.live_bytes[i] = live_bytes[k];
             }
         }
-        me.live_out = live_out.iter().map(|s| s.iter().collect()).collect();
         Ok(me)
     }
 
-    /// The root variables live at instruction `index` (live in, plus what it writes),
-    /// as (index into `Routine::variables`, bytes of it live), sorted by variable.
+    /// Forward data flow of definitions: per block, the units some write (any write,
+    /// predicated or partial) can reach its entry from; the kernel's inputs are
+    /// defined at the entry. A call's definitions reach its subroutine and its return
+    /// site, a `ret`'s the return sites (all edges of the graph).
+    fn reaching_definitions(&self, routine: &Routine, code: &InstructionList) -> Vec<Vec<u32>> {
+        let units = self.unit_root.len();
+        let blocks = &self.cfg.blocks;
+        let mut defs = vec![Bitset::new(units); blocks.len()];
+        for (b, block) in blocks.iter().enumerate() {
+            for i in block.start..block.end {
+                for (d, _) in self.access(routine, code.at(i)).defs {
+                    defs[b].insert(d);
+                }
+            }
+        }
+        let mut entry = Bitset::new(units);
+        if let crate::model::Interface::Kernel { inputs } = &routine.interface {
+            for input in inputs {
+                if input.class() != crate::model::InputClass::General {
+                    continue;
+                }
+                let Some(v) = input.index.checked_sub(PREDEFINED_VARS) else {
+                    continue;
+                };
+                let Some(&(r, _)) = self.root_of.get(v as usize) else {
+                    continue;
+                };
+                let base = self.base[r as usize];
+                for c in 0..self.chunks[r as usize] {
+                    entry.insert(base + c);
+                }
+            }
+        }
+        let mut def_in = vec![Bitset::new(units); blocks.len()];
+        if !blocks.is_empty() {
+            def_in[0] = entry;
+        }
+        // The extra edges a forward flow needs: a call block to its return site.
+        let succs: Vec<Vec<usize>> = blocks
+            .iter()
+            .map(|block| {
+                block
+                    .succs
+                    .iter()
+                    .copied()
+                    .chain(block.return_site)
+                    .collect()
+            })
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 0..blocks.len() {
+                let mut out = def_in[b].clone();
+                out.union_with(&defs[b]);
+                for &s in &succs[b] {
+                    if !out.is_subset(&def_in[s]) {
+                        def_in[s].union_with(&out);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        def_in.iter().map(|s| s.iter().collect()).collect()
+    }
+
+    /// Walks block `b` backwards, calling `at(i, point, state, defs)` twice at each
+    /// instruction: at `Point::After` with `state` counting the units live after `i`
+    /// (a use can follow) and reached by a definition before or at `i`; at
+    /// `Point::Before` with the units live into `i` and reached before it. `defs` are
+    /// the units `i` writes.
+    fn walk_block(
+        &self,
+        routine: &Routine,
+        code: &InstructionList,
+        b: usize,
+        mut at: impl FnMut(usize, Point, &WalkState<'_>, &[u32]),
+    ) {
+        let block = &self.cfg.blocks[b];
+        let units = self.unit_root.len();
+        let accesses: Vec<Access> = (block.start..block.end)
+            .map(|i| self.access(routine, code.at(i)))
+            .collect();
+        let mut state = WalkState {
+            live: Bitset::new(units),
+            reach: Bitset::new(units),
+            grfs: 0,
+            bytes: 0,
+            unit_bytes: &self.unit_bytes,
+        };
+        for &u in &self.def_in[b] {
+            state.reach.insert(u);
+        }
+        // Units first defined in this block, at the instruction that defines them.
+        let mut first_defs: Vec<(usize, u32)> = Vec::new();
+        for (k, a) in accesses.iter().enumerate() {
+            for &(d, _) in &a.defs {
+                if state.reach.insert(d) {
+                    first_defs.push((block.start + k, d));
+                }
+            }
+        }
+        for &u in &self.live_out[b] {
+            state.insert_live(u);
+        }
+        let mut defs = Vec::new();
+        for (k, i) in (block.start..block.end).enumerate().rev() {
+            let a = &accesses[k];
+            defs.clear();
+            defs.extend(a.defs.iter().map(|&(d, _)| d));
+            at(i, Point::After, &state, &defs);
+            for &k in &self.kills[i] {
+                state.remove_live(k);
+            }
+            while let Some(&(at_i, u)) = first_defs.last() {
+                if at_i != i {
+                    break;
+                }
+                state.remove_reach(u);
+                first_defs.pop();
+            }
+            for &u in &a.uses {
+                state.insert_live(u);
+            }
+            at(i, Point::Before, &state, &defs);
+        }
+    }
+
+    /// The root variables live at instruction `index` (live in and reached, plus what
+    /// it writes), as (index into `Routine::variables`, bytes of whole GRFs of it
+    /// live), sorted by variable: the set `pressure` counts.
     pub fn live_at(&self, routine: &Routine, index: usize) -> Vec<(u32, u64)> {
         let code = routine.code.instructions_or_empty();
         let Some(b) = self.cfg.block_of(index) else {
             return Vec::new();
         };
-        let block = &self.cfg.blocks[b];
-        let mut live = Bitset::new(self.unit_root.len());
-        for &u in &self.live_out[b] {
-            live.insert(u);
-        }
-        for i in (index..block.end).rev() {
-            let a = self.access(routine, code.at(i));
-            for &k in &self.kills[i] {
-                live.remove(k);
+        let mut units: Vec<u32> = Vec::new();
+        self.walk_block(routine, code, b, |i, point, state, defs| {
+            if i == index && point == Point::Before {
+                units = state.counted().collect();
+                units.extend(defs.iter().copied().filter(|&d| !state.counts(d)));
             }
-            if i == index {
-                for &(d, _) in &a.defs {
-                    live.insert(d);
-                }
-            }
-            for &u in &a.uses {
-                live.insert(u);
-            }
-        }
+        });
+        units.sort_unstable();
+        units.dedup();
         let mut out: Vec<(u32, u64)> = Vec::new();
-        for u in live.iter() {
+        for u in units {
             let r = self.unit_root[u as usize];
             match out.last_mut() {
                 Some((last, bytes)) if *last == r => *bytes += u64::from(self.grf_bytes),
@@ -235,6 +379,35 @@ impl Liveness {
             }
         }
         out
+    }
+
+    /// Visits every instruction with the units live across it: live after it and
+    /// reached by a definition, plus those it writes (two units in this set at once
+    /// must not share a register). Instructions of a block come last first.
+    pub fn for_each_across(&self, routine: &Routine, mut visit: impl FnMut(usize, &[u32])) {
+        let code = routine.code.instructions_or_empty();
+        let mut across: Vec<u32> = Vec::new();
+        for b in 0..self.cfg.blocks.len() {
+            self.walk_block(routine, code, b, |i, point, state, defs| {
+                if point == Point::After {
+                    across.clear();
+                    across.extend(state.counted());
+                    across.extend(defs.iter().copied().filter(|&d| !state.counts(d)));
+                    across.sort_unstable();
+                    across.dedup();
+                    visit(i, &across);
+                }
+            });
+        }
+    }
+
+    /// What one unit holds: its root variable (index into `Routine::variables`) and
+    /// the bytes `[start, end)` of the root it stands for.
+    pub fn unit_span(&self, unit: u32) -> (u32, u64, u64) {
+        let r = self.unit_root[unit as usize];
+        let c = u64::from(unit - self.base[r as usize]);
+        let start = c * u64::from(self.grf_bytes);
+        (r, start, start + u64::from(self.unit_bytes[unit as usize]))
     }
 
     /// The instruction with the highest pressure (the first of equals) and its bytes.
@@ -359,6 +532,56 @@ impl Liveness {
     }
 }
 
+/// Where in an instruction a walk is: after it (its writes done) or before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Point {
+    After,
+    Before,
+}
+
+/// The live and reached units at one point of a backward walk, with the GRFs and
+/// bytes of the units in both kept as they change.
+struct WalkState<'a> {
+    live: Bitset,
+    reach: Bitset,
+    grfs: u64,
+    bytes: u64,
+    unit_bytes: &'a [u32],
+}
+
+impl WalkState<'_> {
+    /// Whether `u` is counted: live and reached.
+    fn counts(&self, u: u32) -> bool {
+        self.live.contains(u) && self.reach.contains(u)
+    }
+    fn counted(&self) -> impl Iterator<Item = u32> + '_ {
+        self.live.iter().filter(|&u| self.reach.contains(u))
+    }
+    fn add(&mut self, u: u32) {
+        self.grfs += 1;
+        self.bytes += u64::from(self.unit_bytes[u as usize]);
+    }
+    fn sub(&mut self, u: u32) {
+        self.grfs -= 1;
+        self.bytes -= u64::from(self.unit_bytes[u as usize]);
+    }
+    fn insert_live(&mut self, u: u32) {
+        if self.live.insert(u) && self.reach.contains(u) {
+            self.add(u);
+        }
+    }
+    fn remove_live(&mut self, u: u32) {
+        if self.live.remove(u) && self.reach.contains(u) {
+            self.sub(u);
+        }
+    }
+    fn remove_reach(&mut self, u: u32) {
+        if self.reach.remove(u) && self.live.contains(u) {
+            self.sub(u);
+        }
+    }
+}
+
 /// A call's effect on liveness: what is live at its return site, less what the
 /// subroutine writes, plus what it reads.
 struct Call<'a> {
@@ -463,8 +686,8 @@ impl Bitset {
     fn contains(&self, i: u32) -> bool {
         self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
     }
-    fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    fn is_subset(&self, o: &Bitset) -> bool {
+        self.0.iter().zip(&o.0).all(|(a, b)| a & !b == 0)
     }
     fn union_with(&mut self, o: &Bitset) {
         for (a, b) in self.0.iter_mut().zip(&o.0) {
