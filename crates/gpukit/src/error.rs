@@ -44,6 +44,12 @@ pub type CmdResult = Result<(), CmdError>;
 /// put a 100 MB token in front of a parser, and echoing it helps nobody.
 const MAX_QUOTED_LINE: usize = 1024;
 
+/// Prints a message on stderr: the only way a message (and the file names in it)
+/// reaches stderr, so every line is clipped and its control characters escaped.
+pub fn print_stderr(message: &str) {
+    eprintln!("{}", render_message(message));
+}
+
 /// The message as printed on stderr: every line clipped, control characters escaped
 /// (a file's bytes must not drive the user's terminal).
 pub fn render_message(message: &str) -> String {

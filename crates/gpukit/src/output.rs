@@ -32,6 +32,20 @@ enum Kind {
     Binary,
     /// JSON from `write_json`, whose strings carry no control characters: written as is.
     Json,
+    /// Records (CSV) whose fields must stay exact: written as they are into a file or
+    /// a pipe, escaped like text only on a terminal.
+    Records,
+}
+
+/// What `open_stream` writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum StreamKind {
+    /// Bytes (Parquet): refused on a terminal unless `-o -`.
+    Binary,
+    /// Text whose producer escapes its own control characters (NDJSON): as is.
+    Escaped,
+    /// Records that must stay exact in a file (CSV); escaped on a terminal only.
+    Records,
 }
 
 /// Writes text to `out`, or to stdout when `out` is `None` or `-`.
@@ -213,14 +227,22 @@ enum StreamSink {
 
 /// Opens `out` (stdout when `None` or `-`) for streamed text, or for binary output
 /// when `binary` (refused on a terminal unless `-o -` asks for it).
-pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError> {
-    let kind = if binary { Kind::Binary } else { Kind::Text };
+pub fn open_stream(out: Option<&Path>, kind: StreamKind) -> Result<Stream, CmdError> {
+    let kind = match kind {
+        StreamKind::Binary => Kind::Binary,
+        StreamKind::Escaped => Kind::Json,
+        StreamKind::Records => Kind::Records,
+    };
     stream_to(resolve(out)?, kind)
 }
 
 /// A stream into a resolved target: every write of this module goes through here.
 fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
     let binary = kind == Kind::Binary;
+    let kind = match (kind, &target) {
+        (Kind::Records, Target::Stdout { .. }) if std::io::stdout().is_terminal() => Kind::Text,
+        (kind, _) => kind,
+    };
     let sink = match target {
         Target::Stdout { explicit } => {
             let stdout = std::io::stdout();
@@ -353,7 +375,7 @@ impl Write for Stream {
                 Some(escaped) => self.inner().write_all(&escaped)?,
                 None => self.inner().write_all(buf)?,
             },
-            Kind::Binary | Kind::Json => self.inner().write_all(buf)?,
+            Kind::Binary | Kind::Json | Kind::Records => self.inner().write_all(buf)?,
         }
         Ok(buf.len())
     }
@@ -398,7 +420,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
     let usage = |what: &str| CmdError::Usage(format!("{}: {what}", path.display()));
     match std::fs::metadata(path) {
         Ok(m) => {
-            let same = crate::input::was_read((m.dev(), m.ino()));
+            let same = crate::input::is_input((m.dev(), m.ino()));
             if m.is_dir() {
                 return Err(usage("is a directory; give a file name"));
             }
@@ -442,6 +464,15 @@ fn dangling_target(path: &Path) -> PathBuf {
         };
     }
     p
+}
+
+/// Checks a command's outputs before it writes any: each must be a place `emit`
+/// can write, and none may be one of the inputs declared so far
+/// (`input::declare`, through symlinks and hard links). A command declares all its
+/// inputs, then preflights all its outputs, so the order in which it reads and
+/// writes them cannot matter.
+pub fn preflight<'a>(outputs: impl IntoIterator<Item = &'a Path>) -> CmdResult {
+    outputs.into_iter().try_for_each(|o| resolve(Some(o)).map(drop))
 }
 
 fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {
