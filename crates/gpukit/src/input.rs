@@ -1,6 +1,7 @@
 //! Reading the user's files: every command reads through here, so every command
 //! sniffs what it was given, skips a byte-order mark, reports bad UTF-8 by line and
-//! column, and remembers which files it read so that no output can replace them.
+//! column, and remembers which files it read (or declared) so that no output can
+//! replace them. No read blocks or goes on without end: see `open`.
 
 use crate::detect::{self, Format};
 use crate::error::CmdError;
@@ -91,6 +92,7 @@ pub struct Input {
     file: File,
     size: u64,
     taken: u64,
+    id: (u64, u64),
 }
 
 /// What a file's type says it is, for `InputError::NotRegular`.
@@ -112,7 +114,9 @@ fn kind_of(t: std::fs::FileType) -> Option<&'static str> {
     }
 }
 
-/// Opens an input (following links) without blocking; see `Input`.
+/// Opens an input (following links) without blocking; see `Input`. Not remembered
+/// as an input (a scan of a million files keeps no list); `read_any` and `read_head`
+/// remember what they read.
 pub fn open(path: &Path) -> Result<Input, InputError> {
     let file = std::fs::OpenOptions::new()
         .read(true)
@@ -122,11 +126,11 @@ pub fn open(path: &Path) -> Result<Input, InputError> {
     if let Some(kind) = kind_of(m.file_type()) {
         return Err(InputError::NotRegular(kind));
     }
-    record((m.dev(), m.ino()));
     Ok(Input {
         file,
         size: m.size(),
         taken: 0,
+        id: (m.dev(), m.ino()),
     })
 }
 
@@ -178,7 +182,10 @@ fn cannot(path: &Path, e: InputError) -> CmdError {
 pub fn read_any(path: &Path) -> Result<Vec<u8>, CmdError> {
     let mut bytes = Vec::new();
     open(path)
-        .and_then(|mut input| input.read_rest(&mut bytes))
+        .and_then(|mut input| {
+            record(input.id);
+            input.read_rest(&mut bytes)
+        })
         .map_err(|e| cannot(path, e))?;
     Ok(bytes)
 }
@@ -189,7 +196,10 @@ pub fn read_any(path: &Path) -> Result<Vec<u8>, CmdError> {
 pub fn read_head(path: &Path, n: usize) -> Result<Vec<u8>, CmdError> {
     let mut head = Vec::new();
     open(path)
-        .and_then(|mut input| input.read_up_to(&mut head, n as u64))
+        .and_then(|mut input| {
+            record(input.id);
+            input.read_up_to(&mut head, n as u64)
+        })
         .map_err(|e| cannot(path, e))?;
     Ok(head)
 }
@@ -264,9 +274,9 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         let file = dir.join("file");
         std::fs::write(&file, b"0123456789").unwrap();
-        let mut head = Vec::new();
+        let mut head = read_head(&file, 4).unwrap();
         let mut input = open(&file).unwrap();
-        input.read_up_to(&mut head, 4).unwrap();
+        input.read_up_to(&mut Vec::new(), 4).unwrap();
         input.read_rest(&mut head).unwrap();
         let m = std::fs::metadata(&file).unwrap();
         let fifo_result = made.is_ok_and(|s| s.success()).then(|| open(&fifo));

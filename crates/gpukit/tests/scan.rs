@@ -685,7 +685,7 @@ fn paths_from_stdin() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[0].starts_with("path,format,kernel,"));
-    assert!(lines[1].contains("trivial__empty_kernel.visaasm,visa-text,empty_kernel,kernel,"));
-    assert!(lines[2].contains("trivial__empty_kernel.isa,visa-binary,empty_kernel,kernel,"));
+    assert!(lines[0].starts_with("path,path_escaped,format,kernel,"));
+    assert!(lines[1].contains("trivial__empty_kernel.visaasm,false,visa-text,empty_kernel,kernel,"));
+    assert!(lines[2].contains("trivial__empty_kernel.isa,false,visa-binary,empty_kernel,kernel,"));
 }
