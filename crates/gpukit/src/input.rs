@@ -287,7 +287,10 @@ mod tests {
         if let Some(r) = fifo_result {
             assert!(matches!(r, Err(InputError::NotRegular("a FIFO"))));
         }
-        assert!(matches!(dir_result, Err(InputError::NotRegular("a directory"))));
+        assert!(matches!(
+            dir_result,
+            Err(InputError::NotRegular("a directory"))
+        ));
     }
 
     #[test]

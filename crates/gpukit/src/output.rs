@@ -472,7 +472,9 @@ fn dangling_target(path: &Path) -> PathBuf {
 /// inputs, then preflights all its outputs, so the order in which it reads and
 /// writes them cannot matter.
 pub fn preflight<'a>(outputs: impl IntoIterator<Item = &'a Path>) -> CmdResult {
-    outputs.into_iter().try_for_each(|o| resolve(Some(o)).map(drop))
+    outputs
+        .into_iter()
+        .try_for_each(|o| resolve(Some(o)).map(drop))
 }
 
 fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {

@@ -51,7 +51,10 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     for p in names {
         let m = std::fs::symlink_metadata(&p).unwrap();
         if m.is_symlink() {
-            out.push((p.clone(), std::fs::read_link(&p).unwrap().into_os_string().into_vec()));
+            out.push((
+                p.clone(),
+                std::fs::read_link(&p).unwrap().into_os_string().into_vec(),
+            ));
         } else if m.is_dir() {
             out.extend(snapshot(&p));
         } else {
@@ -136,7 +139,10 @@ const CASES: &[Case] = &[
                 t.join("a.isa").display(),
                 t.join("b.isa").display()
             );
-            (args(&[Path::new("-"), Path::new("-o"), &t.join("b.isa")]), list.into_bytes())
+            (
+                args(&[Path::new("-"), Path::new("-o"), &t.join("b.isa")]),
+                list.into_bytes(),
+            )
         },
     },
     Case {
@@ -164,7 +170,10 @@ fn scan_never_replaces_an_input() {
             let what = format!("{format}, {}", case.name);
             assert_eq!(out.status.code(), Some(2), "{what}: {out:?}");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(stderr.contains("refusing to replace an input"), "{what}: {stderr}");
+            assert!(
+                stderr.contains("refusing to replace an input"),
+                "{what}: {stderr}"
+            );
             // Nothing written: every file as it was, no temporary left.
             assert!(before == after, "{what}: the files changed");
         }
@@ -198,7 +207,10 @@ fn scan_replaces_its_own_earlier_rows_in_the_tree() {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(first.status.success(), "{format}: {first:?}");
         assert!(second.status.success(), "{format}: {second:?}");
-        assert!(once == twice, "{format}: the rerun's rows differ (the old rows read?)");
+        assert!(
+            once == twice,
+            "{format}: the rerun's rows differ (the old rows read?)"
+        );
         assert_eq!(names, 3, "{format}: temporary files left");
     }
 }
@@ -209,22 +221,31 @@ fn report_pages_never_replace_inputs() {
     let b_src = visa("trivial__empty_kernel.visaasm");
     type Setup = fn(&Path, &Path, &Path) -> Vec<PathBuf>;
     let cases: [(&str, Setup); 3] = [
-        ("a symlink at a page's name leads to a later input", |d, a, b| {
-            std::fs::create_dir_all(d.join("out")).unwrap();
-            std::os::unix::fs::symlink(b, d.join("out/a.visaasm.html")).unwrap();
-            vec![a.to_path_buf(), b.to_path_buf()]
-        }),
-        ("a hard link at a page's name is a later input", |d, a, b| {
-            std::fs::create_dir_all(d.join("out")).unwrap();
-            std::fs::hard_link(b, d.join("out/a.visaasm.html")).unwrap();
-            vec![a.to_path_buf(), b.to_path_buf()]
-        }),
-        ("a later input is named like an earlier input's page", |d, a, _| {
-            std::fs::create_dir_all(d.join("out")).unwrap();
-            let later = d.join("out/a.visaasm.html");
-            std::fs::copy(visa("trivial__empty_kernel.visaasm"), &later).unwrap();
-            vec![a.to_path_buf(), later]
-        }),
+        (
+            "a symlink at a page's name leads to a later input",
+            |d, a, b| {
+                std::fs::create_dir_all(d.join("out")).unwrap();
+                std::os::unix::fs::symlink(b, d.join("out/a.visaasm.html")).unwrap();
+                vec![a.to_path_buf(), b.to_path_buf()]
+            },
+        ),
+        (
+            "a hard link at a page's name is a later input",
+            |d, a, b| {
+                std::fs::create_dir_all(d.join("out")).unwrap();
+                std::fs::hard_link(b, d.join("out/a.visaasm.html")).unwrap();
+                vec![a.to_path_buf(), b.to_path_buf()]
+            },
+        ),
+        (
+            "a later input is named like an earlier input's page",
+            |d, a, _| {
+                std::fs::create_dir_all(d.join("out")).unwrap();
+                let later = d.join("out/a.visaasm.html");
+                std::fs::copy(visa("trivial__empty_kernel.visaasm"), &later).unwrap();
+                vec![a.to_path_buf(), later]
+            },
+        ),
     ];
     for (name, setup) in cases {
         let dir = temp_dir("report");
@@ -278,11 +299,19 @@ fn endless_inputs_are_refused() {
             a.push(input.as_os_str());
             let out = gpukit(&a, b"");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(1), "{cmd:?} {}: {stderr}", input.display());
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{cmd:?} {}: {stderr}",
+                input.display()
+            );
             assert!(stderr.contains("not a regular file"), "{cmd:?}: {stderr}");
         }
     }
-    let out = gpukit(&[OsStr::new("visa"), OsStr::new("verify"), huge.as_os_str()], b"");
+    let out = gpukit(
+        &[OsStr::new("visa"), OsStr::new("verify"), huge.as_os_str()],
+        b"",
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("larger than 256 MiB"), "{stderr}");
@@ -297,8 +326,14 @@ fn endless_inputs_are_refused() {
         .collect();
     assert_eq!(rows.len(), 3);
     assert!(rows[0]["error"].as_str().unwrap().contains("FIFO"));
-    assert!(rows[1]["error"].as_str().unwrap().contains("larger than 256 MiB"));
-    assert!(rows[2]["error"].as_str().unwrap().contains("not a regular file"));
+    assert!(rows[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 256 MiB"));
+    assert!(rows[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("not a regular file"));
 }
 
 const SOURCE: &[u8] = b"__kernel void k(__global int *a) { a[0] = 1; }\n";
@@ -404,7 +439,10 @@ fn hostile_names_give_distinct_exact_rows_in_every_format() {
         .lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["path"].as_str().unwrap().to_owned(), v["path_escaped"].as_bool().unwrap())
+            (
+                v["path"].as_str().unwrap().to_owned(),
+                v["path_escaped"].as_bool().unwrap(),
+            )
         })
         .collect();
     let csv_text = std::fs::read_to_string(scan_to("csv", &[])).unwrap();
@@ -469,7 +507,12 @@ fn control_characters_in_names_never_reach_stderr_raw() {
     std::fs::copy(visa("trivial__empty_kernel.visaasm"), &name).unwrap();
     let pages = dir.join("pages");
     let runs: [Vec<&OsStr>; 3] = [
-        vec![OsStr::new("report"), name.as_os_str(), OsStr::new("--dir"), pages.as_os_str()],
+        vec![
+            OsStr::new("report"),
+            name.as_os_str(),
+            OsStr::new("--dir"),
+            pages.as_os_str(),
+        ],
         vec![OsStr::new("visa"), OsStr::new("verify"), name.as_os_str()],
         vec![OsStr::new("visa"), OsStr::new("info"), name.as_os_str()],
     ];
@@ -478,7 +521,10 @@ fn control_characters_in_names_never_reach_stderr_raw() {
         // Text on stdout is escaped by the output contract, stderr by print_stderr.
         let both = [out.stdout, out.stderr].concat();
         let shown = String::from_utf8_lossy(&both);
-        assert!(!both.iter().any(|&b| b == 0x1b || b == 0x07), "{a:?}: {shown}");
+        assert!(
+            !both.iter().any(|&b| b == 0x1b || b == 0x07),
+            "{a:?}: {shown}"
+        );
         assert!(shown.contains("ok\\x1b]0;PWNED\\x07"), "{a:?}: {shown}");
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -46,8 +46,8 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
     if let Err(e) = input.read_up_to(&mut bytes, SNIFF_BYTES as u64) {
         return fail(None, size_i, e.to_string());
     }
-    let format = detect::detect(&bytes);
-    let readable = match format {
+    let detected = detect::detect(&bytes);
+    let readable = match detected {
         Format::Unknown => false,
         Format::OtherElf => super::intel::may_be_opencl_elf(&bytes),
         _ => true,
@@ -55,12 +55,12 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
     if readable && bytes.len() == SNIFF_BYTES {
         // The file may have grown or shrunk since it was opened; read what is there.
         if let Err(e) = input.read_rest(&mut bytes) {
-            return fail(Some(format.id()), size_i, e.to_string());
+            return fail(Some(detected.id()), size_i, e.to_string());
         }
     }
     drop(input);
     let bytes_read = bytes.len() as u64;
-    let detected = format;
+    // What the rows say: NEO's OpenCL ELF is named for the program inside it.
     let mut format = detected;
     let result = match detected {
         Format::VisaBinary => super::visa::binary_rows(bytes, options),

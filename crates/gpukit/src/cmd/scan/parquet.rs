@@ -5,9 +5,7 @@
 use super::row::{Row, Type, Value, COLUMNS};
 use super::writer::RowWriter;
 use crate::output::Stream;
-use arrow_array::builder::{
-    BooleanBuilder, Int64Builder, ListBuilder, MapBuilder, StringBuilder,
-};
+use arrow_array::builder::{BooleanBuilder, Int64Builder, ListBuilder, MapBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;

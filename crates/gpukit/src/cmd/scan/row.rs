@@ -422,6 +422,9 @@ mod tests {
         assert_eq!(of(b"a\xff.cl"), ("a\\xff.cl".into(), true));
         assert_eq!(of(b"a\\xff\xff.cl"), ("a\\\\xff\\xff.cl".into(), true));
         // A real U+FFFD stays itself and differs from an invalid byte.
-        assert_eq!(of("a\u{fffd}.cl".as_bytes()), ("a\u{fffd}.cl".into(), false));
+        assert_eq!(
+            of("a\u{fffd}.cl".as_bytes()),
+            ("a\u{fffd}.cl".into(), false)
+        );
     }
 }

@@ -58,11 +58,7 @@ pub struct Walk {
 impl Walk {
     /// `paths` as given; a `-` among them switches to reading paths from stdin for
     /// its place (the arguments after it follow).
-    pub fn new(
-        paths: Vec<PathBuf>,
-        exclude: Vec<(u64, u64)>,
-        output: Option<(u64, u64)>,
-    ) -> Walk {
+    pub fn new(paths: Vec<PathBuf>, exclude: Vec<(u64, u64)>, output: Option<(u64, u64)>) -> Walk {
         Walk {
             roots: Roots::Args(paths.into_iter()),
             stack: Vec::new(),
