@@ -220,7 +220,16 @@ fn report_pages_never_replace_inputs() {
     let a_src = visa("l02_local_sum__local_sum.visaasm");
     let b_src = visa("trivial__empty_kernel.visaasm");
     type Setup = fn(&Path, &Path, &Path) -> Vec<PathBuf>;
-    let cases: [(&str, Setup); 3] = [
+    let cases: [(&str, Setup); 4] = [
+        (
+            "an earlier input is named like a later input's page",
+            |d, _, b| {
+                std::fs::create_dir_all(d.join("out")).unwrap();
+                let earlier = d.join("out/b.visaasm.html");
+                std::fs::copy(visa("trivial__empty_kernel.visaasm"), &earlier).unwrap();
+                vec![earlier, b.to_path_buf()]
+            },
+        ),
         (
             "a symlink at a page's name leads to a later input",
             |d, a, b| {
