@@ -175,7 +175,7 @@ impl Input {
 }
 
 fn cannot(path: &Path, e: InputError) -> CmdError {
-    CmdError::Io(format!("{}: {e}", path.display()))
+    CmdError::Io(format!("{}: {e}", crate::error::name(path)))
 }
 
 /// Reads a file without looking at its kind (sources for `amd args`, libraries).
@@ -220,7 +220,7 @@ pub fn check_kind(path: &Path, bytes: &[u8], accepts: &[Format]) -> Result<(), C
     }
     Err(CmdError::Input(format!(
         "{}: this is {}; {}",
-        path.display(),
+        crate::error::name(path),
         found.describe(),
         found.readers()
     )))
@@ -244,7 +244,7 @@ pub fn text(path: &Path, mut bytes: Vec<u8>) -> Result<String, CmdError> {
         let (line, col) = line_col(bytes, at);
         CmdError::Input(format!(
             "{}:{line}:{col}: invalid UTF-8 (byte 0x{:02x}); expected UTF-8 text",
-            path.display(),
+            crate::error::name(path),
             bytes[at]
         ))
     })

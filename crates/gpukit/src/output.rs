@@ -256,15 +256,15 @@ fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
             StreamSink::Stdout(std::io::BufWriter::with_capacity(1 << 16, stdout))
         }
         Target::Through(path) => {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display())))?;
+            let f = OpenOptions::new().write(true).open(&path).map_err(|e| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(&path)))
+            })?;
             StreamSink::Through(std::io::BufWriter::with_capacity(1 << 16, f), path)
         }
         Target::Replace { real, existing } => {
-            let io =
-                |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
+            let io = |e: std::io::Error| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(&real)))
+            };
             let dir = match real.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -318,10 +318,9 @@ impl Stream {
                 .flush()
                 .or_else(ignore_broken_pipe)
                 .map_err(|e| CmdError::Io(format!("stdout: {e}"))),
-            StreamSink::Through(w, path) => w
-                .flush()
-                .or_else(ignore_broken_pipe)
-                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display()))),
+            StreamSink::Through(w, path) => w.flush().or_else(ignore_broken_pipe).map_err(|e| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(path)))
+            }),
             StreamSink::Temp { file, tmp, real } => {
                 let result = (|| -> std::io::Result<()> {
                     let f = file
@@ -347,7 +346,7 @@ impl Stream {
                     }
                     Err(e) => Err(CmdError::Io(format!(
                         "{}: cannot write: {e}",
-                        real.display()
+                        crate::error::name(real)
                     ))),
                 }
             }
@@ -417,7 +416,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
     if s == "-" || s == "/dev/stdout" || s == "/dev/fd/1" || s == "/proc/self/fd/1" {
         return Ok(Target::Stdout { explicit: true });
     }
-    let usage = |what: &str| CmdError::Usage(format!("{}: {what}", path.display()));
+    let usage = |what: &str| CmdError::Usage(format!("{}: {what}", crate::error::name(path)));
     match std::fs::metadata(path) {
         Ok(m) => {
             let same = crate::input::is_input((m.dev(), m.ino()));
@@ -435,7 +434,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
                 return Ok(Target::Through(path.to_path_buf()));
             }
             let real = std::fs::canonicalize(path)
-                .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+                .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
             Ok(Target::Replace {
                 real,
                 existing: Some(m),
@@ -445,7 +444,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
             real: dangling_target(path),
             existing: None,
         }),
-        Err(e) => Err(CmdError::Io(format!("{}: {e}", path.display()))),
+        Err(e) => Err(CmdError::Io(format!("{}: {e}", crate::error::name(path)))),
     }
 }
 
@@ -495,8 +494,8 @@ fn write_with(
     };
     let name = match &target {
         Target::Stdout { .. } => "stdout".to_string(),
-        Target::Through(p) => p.display().to_string(),
-        Target::Replace { real, .. } => real.display().to_string(),
+        Target::Through(p) => crate::error::name(p),
+        Target::Replace { real, .. } => crate::error::name(real),
     };
     let mut stream = stream_to(target, kind)?;
     // A reader that stops early (`| head`) is not an error; the temporary of a regular
@@ -508,16 +507,16 @@ fn write_with(
 }
 
 fn in_place_target(path: &Path) -> Result<Target, CmdError> {
-    let m =
-        std::fs::metadata(path).map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+    let m = std::fs::metadata(path)
+        .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
     if !m.is_file() {
         return Err(CmdError::Usage(format!(
             "{}: --in-place needs a regular file",
-            path.display()
+            crate::error::name(path)
         )));
     }
     let real = std::fs::canonicalize(path)
-        .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+        .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
     Ok(Target::Replace {
         real,
         existing: Some(m),

@@ -46,7 +46,7 @@ pub fn run_files<R: Serialize>(
         match one(path) {
             Ok(o) => {
                 if let Some(problem) = o.problem {
-                    print_stderr(&format!("{}: {problem}", path.display()));
+                    print_stderr(&format!("{}: {problem}", crate::error::name(path)));
                     exit = exit.max(1);
                 }
                 reports.push(o.report);

@@ -538,3 +538,23 @@ fn control_characters_in_names_never_reach_stderr_raw() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gpukit scan dir > dir/rows.ndjson`: the file the shell opened as stdout is the
+/// scan's own output, never a row.
+#[test]
+fn scan_stdout_file_in_the_tree_is_not_a_row() {
+    let dir = temp_dir("stdout");
+    let t = tree(&dir);
+    let rows = t.join("rows.ndjson");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+        .arg("scan")
+        .arg(&t)
+        .stdout(std::fs::File::create(&rows).unwrap())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&rows).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(!text.contains("rows.ndjson"), "{text}");
+}

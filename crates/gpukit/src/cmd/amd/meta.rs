@@ -134,7 +134,7 @@ pub fn run(args: Args) -> CmdResult {
         } else {
             crate::error::print_stderr(&format!(
                 "{}: {count} consistency finding(s)",
-                args.file.display()
+                crate::error::name(&args.file)
             ));
             Err(CmdError::Reported(1))
         };

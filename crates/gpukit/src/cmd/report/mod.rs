@@ -73,7 +73,11 @@ pub fn run(a: Args) -> CmdResult {
                     } else {
                         emit_streamed(Some(out), |w| gpukit_report::write_page(&page, w))?;
                     }
-                    print_stderr(&format!("{}: {}", path.display(), out.display()));
+                    print_stderr(&format!(
+                        "{}: {}",
+                        crate::error::name(path),
+                        crate::error::name(out)
+                    ));
                 } else {
                     pages.push(page);
                 }

@@ -122,7 +122,7 @@ fn text(path: &Path, bytes: Vec<u8>) -> Result<String, String> {
 
 /// Messages name the file; a row already does.
 pub fn strip_path(path: &Path, message: String) -> String {
-    let prefix = format!("{}:", path.display());
+    let prefix = format!("{}:", crate::error::name(path));
     match message.strip_prefix(&prefix) {
         Some(rest) => rest.trim_start().to_owned(),
         None => message,

@@ -72,8 +72,19 @@ pub fn run(a: Args) -> CmdResult {
     // The existing file `-o` replaces (a symlink's target), if the walk reaches it.
     let target = output.and_then(file_id);
     let stream = open_stream(a.output.as_deref(), a.format.stream_kind())?;
-    // The temporary the rows go to is never one of them.
-    let exclude: Vec<(u64, u64)> = stream.temp_path().and_then(file_id).into_iter().collect();
+    // The temporary the rows go to is never one of them, nor is a file the shell
+    // opened as stdout (`gpukit scan dir > dir/rows.ndjson`): it is this scan's
+    // output, already truncated, and reading it would read rows.
+    let stdout_file = output
+        .is_none()
+        .then(|| file_id(Path::new("/dev/stdout")))
+        .flatten();
+    let exclude: Vec<(u64, u64)> = stream
+        .temp_path()
+        .and_then(file_id)
+        .into_iter()
+        .chain(stdout_file)
+        .collect();
     let csv = writer::CsvOptions {
         formula_guard: a.csv_formula_guard,
     };
@@ -162,11 +173,11 @@ fn scan_guarded(path: &Path, options: extract::Options) -> extract::FileRows {
 
 /// The refusal of an output the walk reads (exit 2, nothing written).
 fn output_is_input(path: &Path, output: Option<&Path>) -> CmdError {
-    let out = output.map_or_else(String::new, |o| format!(" (-o {})", o.display()));
+    let out = output.map_or_else(String::new, |o| format!(" (-o {})", crate::error::name(o)));
     CmdError::Usage(format!(
         "{}: is the output file{out} and one of the files scanned; refusing to replace \
          an input (write the rows outside the scanned paths)",
-        path.display()
+        crate::error::name(path)
     ))
 }
 
