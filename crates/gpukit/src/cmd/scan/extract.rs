@@ -79,15 +79,9 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
                 format = Format::IntelPatchTokens;
                 Ok(rows)
             }
-            Err(_) => Err(format!(
-                "this is {}; no gpukit command reads it",
-                detected.describe()
-            )),
+            Err(_) => Err(format!("this is {}", detected.describe())),
         },
-        Format::OtherElf => Err(format!(
-            "this is {}; no gpukit command reads it",
-            format.describe()
-        )),
+        Format::OtherElf => Err(format!("this is {}", detected.describe())),
         Format::Unknown => Err(
             "not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
                                 CL1/CL2 binary, AMD IL or metadata text, OpenCL C)"
