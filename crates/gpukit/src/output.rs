@@ -471,9 +471,21 @@ fn dangling_target(path: &Path) -> PathBuf {
 /// inputs, then preflights all its outputs, so the order in which it reads and
 /// writes them cannot matter.
 pub fn preflight<'a>(outputs: impl IntoIterator<Item = &'a Path>) -> CmdResult {
-    outputs
-        .into_iter()
-        .try_for_each(|o| resolve(Some(o)).map(drop))
+    // Two outputs that are one file (a symlink from one page to another) would
+    // leave only the last one written.
+    let mut files = std::collections::HashSet::new();
+    for o in outputs {
+        if let Target::Replace { real, .. } = resolve(Some(o))? {
+            if !files.insert(real) {
+                return Err(CmdError::Usage(format!(
+                    "{}: is the same file as another output of this command; refusing to \
+                     write it twice",
+                    crate::error::name(o)
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {

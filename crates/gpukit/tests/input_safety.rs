@@ -539,6 +539,35 @@ fn control_characters_in_names_never_reach_stderr_raw() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two pages that are one file (a symlink from one page's name to another's) are
+/// refused before either is written.
+#[test]
+fn report_pages_that_are_one_file_are_refused() {
+    let dir = temp_dir("twopages");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink("b.visaasm.html", out.join("a.visaasm.html")).unwrap();
+    let (a, b) = (dir.join("a.visaasm"), dir.join("b.visaasm"));
+    std::fs::copy(visa("trivial__empty_kernel.visaasm"), &a).unwrap();
+    std::fs::copy(visa("trivial__empty_kernel.visaasm"), &b).unwrap();
+    let before = snapshot(&dir);
+    let o = gpukit(
+        &[
+            OsStr::new("report"),
+            a.as_os_str(),
+            b.as_os_str(),
+            OsStr::new("--dir"),
+            out.as_os_str(),
+        ],
+        b"",
+    );
+    let after = snapshot(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("write it twice"));
+    assert!(before == after);
+}
+
 /// `gpukit scan dir > dir/rows.ndjson`: the file the shell opened as stdout is the
 /// scan's own output, never a row.
 #[test]
