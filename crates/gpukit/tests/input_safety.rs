@@ -153,6 +153,14 @@ const CASES: &[Case] = &[
             (args(&[&t, Path::new("-o"), &t.join("notes.txt")]), vec![])
         },
     },
+    Case {
+        name: "a JSON file that is not a scan's rows",
+        setup: |d| {
+            let t = tree(d);
+            std::fs::write(t.join("config.json"), b"{\"path\": \"/usr/lib\"}\n").unwrap();
+            (args(&[&t, Path::new("-o"), &t.join("config.json")]), vec![])
+        },
+    },
 ];
 
 #[test]

@@ -616,7 +616,7 @@ fn output_inside_the_scanned_directory_is_not_a_row() {
     let out = dir.join("rows.ndjson");
     // Rows of an earlier scan: replaced (any other file there is an input, see
     // `input_safety.rs`).
-    std::fs::write(&out, b"{\"path\":\"old\"}\n").unwrap();
+    std::fs::write(&out, b"{\"path\":\"old\",\"size_bytes\":1}\n").unwrap();
     for _ in 0..2 {
         let o = gpukit(&[os("scan"), os(&dir), os("-o"), os(&out)]);
         assert!(o.status.success());

@@ -194,7 +194,14 @@ fn previous_scan_output(path: &Path) -> bool {
     if input.read_up_to(&mut head, TAIL).is_err() {
         return false;
     }
-    if head.is_empty() || head.starts_with(b"{\"path\":") || head.starts_with(b"path,") {
+    // A row's first line: the `path` column first, the `size_bytes` column in it
+    // (NDJSON), or the header naming the columns (CSV, also before `path_escaped`).
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let has = |needle: &[u8]| memchr::memmem::find(first, needle).is_some();
+    if head.is_empty()
+        || (first.starts_with(b"{\"path\":") && has(b",\"size_bytes\":"))
+        || (first.starts_with(b"path,") && has(b",format,kernel,routine,size_bytes,"))
+    {
         return true;
     }
     if !head.starts_with(b"PAR1") {
