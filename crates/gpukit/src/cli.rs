@@ -78,7 +78,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let message = e.to_string();
             if !message.is_empty() {
-                eprintln!("error: {}", error::render_message(&message));
+                error::print_stderr(&format!("error: {message}"));
             }
             ExitCode::from(e.exit_code())
         }

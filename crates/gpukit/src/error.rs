@@ -25,7 +25,7 @@ impl CmdError {
         }
     }
     pub fn input(path: &Path, e: impl fmt::Display) -> Self {
-        CmdError::Input(format!("{}: {e}", path.display()))
+        CmdError::Input(format!("{}: {e}", name(path)))
     }
 }
 
@@ -43,6 +43,34 @@ pub type CmdResult = Result<(), CmdError>;
 /// Longest piece of one message line quoted back to the user: a hostile file can
 /// put a 100 MB token in front of a parser, and echoing it helps nobody.
 const MAX_QUOTED_LINE: usize = 1024;
+
+/// A file name as messages show it: control characters (newline and tab too, so a
+/// name cannot begin a line of its own) and bytes that are not UTF-8 as `\xNN`.
+pub fn name(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    let hex = |b: u8, out: &mut String| out.push_str(&format!("\\x{b:02x}"));
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                c.encode_utf8(&mut [0; 4])
+                    .bytes()
+                    .for_each(|b| hex(b, &mut out));
+            } else {
+                out.push(c);
+            }
+        }
+        chunk.invalid().iter().for_each(|&b| hex(b, &mut out));
+    }
+    out
+}
+
+/// Prints a message on stderr: the only way a message (and the file names in it)
+/// reaches stderr, so every line is clipped and its control characters escaped.
+pub fn print_stderr(message: &str) {
+    eprintln!("{}", render_message(message));
+}
 
 /// The message as printed on stderr: every line clipped, control characters escaped
 /// (a file's bytes must not drive the user's terminal).
@@ -77,5 +105,14 @@ mod tests {
         assert!(shown.starts_with("a\\x1b[31mb\n"));
         assert!(shown.len() < 1200, "{}", shown.len());
         assert!(shown.ends_with("(8976 more bytes)"));
+    }
+
+    #[test]
+    fn names_cannot_forge_lines() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = Path::new(std::ffi::OsStr::from_bytes(
+            b"a\nerror: x\t\x1b\xff\xc2\x85.cl",
+        ));
+        assert_eq!(name(p), "a\\x0aerror: x\\x09\\x1b\\xff\\xc2\\x85.cl");
     }
 }

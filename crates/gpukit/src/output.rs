@@ -32,6 +32,20 @@ enum Kind {
     Binary,
     /// JSON from `write_json`, whose strings carry no control characters: written as is.
     Json,
+    /// Records (CSV) whose fields must stay exact: written as they are into a file or
+    /// a pipe, escaped like text only on a terminal.
+    Records,
+}
+
+/// What `open_stream` writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum StreamKind {
+    /// Bytes (Parquet): refused on a terminal unless `-o -`.
+    Binary,
+    /// Text whose producer escapes its own control characters (NDJSON): as is.
+    Escaped,
+    /// Records that must stay exact in a file (CSV); escaped on a terminal only.
+    Records,
 }
 
 /// Writes text to `out`, or to stdout when `out` is `None` or `-`.
@@ -215,14 +229,22 @@ enum StreamSink {
 
 /// Opens `out` (stdout when `None` or `-`) for streamed text, or for binary output
 /// when `binary` (refused on a terminal unless `-o -` asks for it).
-pub fn open_stream(out: Option<&Path>, binary: bool) -> Result<Stream, CmdError> {
-    let kind = if binary { Kind::Binary } else { Kind::Text };
+pub fn open_stream(out: Option<&Path>, kind: StreamKind) -> Result<Stream, CmdError> {
+    let kind = match kind {
+        StreamKind::Binary => Kind::Binary,
+        StreamKind::Escaped => Kind::Json,
+        StreamKind::Records => Kind::Records,
+    };
     stream_to(resolve(out)?, kind)
 }
 
 /// A stream into a resolved target: every write of this module goes through here.
 fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
     let binary = kind == Kind::Binary;
+    let kind = match (kind, &target) {
+        (Kind::Records, Target::Stdout { .. }) if std::io::stdout().is_terminal() => Kind::Text,
+        (kind, _) => kind,
+    };
     let sink = match target {
         Target::Stdout { .. } if in_process() => StreamSink::Captured(Vec::new()),
         Target::Stdout { explicit } => {
@@ -237,15 +259,15 @@ fn stream_to(target: Target, kind: Kind) -> Result<Stream, CmdError> {
             StreamSink::Stdout(std::io::BufWriter::with_capacity(1 << 16, stdout))
         }
         Target::Through(path) => {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display())))?;
+            let f = OpenOptions::new().write(true).open(&path).map_err(|e| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(&path)))
+            })?;
             StreamSink::Through(std::io::BufWriter::with_capacity(1 << 16, f), path)
         }
         Target::Replace { real, existing } => {
-            let io =
-                |e: std::io::Error| CmdError::Io(format!("{}: cannot write: {e}", real.display()));
+            let io = |e: std::io::Error| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(&real)))
+            };
             let dir = match real.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -306,10 +328,9 @@ impl Stream {
                 }
                 Ok(())
             }
-            StreamSink::Through(w, path) => w
-                .flush()
-                .or_else(ignore_broken_pipe)
-                .map_err(|e| CmdError::Io(format!("{}: cannot write: {e}", path.display()))),
+            StreamSink::Through(w, path) => w.flush().or_else(ignore_broken_pipe).map_err(|e| {
+                CmdError::Io(format!("{}: cannot write: {e}", crate::error::name(path)))
+            }),
             StreamSink::Temp { file, tmp, real } => {
                 let result = (|| -> std::io::Result<()> {
                     let f = file
@@ -335,7 +356,7 @@ impl Stream {
                     }
                     Err(e) => Err(CmdError::Io(format!(
                         "{}: cannot write: {e}",
-                        real.display()
+                        crate::error::name(real)
                     ))),
                 }
             }
@@ -364,7 +385,7 @@ impl Write for Stream {
                 Some(escaped) => self.inner().write_all(&escaped)?,
                 None => self.inner().write_all(buf)?,
             },
-            Kind::Binary | Kind::Json => self.inner().write_all(buf)?,
+            Kind::Binary | Kind::Json | Kind::Records => self.inner().write_all(buf)?,
         }
         Ok(buf.len())
     }
@@ -406,10 +427,10 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
     if s == "-" || s == "/dev/stdout" || s == "/dev/fd/1" || s == "/proc/self/fd/1" {
         return Ok(Target::Stdout { explicit: true });
     }
-    let usage = |what: &str| CmdError::Usage(format!("{}: {what}", path.display()));
+    let usage = |what: &str| CmdError::Usage(format!("{}: {what}", crate::error::name(path)));
     match std::fs::metadata(path) {
         Ok(m) => {
-            let same = crate::input::was_read((m.dev(), m.ino()));
+            let same = crate::input::is_input((m.dev(), m.ino()));
             if m.is_dir() {
                 return Err(usage("is a directory; give a file name"));
             }
@@ -424,7 +445,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
                 return Ok(Target::Through(path.to_path_buf()));
             }
             let real = std::fs::canonicalize(path)
-                .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+                .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
             Ok(Target::Replace {
                 real,
                 existing: Some(m),
@@ -434,7 +455,7 @@ fn resolve(out: Option<&Path>) -> Result<Target, CmdError> {
             real: dangling_target(path),
             existing: None,
         }),
-        Err(e) => Err(CmdError::Io(format!("{}: {e}", path.display()))),
+        Err(e) => Err(CmdError::Io(format!("{}: {e}", crate::error::name(path)))),
     }
 }
 
@@ -455,6 +476,29 @@ fn dangling_target(path: &Path) -> PathBuf {
     p
 }
 
+/// Checks a command's outputs before it writes any: each must be a place `emit`
+/// can write, and none may be one of the inputs declared so far
+/// (`input::declare`, through symlinks and hard links). A command declares all its
+/// inputs, then preflights all its outputs, so the order in which it reads and
+/// writes them cannot matter.
+pub fn preflight<'a>(outputs: impl IntoIterator<Item = &'a Path>) -> CmdResult {
+    // Two outputs that are one file (a symlink from one page to another) would
+    // leave only the last one written.
+    let mut files = std::collections::HashSet::new();
+    for o in outputs {
+        if let Target::Replace { real, .. } = resolve(Some(o))? {
+            if !files.insert(real) {
+                return Err(CmdError::Usage(format!(
+                    "{}: is the same file as another output of this command; refusing to \
+                     write it twice",
+                    crate::error::name(o)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn write_to(out: Option<&Path>, bytes: &[u8], kind: Kind, in_place: bool) -> CmdResult {
     write_with(out, kind, in_place, |w| w.write_all(bytes))
 }
@@ -473,8 +517,8 @@ fn write_with(
     };
     let name = match &target {
         Target::Stdout { .. } => "stdout".to_string(),
-        Target::Through(p) => p.display().to_string(),
-        Target::Replace { real, .. } => real.display().to_string(),
+        Target::Through(p) => crate::error::name(p),
+        Target::Replace { real, .. } => crate::error::name(real),
     };
     let mut stream = stream_to(target, kind)?;
     // A reader that stops early (`| head`) is not an error; the temporary of a regular
@@ -486,16 +530,16 @@ fn write_with(
 }
 
 fn in_place_target(path: &Path) -> Result<Target, CmdError> {
-    let m =
-        std::fs::metadata(path).map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+    let m = std::fs::metadata(path)
+        .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
     if !m.is_file() {
         return Err(CmdError::Usage(format!(
             "{}: --in-place needs a regular file",
-            path.display()
+            crate::error::name(path)
         )));
     }
     let real = std::fs::canonicalize(path)
-        .map_err(|e| CmdError::Io(format!("{}: {e}", path.display())))?;
+        .map_err(|e| CmdError::Io(format!("{}: {e}", crate::error::name(path))))?;
     Ok(Target::Replace {
         real,
         existing: Some(m),

@@ -2,7 +2,7 @@
 //! own, a bad file is reported and the others still are, and the output is written
 //! once (so `-o` stays atomic).
 
-use crate::error::{render_message, CmdError, CmdResult};
+use crate::error::{print_stderr, CmdError, CmdResult};
 use crate::output::{emit, JsonArg};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -36,20 +36,24 @@ pub fn run_files<R: Serialize>(
     mut one: impl FnMut(&Path) -> Result<Outcome<R>, CmdError>,
     text: impl Fn(&R) -> String,
 ) -> CmdResult {
+    // All inputs are known before the output is opened, also those that fail to read.
+    for path in files {
+        crate::input::declare(path);
+    }
     let mut reports = Vec::with_capacity(files.len());
     let mut exit = 0u8;
     for path in files {
         match one(path) {
             Ok(o) => {
                 if let Some(problem) = o.problem {
-                    eprintln!("{}: {}", path.display(), render_message(&problem));
+                    print_stderr(&format!("{}: {problem}", crate::error::name(path)));
                     exit = exit.max(1);
                 }
                 reports.push(o.report);
             }
             Err(e) if files.len() == 1 => return Err(e),
             Err(e) => {
-                eprintln!("error: {}", render_message(&e.to_string()));
+                print_stderr(&format!("error: {e}"));
                 exit = exit.max(e.exit_code());
             }
         }

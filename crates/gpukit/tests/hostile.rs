@@ -316,6 +316,41 @@ fn reproducers_are_within_budget_or_rejected() {
     }
 }
 
+/// Inputs that never end (issue 23, N1): a character device, or a symlink to one,
+/// is refused by every reader before a byte is read, within the base budget (the
+/// input counts as empty), where the commands used to read it until memory ran out.
+#[test]
+fn endless_devices_are_refused_within_the_base_budget() {
+    let dir = std::env::temp_dir().join(format!("gpukit-hostile-zero-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("kernel.isa");
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let link = link.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &["visa", "info"],
+        &["visa", "verify"],
+        &["intel", "info"],
+        &["amd", "info"],
+        &["iga", "check"],
+        &["info"],
+    ];
+    for args in commands {
+        for input in ["/dev/zero", link] {
+            let mut all = args.to_vec();
+            all.push(input);
+            let what = format!("{} {input}", args.join(" "));
+            check_run(
+                &what,
+                0,
+                &all,
+                &rejected("not a regular file (a character device)"),
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ------------------------------------------------------------- generated classes
 
 fn visa_object(fixture: &str) -> KernelObject {

@@ -614,7 +614,9 @@ fn output_inside_the_scanned_directory_is_not_a_row() {
     )
     .unwrap();
     let out = dir.join("rows.ndjson");
-    std::fs::write(&out, b"old rows\n").unwrap();
+    // Rows of an earlier scan: replaced (any other file there is an input, see
+    // `input_safety.rs`).
+    std::fs::write(&out, b"{\"path\":\"old\",\"size_bytes\":1}\n").unwrap();
     for _ in 0..2 {
         let o = gpukit(&[os("scan"), os(&dir), os("-o"), os(&out)]);
         assert!(o.status.success());
@@ -683,7 +685,63 @@ fn paths_from_stdin() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[0].starts_with("path,format,kernel,"));
-    assert!(lines[1].contains("trivial__empty_kernel.visaasm,visa-text,empty_kernel,kernel,"));
-    assert!(lines[2].contains("trivial__empty_kernel.isa,visa-binary,empty_kernel,kernel,"));
+    assert!(lines[0].starts_with("path,path_escaped,format,kernel,"));
+    assert!(lines[1].contains("trivial__empty_kernel.visaasm,false,visa-text,empty_kernel,kernel,"));
+    assert!(lines[2].contains("trivial__empty_kernel.isa,false,visa-binary,empty_kernel,kernel,"));
+}
+
+/// Intel program binaries (zebin, patch tokens): one row per kernel, with what
+/// `intel info` reports for it (issue 23, M2).
+#[test]
+fn intel_program_rows_agree_with_intel_info() {
+    let dir = root().join("tests/data/intel");
+    let rows = scan(&[os(&dir)]);
+    let mut checked = 0;
+    let mut files = Vec::new();
+    files_under(&dir, &mut files);
+    for file in files {
+        let out = gpukit(&[os("intel"), os("info"), os("--json"), os(&file)]);
+        let mine: Vec<&Value> = rows
+            .iter()
+            .filter(|r| r["path"].as_str() == file.to_str())
+            .collect();
+        if !out.status.success() {
+            assert_eq!(mine.len(), 1, "{}", file.display());
+            assert!(mine[0]["error"].is_string(), "{}", file.display());
+            continue;
+        }
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let kernels = report["kernels"].as_array().unwrap();
+        assert_eq!(
+            mine.len(),
+            kernels.len(),
+            "{}: one row per kernel",
+            file.display()
+        );
+        for (row, k) in mine.iter().zip(kernels) {
+            let what = file.display();
+            assert!(row["error"].is_null(), "{what}: {row}");
+            assert_eq!(row["kernel"], k["name"], "{what}");
+            assert_eq!(row["simd_size"], k["simd_size"], "{what}");
+            assert_eq!(row["gen_binary_bytes"], k["gen_code_size"], "{what}");
+            assert_eq!(row["local_bytes"], k["slm_size"], "{what}");
+            assert_eq!(row["scratch_bytes"], k["private_size"], "{what}");
+            assert_eq!(
+                int(&row["arguments"]),
+                Some(k["args"].as_array().unwrap().len() as i64),
+                "{what}"
+            );
+            let platform = report["device"]
+                .as_u64()
+                .map(|d| Value::from(format!("gfxcore-family-{d}")));
+            assert_eq!(row["platform"], platform.unwrap_or(Value::Null), "{what}");
+            let format = match report["format"].as_str() {
+                Some("zebin") => "intel-zebin",
+                _ => "intel-patch-tokens",
+            };
+            assert_eq!(row["format"], format, "{what}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} Intel kernels checked");
 }

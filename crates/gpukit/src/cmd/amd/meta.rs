@@ -132,7 +132,10 @@ pub fn run(args: Args) -> CmdResult {
         return if count == 0 {
             Ok(())
         } else {
-            eprintln!("{}: {count} consistency finding(s)", args.file.display());
+            crate::error::print_stderr(&format!(
+                "{}: {count} consistency finding(s)",
+                crate::error::name(&args.file)
+            ));
             Err(CmdError::Reported(1))
         };
     }

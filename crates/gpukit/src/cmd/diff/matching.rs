@@ -26,7 +26,7 @@ pub fn groups(root: &Path) -> BTreeMap<String, Group> {
         add(&mut out, root.to_path_buf(), String::new());
         return out;
     }
-    for found in Walk::new(vec![root.to_path_buf()], Vec::new()) {
+    for found in Walk::new(vec![root.to_path_buf()], Vec::new(), None) {
         if let Found::File(path) = found {
             let folder = path
                 .parent()

@@ -68,11 +68,7 @@ pub(crate) fn load(path: &Path, lenient: bool) -> Result<Parsed, CmdError> {
     let mode = if lenient { Mode::Lenient } else { Mode::Strict };
     let parsed = gpukit_iga::parse(json, mode).map_err(|e| CmdError::input(path, e))?;
     for r in &parsed.repairs {
-        eprintln!(
-            "{}: repaired: {}",
-            path.display(),
-            crate::error::render_message(&r.to_string())
-        );
+        crate::error::print_stderr(&format!("{}: repaired: {r}", crate::error::name(path)));
     }
     Ok(parsed)
 }

@@ -9,8 +9,8 @@ mod iga;
 mod visa;
 
 use crate::detect::{self, Format};
-use crate::error::{render_message, CmdError, CmdResult};
-use crate::output::{emit, emit_streamed, JsonArg};
+use crate::error::{print_stderr, CmdError, CmdResult};
+use crate::output::{emit, emit_streamed, preflight, JsonArg};
 use gpukit_report::Page;
 use gpukit_visa::verify::Platform;
 use std::path::{Path, PathBuf};
@@ -39,31 +39,52 @@ pub fn run(a: Args) -> CmdResult {
             "several inputs make several pages: give --dir OUT/".into(),
         ));
     }
-    if let Some(dir) = &a.dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CmdError::Io(format!("{}: {e}", dir.display())))?;
+    // Every input and every page is known before the first page is written, so no
+    // page can replace an input read later (by name, symlink or hard link).
+    for path in &a.files {
+        crate::input::declare(path);
     }
+    let page_paths: Vec<PathBuf> = match &a.dir {
+        Some(dir) => {
+            let mut used_names = std::collections::HashSet::new();
+            let paths: Vec<PathBuf> = a
+                .files
+                .iter()
+                .map(|f| dir.join(page_name(f, &mut used_names)))
+                .collect();
+            preflight(paths.iter().map(PathBuf::as_path))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CmdError::Io(format!("{}: {e}", dir.display())))?;
+            paths
+        }
+        None => {
+            preflight(a.output.as_deref())?;
+            Vec::new()
+        }
+    };
     let mut pages = Vec::new();
     let mut exit = 0u8;
-    let mut used_names = std::collections::HashSet::new();
-    for path in &a.files {
+    for (i, path) in a.files.iter().enumerate() {
         match page(path, a.platform) {
             Ok(page) => {
-                if let Some(dir) = &a.dir {
-                    let out = dir.join(page_name(path, &mut used_names));
+                if let Some(out) = page_paths.get(i) {
                     if a.json.enabled() {
-                        emit(Some(&out), &a.json.one(&page))?;
+                        emit(Some(out), &a.json.one(&page))?;
                     } else {
-                        emit_streamed(Some(&out), |w| gpukit_report::write_page(&page, w))?;
+                        emit_streamed(Some(out), |w| gpukit_report::write_page(&page, w))?;
                     }
-                    eprintln!("{}: {}", path.display(), out.display());
+                    print_stderr(&format!(
+                        "{}: {}",
+                        crate::error::name(path),
+                        crate::error::name(out)
+                    ));
                 } else {
                     pages.push(page);
                 }
             }
             Err(e) if a.files.len() == 1 => return Err(e),
             Err(e) => {
-                eprintln!("error: {}", render_message(&e.to_string()));
+                print_stderr(&format!("error: {e}"));
                 exit = exit.max(e.exit_code());
             }
         }

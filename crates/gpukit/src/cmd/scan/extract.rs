@@ -2,10 +2,8 @@
 //! rest only for formats gpukit reads, and hand the bytes to the format's rows
 //! (`visa.rs`, `iga.rs`, `amd.rs`). Never fails: every problem becomes an error row.
 
-use super::row::Row;
+use super::row::{Row, RowPath};
 use crate::detect::{self, Format, SNIFF_BYTES};
-use std::io::Read;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// What the scan asks of each file.
@@ -24,50 +22,47 @@ pub struct FileRows {
 /// The single error row of a path the walk listed but did not read.
 pub fn skipped(path: &Path, why: &str) -> FileRows {
     FileRows {
-        rows: vec![Row::file_error(&display(path), None, 0, why)],
+        rows: vec![Row::file_error(&RowPath::of(path), None, 0, why)],
         bytes_read: 0,
     }
 }
 
-pub fn display(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
-}
-
 pub fn scan_file(path: &Path, options: Options) -> FileRows {
-    let shown = display(path);
+    let shown = RowPath::of(path);
     let fail = |format, size, e: String| FileRows {
         rows: vec![Row::file_error(&shown, format, size, e)],
         bytes_read: 0,
     };
-    let mut file = match std::fs::File::open(path) {
+    // Opened without blocking and checked on the handle: a file swapped for a FIFO
+    // since the walk looked, or a procfs file whose read blocks, is an error row.
+    let mut input = match crate::input::open(path) {
         Ok(f) => f,
-        Err(e) => return fail(None, 0, format!("cannot read: {e}")),
+        Err(e) => return fail(None, 0, e.to_string()),
     };
-    let size = match file.metadata() {
-        Ok(m) if m.is_file() => m.size(),
-        Ok(_) => return fail(None, 0, "not a regular file; not read".into()),
-        Err(e) => return fail(None, 0, format!("cannot read: {e}")),
-    };
+    let size = input.size();
     let size_i = i64::try_from(size).unwrap_or(i64::MAX);
     // The prefix decides; a large file of no format gpukit reads is not read whole.
     let mut bytes = Vec::with_capacity((size as usize).min(SNIFF_BYTES));
-    if let Err(e) = (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut bytes) {
-        return fail(None, size_i, format!("cannot read: {e}"));
+    if let Err(e) = input.read_up_to(&mut bytes, SNIFF_BYTES as u64) {
+        return fail(None, size_i, e.to_string());
     }
-    let format = detect::detect(&bytes);
-    let readable = !matches!(
-        format,
-        Format::Unknown | Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf
-    );
+    let detected = detect::detect(&bytes);
+    let readable = match detected {
+        Format::Unknown => false,
+        Format::OtherElf => super::intel::may_be_opencl_elf(&bytes),
+        _ => true,
+    };
     if readable && bytes.len() == SNIFF_BYTES {
-        // The file may have grown or shrunk since `metadata`; read what is there.
-        if let Err(e) = file.read_to_end(&mut bytes) {
-            return fail(Some(format.id()), size_i, format!("cannot read: {e}"));
+        // The file may have grown or shrunk since it was opened; read what is there.
+        if let Err(e) = input.read_rest(&mut bytes) {
+            return fail(Some(detected.id()), size_i, e.to_string());
         }
     }
-    drop(file);
+    drop(input);
     let bytes_read = bytes.len() as u64;
-    let result = match format {
+    // What the rows say: NEO's OpenCL ELF is named for the program inside it.
+    let mut format = detected;
+    let result = match detected {
         Format::VisaBinary => super::visa::binary_rows(bytes, options),
         Format::VisaText => text(path, bytes).and_then(|t| super::visa::text_rows(&t, options)),
         Format::IgaJson1 | Format::IgaJson2 => super::iga::rows(&bytes),
@@ -77,10 +72,16 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
             text(path, bytes).and_then(|t| super::amd::metadata_rows(&t))
         }
         Format::OpenClC => text(path, bytes).and_then(|t| super::amd::opencl_c_rows(&t)),
-        Format::IntelZebin | Format::IntelPatchTokens | Format::OtherElf => Err(format!(
-            "this is {}; gpukit has no reader for it",
-            format.describe()
-        )),
+        Format::IntelZebin | Format::IntelPatchTokens => super::intel::rows(&bytes),
+        // NEO's OpenCL ELF around a patch-token program (as `gpukit info` reads it).
+        Format::OtherElf if readable => match super::intel::rows(&bytes) {
+            Ok(rows) => {
+                format = Format::IntelPatchTokens;
+                Ok(rows)
+            }
+            Err(_) => Err(format!("this is {}", detected.describe())),
+        },
+        Format::OtherElf => Err(format!("this is {}", detected.describe())),
         Format::Unknown => Err(
             "not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
                                 CL1/CL2 binary, AMD IL or metadata text, OpenCL C)"
@@ -115,7 +116,7 @@ fn text(path: &Path, bytes: Vec<u8>) -> Result<String, String> {
 
 /// Messages name the file; a row already does.
 pub fn strip_path(path: &Path, message: String) -> String {
-    let prefix = format!("{}:", path.display());
+    let prefix = format!("{}:", crate::error::name(path));
     match message.strip_prefix(&prefix) {
         Some(rest) => rest.trim_start().to_owned(),
         None => message,

@@ -11,6 +11,7 @@
 mod amd;
 pub(crate) mod extract;
 mod iga;
+mod intel;
 mod parquet;
 mod pipeline;
 pub(crate) mod row;
@@ -50,6 +51,11 @@ pub struct Args {
     /// one task of an array job; the N outputs together are the whole scan
     #[arg(long, value_name = "K/N", value_parser = walk::parse_shard)]
     shard: Option<Shard>,
+    /// CSV: put `'` before a cell that starts with `=`, `+`, `-`, `@`, tab or CR, so
+    /// that a spreadsheet shows it instead of evaluating it (the cell then differs
+    /// from NDJSON and Parquet)
+    #[arg(long)]
+    csv_formula_guard: bool,
     /// Print the JSON Schema of a row and exit
     #[arg(long, conflicts_with_all = ["paths", "shard", "verify"])]
     schema: bool,
@@ -63,24 +69,26 @@ pub fn run(a: Args) -> CmdResult {
         return emit(a.output.as_deref(), &json(&row::json_schema()));
     }
     let output = a.output.as_deref().filter(|o| o.as_os_str() != "-");
+    // The existing file `-o` replaces (a symlink's target), if the walk reaches it.
     let target = output.and_then(file_id);
-    if let Some(id) = target {
-        for p in &a.paths {
-            if file_id(p) == Some(id) {
-                return Err(CmdError::Usage(format!(
-                    "{}: is one of the input files; refusing to overwrite it",
-                    p.display()
-                )));
-            }
-        }
-    }
-    let stream = open_stream(a.output.as_deref(), a.format == RowFormat::Parquet)?;
-    // The scan's own output is never one of its rows (`gpukit scan dir -o dir/rows`).
-    let exclude: Vec<(u64, u64)> = target
+    let stream = open_stream(a.output.as_deref(), a.format.stream_kind())?;
+    // The temporary the rows go to is never one of them, nor is a file the shell
+    // opened as stdout (`gpukit scan dir > dir/rows.ndjson`): it is this scan's
+    // output, already truncated, and reading it would read rows.
+    let stdout_file = output
+        .is_none()
+        .then(|| file_id(Path::new("/dev/stdout")))
+        .flatten();
+    let exclude: Vec<(u64, u64)> = stream
+        .temp_path()
+        .and_then(file_id)
         .into_iter()
-        .chain(stream.temp_path().and_then(file_id))
+        .chain(stdout_file)
         .collect();
-    let mut rows = writer::open(a.format, stream).map_err(write_error(output))?;
+    let csv = writer::CsvOptions {
+        formula_guard: a.csv_formula_guard,
+    };
+    let mut rows = writer::open(a.format, stream, csv).map_err(write_error(output))?;
 
     let jobs = a.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -88,7 +96,20 @@ pub fn run(a: Args) -> CmdResult {
     );
     let options = extract::Options { verify: a.verify };
     let shard = a.shard;
-    let files = Walk::new(a.paths, exclude)
+    // Set when the walk reaches the output and it is not a previous scan's rows: the
+    // scan stops, its temporary is removed and the input is left as it was.
+    let refused: std::cell::RefCell<Option<CmdError>> = std::cell::RefCell::new(None);
+    let files = Walk::new(a.paths, exclude, target)
+        .map_while(|found| match found {
+            // Rows of an earlier scan found in a directory are the output run again.
+            Found::Output(path, false) if previous_scan_output(&path) => Some(None),
+            Found::Output(path, _) => {
+                *refused.borrow_mut() = Some(output_is_input(&path, output));
+                None
+            }
+            other => Some(Some(other)),
+        })
+        .flatten()
         .enumerate()
         .filter(move |(i, _)| shard.is_none_or(|s| s.holds(*i as u64)))
         .map(|(_, f)| f);
@@ -103,6 +124,7 @@ pub fn run(a: Args) -> CmdResult {
         |found| match found {
             Found::File(path) => scan_guarded(&path, options),
             Found::Skipped(path, why) => extract::skipped(&path, &why),
+            Found::Output(..) => unreachable!("the output is taken out of the walk above"),
         },
         |file| {
             tally.files += 1;
@@ -123,6 +145,10 @@ pub fn run(a: Args) -> CmdResult {
         },
     );
     progress.finish_and_clear();
+    if let Some(e) = refused.into_inner() {
+        // `rows` (and with it the temporary) is dropped unfinished: nothing is replaced.
+        return Err(e);
+    }
     let finished = result.and_then(|()| rows.finish());
     match finished {
         Ok(stream) => stream.finish()?,
@@ -143,6 +169,51 @@ fn scan_guarded(path: &Path, options: extract::Options) -> extract::FileRows {
     .unwrap_or_else(|_| {
         extract::skipped(path, "internal error: the reader panicked (a gpukit bug)")
     })
+}
+
+/// The refusal of an output the walk reads (exit 2, nothing written).
+fn output_is_input(path: &Path, output: Option<&Path>) -> CmdError {
+    let out = output.map_or_else(String::new, |o| format!(" (-o {})", crate::error::name(o)));
+    CmdError::Usage(format!(
+        "{}: is the output file{out} and one of the files scanned; refusing to replace \
+         an input (write the rows outside the scanned paths)",
+        crate::error::name(path)
+    ))
+}
+
+/// Whether an existing file is rows of an earlier `gpukit scan` (or empty), which a
+/// new scan may replace when it finds it among its inputs (`gpukit scan dir -o
+/// dir/rows.ndjson`, run again). Told by content: NDJSON rows open with the `path`
+/// column, CSV with the header, Parquet names gpukit scan as its writer in the footer.
+fn previous_scan_output(path: &Path) -> bool {
+    const TAIL: u64 = 64 * 1024;
+    let Ok(mut input) = crate::input::open(path) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if input.read_up_to(&mut head, TAIL).is_err() {
+        return false;
+    }
+    // A row's first line: the `path` column first, the `size_bytes` column in it
+    // (NDJSON), or the header naming the columns (CSV, also before `path_escaped`).
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let has = |needle: &[u8]| memchr::memmem::find(first, needle).is_some();
+    if head.is_empty()
+        || (first.starts_with(b"{\"path\":") && has(b",\"size_bytes\":"))
+        || (first.starts_with(b"path,") && has(b",format,kernel,routine,size_bytes,"))
+    {
+        return true;
+    }
+    if !head.starts_with(b"PAR1") {
+        return false;
+    }
+    // The footer (with `created_by`) is at the end.
+    let mut tail = Vec::new();
+    let at = input.size().saturating_sub(TAIL);
+    if input.seek_to(at).is_err() || input.read_up_to(&mut tail, TAIL).is_err() {
+        return false;
+    }
+    tail.ends_with(b"PAR1") && memchr::memmem::find(&tail, b"gpukit scan").is_some()
 }
 
 fn file_id(p: &Path) -> Option<(u64, u64)> {

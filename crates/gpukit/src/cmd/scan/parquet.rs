@@ -5,7 +5,7 @@
 use super::row::{Row, Type, Value, COLUMNS};
 use super::writer::RowWriter;
 use crate::output::Stream;
-use arrow_array::builder::{Int64Builder, ListBuilder, MapBuilder, StringBuilder};
+use arrow_array::builder::{BooleanBuilder, Int64Builder, ListBuilder, MapBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
@@ -22,6 +22,7 @@ enum Builder {
     Int(Int64Builder),
     Map(MapBuilder<StringBuilder, Int64Builder>),
     List(ListBuilder<StringBuilder>),
+    Bool(BooleanBuilder),
 }
 
 impl Builder {
@@ -35,6 +36,7 @@ impl Builder {
                 Int64Builder::new(),
             )),
             Type::List => Builder::List(ListBuilder::new(StringBuilder::new())),
+            Type::Bool => Builder::Bool(BooleanBuilder::new()),
         }
     }
 
@@ -59,6 +61,8 @@ impl Builder {
                 b.append(true);
             }
             (Builder::List(b), _) => b.append(false),
+            (Builder::Bool(b), Value::Bool(v)) => b.append_value(v),
+            (Builder::Bool(b), _) => b.append_null(),
         }
         Ok(())
     }
@@ -69,6 +73,7 @@ impl Builder {
             Builder::Int(b) => Arc::new(b.finish()),
             Builder::Map(b) => Arc::new(b.finish()),
             Builder::List(b) => Arc::new(b.finish()),
+            Builder::Bool(b) => Arc::new(b.finish()),
         }
     }
 }

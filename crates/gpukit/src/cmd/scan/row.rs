@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 /// One kernel (or, with `error` set, one file that yields none).
 #[derive(Clone, Debug, Default)]
 pub struct Row {
-    pub path: String,
+    pub path: RowPath,
     pub format: Option<&'static str>,
     pub kernel: Option<String>,
     pub routine: Option<&'static str>,
@@ -38,16 +38,56 @@ pub struct Row {
     pub file_error: bool,
 }
 
+/// A file name as the `path` and `path_escaped` columns spell it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowPath {
+    pub text: String,
+    /// The name is not valid UTF-8: `text` has its other bytes as `\xNN` and its
+    /// backslashes doubled.
+    pub escaped: bool,
+}
+
+impl RowPath {
+    /// The name itself when it is UTF-8; otherwise an escaped spelling that keeps two
+    /// different names apart and can be turned back into the bytes.
+    pub fn of(path: &std::path::Path) -> RowPath {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return RowPath {
+                text: text.to_owned(),
+                escaped: false,
+            };
+        }
+        let mut text = String::with_capacity(bytes.len() + 8);
+        for chunk in bytes.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c == '\\' {
+                    text.push('\\');
+                }
+                text.push(c);
+            }
+            for b in chunk.invalid() {
+                text.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+        RowPath {
+            text,
+            escaped: true,
+        }
+    }
+}
+
 impl Row {
     /// The row of a file that yields no kernel, saying why.
     pub fn file_error(
-        path: &str,
+        path: &RowPath,
         format: Option<&'static str>,
         size: i64,
         error: impl Into<String>,
     ) -> Row {
         Row {
-            path: path.to_owned(),
+            path: path.clone(),
             format,
             size_bytes: size,
             error: Some(error.into()),
@@ -67,6 +107,7 @@ pub enum Type {
     Map,
     /// Strings (rule ids, one per finding).
     List,
+    Bool,
 }
 
 /// A column's value in one row.
@@ -76,6 +117,7 @@ pub enum Value<'a> {
     Int(i64),
     Map(&'a BTreeMap<String, i64>),
     List(&'a [&'static str]),
+    Bool(bool),
 }
 
 pub struct Column {
@@ -102,8 +144,16 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: true,
         group: "all",
-        doc: "The file, as given or as found by the directory walk (not valid UTF-8: lossily converted).",
-        get: |r| Value::Str(&r.path),
+        doc: "The file, as given or as found by the directory walk: exactly its name when that is valid UTF-8; otherwise (see `path_escaped`) each byte that is not UTF-8 written `\\xNN` and each backslash doubled, so that every file has its own path and the name can be restored.",
+        get: |r| Value::Str(&r.path.text),
+    },
+    Column {
+        name: "path_escaped",
+        ty: Type::Bool,
+        required: true,
+        group: "all",
+        doc: "Whether `path` is escaped because the file name is not valid UTF-8 (false: `path` is the name as it is).",
+        get: |r| Value::Bool(r.path.escaped),
     },
     Column {
         name: "format",
@@ -158,7 +208,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Intel platform (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform) or AMD device (CL1/CL2 binary, metadata `;device:`).",
+        doc: "Intel platform (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform; patch-token program binary: `gfxcore-family-N`, the header's GFXCORE family code; zebin: null) or AMD device (CL1/CL2 binary, metadata `;device:`).",
         get: |r| s(&r.platform),
     },
     Column {
@@ -173,8 +223,8 @@ pub const COLUMNS: &[Column] = &[
         name: "simd_size",
         ty: Type::Int,
         required: false,
-        group: "visa",
-        doc: "vISA: the kernel's `SimdSize` attribute, when it has one.",
+        group: "visa intel",
+        doc: "vISA: the kernel's `SimdSize` attribute, when it has one; Intel program binary: the kernel's SIMD size.",
         get: |r| i(r.simd_size),
     },
     Column {
@@ -213,8 +263,8 @@ pub const COLUMNS: &[Column] = &[
         name: "gen_binary_bytes",
         ty: Type::Int,
         required: false,
-        group: "visa",
-        doc: "vISA binary: bytes of Gen machine code embedded for the kernel (all platforms together).",
+        group: "visa intel",
+        doc: "vISA binary: bytes of Gen machine code embedded for the kernel (all platforms together); Intel program binary: the kernel's Gen code size.",
         get: |r| i(r.gen_binary_bytes),
     },
     Column {
@@ -269,8 +319,8 @@ pub const COLUMNS: &[Column] = &[
         name: "arguments",
         ty: Type::Int,
         required: false,
-        group: "amd",
-        doc: "AMD: kernel arguments as `amd info` lists them (CL2 includes the six hidden setup arguments); OpenCL C: parameters.",
+        group: "amd intel",
+        doc: "AMD: kernel arguments as `amd info` lists them (CL2 includes the six hidden setup arguments); OpenCL C: parameters; Intel program binary: the explicit arguments `intel info` lists.",
         get: |r| i(r.arguments),
     },
     Column {
@@ -301,16 +351,16 @@ pub const COLUMNS: &[Column] = &[
         name: "local_bytes",
         ty: Type::Int,
         required: false,
-        group: "amd",
-        doc: "AMD: local (LDS) memory: CL1/metadata `;memory:hwlocal`, CL2 setup local size.",
+        group: "amd intel",
+        doc: "AMD: local (LDS) memory: CL1/metadata `;memory:hwlocal`, CL2 setup local size; Intel program binary: shared local memory (SLM) per work-group.",
         get: |r| i(r.local_bytes),
     },
     Column {
         name: "scratch_bytes",
         ty: Type::Int,
         required: false,
-        group: "amd",
-        doc: "AMD: scratch memory per work-item (CL1/metadata `;memory:hwprivate`, CL2 setup scratch size): register spills and private arrays, the spill column of AMD kernels.",
+        group: "amd intel",
+        doc: "AMD: scratch memory per work-item (CL1/metadata `;memory:hwprivate`, CL2 setup scratch size): register spills and private arrays, the spill column of AMD kernels; Intel program binary: private memory per work-item.",
         get: |r| i(r.scratch_bytes),
     },
 ];
@@ -329,6 +379,7 @@ pub fn json_schema() -> serde_json::Value {
                 "additionalProperties": {"type": "integer", "minimum": 0}
             }),
             Type::List => json!({"type": "array", "items": {"type": "string"}}),
+            Type::Bool => json!({"type": "boolean"}),
         };
         let mut p = if c.required {
             base
@@ -351,4 +402,29 @@ pub fn json_schema() -> serde_json::Value {
         "required": required,
         "additionalProperties": false
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowPath;
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    fn of(bytes: &[u8]) -> (String, bool) {
+        let p = RowPath::of(Path::new(OsStr::from_bytes(bytes)));
+        (p.text, p.escaped)
+    }
+
+    #[test]
+    fn paths_are_exact_or_escaped_reversibly() {
+        assert_eq!(of(b"a\\x1b\x1b.cl"), ("a\\x1b\x1b.cl".into(), false));
+        assert_eq!(of(b"a\xff.cl"), ("a\\xff.cl".into(), true));
+        assert_eq!(of(b"a\\xff\xff.cl"), ("a\\\\xff\\xff.cl".into(), true));
+        // A real U+FFFD stays itself and differs from an invalid byte.
+        assert_eq!(
+            of("a\u{fffd}.cl".as_bytes()),
+            ("a\u{fffd}.cl".into(), false)
+        );
+    }
 }

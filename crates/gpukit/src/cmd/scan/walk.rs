@@ -21,13 +21,17 @@ pub enum Found {
     File(PathBuf),
     /// A path that is listed but not read, and why.
     Skipped(PathBuf, String),
+    /// The existing file the scan's output replaces (`-o`, through links), and
+    /// whether it was named as a root (an argument or a stdin line) rather than found
+    /// in a directory: the scan decides whether it may replace it (`run`).
+    Output(PathBuf, bool),
 }
 
 #[cfg(test)]
 impl Found {
     pub fn path(&self) -> &Path {
         match self {
-            Found::File(p) | Found::Skipped(p, _) => p,
+            Found::File(p) | Found::Skipped(p, _) | Found::Output(p, _) => p,
         }
     }
 }
@@ -45,19 +49,22 @@ pub struct Walk {
     stack: Vec<std::vec::IntoIter<PathBuf>>,
     /// Directories already walked.
     walked: HashSet<(u64, u64)>,
-    /// Files never listed (the scan's own output and its temporary).
+    /// Files never listed (the temporary the output is written to).
     exclude: Vec<(u64, u64)>,
+    /// The existing file the output replaces.
+    output: Option<(u64, u64)>,
 }
 
 impl Walk {
     /// `paths` as given; a `-` among them switches to reading paths from stdin for
     /// its place (the arguments after it follow).
-    pub fn new(paths: Vec<PathBuf>, exclude: Vec<(u64, u64)>) -> Walk {
+    pub fn new(paths: Vec<PathBuf>, exclude: Vec<(u64, u64)>, output: Option<(u64, u64)>) -> Walk {
         Walk {
             roots: Roots::Args(paths.into_iter()),
             stack: Vec::new(),
             walked: HashSet::new(),
             exclude,
+            output,
         }
     }
 
@@ -97,7 +104,7 @@ impl Walk {
     }
 
     /// Classifies `path` (following links) and descends into directories.
-    fn visit(&mut self, path: PathBuf) -> Option<Found> {
+    fn visit(&mut self, path: PathBuf, root: bool) -> Option<Found> {
         let m = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
@@ -122,6 +129,9 @@ impl Walk {
             if self.exclude.contains(&id) {
                 return None;
             }
+            if self.output == Some(id) {
+                return Some(Found::Output(path, root));
+            }
             Some(Found::File(path))
         } else {
             Some(Found::Skipped(
@@ -136,17 +146,17 @@ impl Iterator for Walk {
     type Item = Found;
     fn next(&mut self) -> Option<Found> {
         loop {
-            let next = match self.stack.last_mut() {
+            let (next, root) = match self.stack.last_mut() {
                 Some(entries) => match entries.next() {
-                    Some(p) => p,
+                    Some(p) => (p, false),
                     None => {
                         self.stack.pop();
                         continue;
                     }
                 },
-                None => self.next_root()?,
+                None => (self.next_root()?, true),
             };
-            if let Some(found) = self.visit(next) {
+            if let Some(found) = self.visit(next, root) {
                 return Some(found);
             }
         }
@@ -220,12 +230,13 @@ mod tests {
         std::fs::write(dir.join("b/inner/z"), b"x").unwrap();
         std::os::unix::fs::symlink(&dir, dir.join("b/inner/loop")).unwrap();
         std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("d")).unwrap();
-        let got: Vec<String> = Walk::new(vec![dir.clone()], vec![])
+        let got: Vec<String> = Walk::new(vec![dir.clone()], vec![], None)
             .map(|f| {
                 let rel = f.path().strip_prefix(&dir).unwrap().display().to_string();
                 match f {
                     Found::File(_) => rel,
                     Found::Skipped(..) => format!("{rel} (skipped)"),
+                    Found::Output(..) => format!("{rel} (output)"),
                 }
             })
             .collect();

@@ -3,14 +3,15 @@
 //! one Parquet row group being built).
 
 use super::row::{Row, Value, COLUMNS};
-use crate::output::Stream;
+use crate::output::{Stream, StreamKind};
 use std::io::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RowFormat {
     /// One JSON object a line, every column present (null when empty)
     Ndjson,
-    /// A header line, then one record a row (maps as JSON text, lists space-separated)
+    /// RFC 4180: a header line, then one record a row (maps as JSON text, lists
+    /// space-separated); cells exactly as in NDJSON and Parquet
     Csv,
     /// Apache Parquet, snappy-compressed, one row group per 8192 rows
     Parquet,
@@ -22,13 +23,36 @@ pub trait RowWriter {
     fn finish(self: Box<Self>) -> std::io::Result<Stream>;
 }
 
-pub fn open(format: RowFormat, stream: Stream) -> std::io::Result<Box<dyn RowWriter>> {
+impl RowFormat {
+    /// How the output stream treats what the writer gives it: NDJSON escapes its own
+    /// control characters, CSV cells must stay exact in a file, Parquet is bytes.
+    pub fn stream_kind(self) -> StreamKind {
+        match self {
+            RowFormat::Ndjson => StreamKind::Escaped,
+            RowFormat::Csv => StreamKind::Records,
+            RowFormat::Parquet => StreamKind::Binary,
+        }
+    }
+}
+
+/// `--csv-formula-guard`: a CSV cell that a spreadsheet would take for a formula
+/// (first character `=`, `+`, `-`, `@`, tab or CR) gets a `'` in front.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CsvOptions {
+    pub formula_guard: bool,
+}
+
+pub fn open(
+    format: RowFormat,
+    stream: Stream,
+    csv: CsvOptions,
+) -> std::io::Result<Box<dyn RowWriter>> {
     Ok(match format {
         RowFormat::Ndjson => Box::new(Ndjson {
             stream,
             line: Vec::with_capacity(4096),
         }),
-        RowFormat::Csv => Box::new(Csv::new(stream)?),
+        RowFormat::Csv => Box::new(Csv::new(stream, csv)?),
         RowFormat::Parquet => Box::new(super::parquet::ParquetRows::new(stream)?),
     })
 }
@@ -89,6 +113,7 @@ impl RowWriter for Ndjson {
                 Value::Null => out.extend_from_slice(b"null"),
                 Value::Str(s) => json_string(s, out),
                 Value::Int(v) => out.extend_from_slice(v.to_string().as_bytes()),
+                Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
                 Value::Map(m) => json_map(m, out),
                 Value::List(l) => {
                     out.push(b'[');
@@ -113,26 +138,45 @@ impl RowWriter for Ndjson {
 struct Csv {
     stream: Stream,
     line: Vec<u8>,
+    options: CsvOptions,
 }
 
 impl Csv {
-    fn new(mut stream: Stream) -> std::io::Result<Csv> {
+    fn new(mut stream: Stream, options: CsvOptions) -> std::io::Result<Csv> {
         let header: Vec<&str> = COLUMNS.iter().map(|c| c.name).collect();
         stream.write_all(format!("{}\n", header.join(",")).as_bytes())?;
         Ok(Csv {
             stream,
             line: Vec::with_capacity(4096),
+            options,
         })
     }
 }
 
-/// RFC 4180 field: quoted when it holds a comma, quote or line break.
-fn csv_field(s: &str, out: &mut Vec<u8>) {
+/// Characters that make a spreadsheet read a cell as a formula when they come first.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// An RFC 4180 field, the text exactly: quoted when it holds a comma, quote or line
+/// break (quotes doubled); with the formula guard, a `'` in front of a cell a
+/// spreadsheet would evaluate.
+fn csv_field(s: &str, options: CsvOptions, out: &mut Vec<u8>) {
+    let guard = options.formula_guard && s.starts_with(FORMULA_STARTS);
     if s.contains([',', '"', '\n', '\r']) {
         out.push(b'"');
-        out.extend_from_slice(s.replace('"', "\"\"").as_bytes());
+        if guard {
+            out.push(b'\'');
+        }
+        for piece in s.split_inclusive('"') {
+            out.extend_from_slice(piece.as_bytes());
+            if piece.ends_with('"') {
+                out.push(b'"');
+            }
+        }
         out.push(b'"');
     } else {
+        if guard {
+            out.push(b'\'');
+        }
         out.extend_from_slice(s.as_bytes());
     }
 }
@@ -145,18 +189,22 @@ impl RowWriter for Csv {
             if n > 0 {
                 out.push(b',');
             }
+            let options = self.options;
             match (c.get)(row) {
                 Value::Null => {}
-                Value::Str(s) => csv_field(s, out),
+                Value::Str(s) => csv_field(s, options, out),
                 Value::Int(v) => out.extend_from_slice(v.to_string().as_bytes()),
+                Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
                 Value::Map(m) => {
                     let mut json = Vec::new();
                     json_map(m, &mut json);
-                    csv_field(&String::from_utf8_lossy(&json), out);
+                    csv_field(&String::from_utf8_lossy(&json), options, out);
                 }
-                Value::List(l) => csv_field(&l.join(" "), out),
+                Value::List(l) => csv_field(&l.join(" "), options, out),
             }
         }
+        // LF ends a record (RFC 4180 says CRLF; every reader takes both, and LF keeps
+        // the files diffable with the other formats' output).
         out.push(b'\n');
         self.stream.write_all(out)
     }

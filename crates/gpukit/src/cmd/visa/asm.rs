@@ -25,7 +25,7 @@ pub fn run(a: Args) -> CmdResult {
     if obj.version > binary {
         match obj.needs_newer_than(binary) {
             None => {
-                eprintln!("note: {}: vISA {} text uses nothing beyond {binary}; written as {binary}", a.file.display(), obj.version);
+                crate::error::print_stderr(&format!("note: {}: vISA {} text uses nothing beyond {binary}; written as {binary}", crate::error::name(&a.file), obj.version));
                 obj.version = binary;
             }
             Some(what) => {
