@@ -384,11 +384,14 @@ fn intel_patch_tokens_many_arguments() {
     );
 }
 
+/// `.ze_info` text (before the kernels) for a size.
+type YamlOfSize = fn(usize) -> String;
+
 /// I6: `.ze_info` shapes with the most nodes per byte, against the memory budget:
 /// flow sequences of one-digit items, empty keys, short sequence items.
 #[test]
 fn intel_ze_info_dense_yaml() {
-    let shapes: [(&str, fn(usize) -> String); 3] = [
+    let shapes: [(&str, YamlOfSize); 3] = [
         ("flow", |n| {
             format!("version: '1.40'\nlist: [{}]\nkernels:\n", "1,".repeat(n))
         }),
