@@ -59,7 +59,43 @@ fn truncations_and_mutations() {
                     _ => 0,
                 };
             }
-            let _ = gpukit_intel::read(&m);
+            derived_values(&m);
         }
     }
+}
+
+/// Reads `bytes` and computes every value `intel info` derives from the model (as
+/// the `intel_read` fuzz target does): none may panic, whatever the fields hold.
+fn derived_values(bytes: &[u8]) {
+    let Ok(program) = gpukit_intel::read(bytes) else {
+        return;
+    };
+    for k in &program.kernels {
+        for grf in [0, 1, 32, 64, u32::MAX] {
+            let _ = k.per_thread_bytes(grf);
+        }
+        for a in &k.args {
+            let _ = a.payload_size();
+            assert_eq!(k.arg(a.index).map(|found| found.index), Some(a.index));
+        }
+        for i in &k.implicit {
+            let _ = i.kind.name();
+        }
+    }
+}
+
+/// Issue 23 I7: a per-thread payload of 4294967295 bytes rounds up to whole GRFs
+/// past `u32::MAX` (it wrapped to 0).
+#[test]
+fn per_thread_size_past_u32() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/intel");
+    let bytes = std::fs::read(dir.join("per_thread_4g.sid.bin")).unwrap();
+    let program = gpukit_intel::read(&bytes).unwrap();
+    let k = program
+        .kernels
+        .iter()
+        .find(|k| k.per_thread.size == u32::MAX)
+        .unwrap();
+    assert_eq!(k.per_thread_bytes(32), 1 << 32);
+    assert_eq!(k.per_thread_bytes(0), u64::from(u32::MAX));
 }

@@ -82,6 +82,33 @@ fn elf64(mut sections: Vec<Sec64>, names: Vec<u8>) -> Vec<u8> {
     out
 }
 
+/// A symbol table section (`entries` after the null symbol) whose names are in
+/// section `strtab`.
+fn symtab(name: u32, entries: &[u8], strtab: u32) -> Sec64 {
+    let mut data = vec![0u8; 24];
+    data.extend_from_slice(entries);
+    Sec64 {
+        link: strtab,
+        info: 1,
+        entsize: 24,
+        ..Sec64::new(name, SHT_SYMTAB, data)
+    }
+}
+
+/// A zebin of one kernel `k` (with its `.text.k`) described by `yaml`.
+fn one_kernel_zebin(yaml: String) -> Vec<u8> {
+    let mut names = Names::default();
+    let code = names.add(b".text.k");
+    let info = names.add(b".ze_info");
+    elf64(
+        vec![
+            Sec64::new(code, SHT_PROGBITS, vec![0; 16]),
+            Sec64::new(info, SHT_ZEBIN_ZEINFO, yaml.into_bytes()),
+        ],
+        names.0,
+    )
+}
+
 /// A section-name table being written: `add` returns a name's offset.
 #[derive(Default)]
 struct Names(Vec<u8>);
@@ -177,23 +204,19 @@ fn intel_zebin_sections_sharing_one_name() {
         let info = names.add(b".ze_info");
         sections.push(Sec64::new(info, SHT_ZEBIN_ZEINFO, yaml.into_bytes()));
         // Symbols in section 1 (named by the long string), names from `.strtab`.
-        let mut symtab = vec![0u8; 24];
+        let mut symbols = Vec::new();
         for i in 0..n {
             let mut s = [0u8; 24];
             s[..4].copy_from_slice(&1u32.to_le_bytes());
             s[4] = 1; // STT_OBJECT, STB_LOCAL
             s[6..8].copy_from_slice(&1u16.to_le_bytes());
             s[8..16].copy_from_slice(&(i as u64).to_le_bytes());
-            symtab.extend_from_slice(&s);
+            symbols.extend_from_slice(&s);
         }
         let strtab = names.add(b".strtab");
         let symtab_name = names.add(b".symtab");
         let strtab_index = sections.len() as u32 + 2; // after the symbol table
-        let mut sym = Sec64::new(symtab_name, SHT_SYMTAB, symtab);
-        sym.link = strtab_index;
-        sym.info = 1;
-        sym.entsize = 24;
-        sections.push(sym);
+        sections.push(symtab(symtab_name, &symbols, strtab_index));
         sections.push(Sec64::new(strtab, SHT_STRTAB, b"\0s\0".to_vec()));
         elf64(sections, names.0)
     };
@@ -224,7 +247,7 @@ fn intel_zebin_symbols_and_relocations() {
         let long = names.add(&vec![b'x'; 8 * n]);
         sections.push(Sec64::new(long, SHT_PROGBITS, vec![0; 8])); // index 4
         let mut strtab = vec![0u8];
-        let mut symtab = vec![0u8; 24];
+        let mut symbols = Vec::new();
         for i in 0..n {
             let name = strtab.len() as u32;
             strtab.extend_from_slice(format!("g{i}\0").as_bytes());
@@ -234,7 +257,7 @@ fn intel_zebin_symbols_and_relocations() {
             let section: u16 = if i % 2 == 0 { 3 } else { 4 };
             s[6..8].copy_from_slice(&section.to_le_bytes());
             s[8..16].copy_from_slice(&(i as u64 % 8).to_le_bytes());
-            symtab.extend_from_slice(&s);
+            symbols.extend_from_slice(&s);
         }
         let mut rela = Vec::new();
         for i in 0..n {
@@ -245,17 +268,14 @@ fn intel_zebin_symbols_and_relocations() {
         let symtab_name = names.add(b".symtab");
         let strtab_name = names.add(b".strtab");
         let rela_name = names.add(b".rela.data.global");
-        let mut sym = Sec64::new(symtab_name, SHT_SYMTAB, symtab);
-        sym.link = 6;
-        sym.info = 1;
-        sym.entsize = 24;
-        sections.push(sym); // index 5
+        sections.push(symtab(symtab_name, &symbols, 6)); // index 5
         sections.push(Sec64::new(strtab_name, SHT_STRTAB, strtab)); // index 6
-        let mut rel = Sec64::new(rela_name, SHT_RELA, rela);
-        rel.link = 5;
-        rel.info = 3;
-        rel.entsize = 24;
-        sections.push(rel);
+        sections.push(Sec64 {
+            link: 5,
+            info: 3,
+            entsize: 24,
+            ..Sec64::new(rela_name, SHT_RELA, rela)
+        });
         elf64(sections, names.0)
     };
     two_sizes(
@@ -285,16 +305,7 @@ fn intel_zebin_many_arguments() {
         for i in 0..n {
             yaml.push_str(&format!("      - bti_value: {i}\n        arg_index: {i}\n"));
         }
-        let mut names = Names::default();
-        let text = names.add(b".text.k");
-        let info = names.add(b".ze_info");
-        elf64(
-            vec![
-                Sec64::new(text, SHT_PROGBITS, vec![0; 16]),
-                Sec64::new(info, SHT_ZEBIN_ZEINFO, yaml.into_bytes()),
-            ],
-            names.0,
-        )
+        one_kernel_zebin(yaml)
     };
     two_sizes(
         "intel-zebin-many-arguments",
@@ -373,11 +384,14 @@ fn intel_patch_tokens_many_arguments() {
     );
 }
 
+/// `.ze_info` text (before the kernels) for a size.
+type YamlOfSize = fn(usize) -> String;
+
 /// I6: `.ze_info` shapes with the most nodes per byte, against the memory budget:
 /// flow sequences of one-digit items, empty keys, short sequence items.
 #[test]
 fn intel_ze_info_dense_yaml() {
-    let shapes: [(&str, fn(usize) -> String); 3] = [
+    let shapes: [(&str, YamlOfSize); 3] = [
         ("flow", |n| {
             format!("version: '1.40'\nlist: [{}]\nkernels:\n", "1,".repeat(n))
         }),
@@ -392,16 +406,7 @@ fn intel_ze_info_dense_yaml() {
         let make = |n: usize| {
             let mut yaml = text(n);
             ze_kernel(&mut yaml, "k");
-            let mut names = Names::default();
-            let code = names.add(b".text.k");
-            let info = names.add(b".ze_info");
-            elf64(
-                vec![
-                    Sec64::new(code, SHT_PROGBITS, vec![0; 16]),
-                    Sec64::new(info, SHT_ZEBIN_ZEINFO, yaml.into_bytes()),
-                ],
-                names.0,
-            )
+            one_kernel_zebin(yaml)
         };
         two_sizes(
             &format!("intel-ze-info-{shape}"),
