@@ -350,18 +350,7 @@ pub fn pressure_pair(a: Option<&Pressure>, b: Option<&Pressure>) -> String {
         );
     }
     for (k, (name, p, color)) in sides.iter().enumerate() {
-        let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
-        for (i, &bytes) in p.bytes.iter().enumerate() {
-            let v = bytes as f64 / grf;
-            let _ = write!(
-                d,
-                " L{:.1},{:.1} L{:.1},{:.1}",
-                x(i as f64),
-                y(v),
-                x(i as f64 + 1.0),
-                y(v)
-            );
-        }
+        let d = svg::step_path(&p.bytes, grf, &x, &y);
         let pk = p.bytes.iter().copied().max().unwrap_or(0) as f64 / grf;
         let _ = write!(
             s,

@@ -227,18 +227,7 @@ pub fn pressure(p: &Pressure, title: &str, anchor: &dyn Fn(usize) -> String) -> 
         p.grf_bytes
     );
     // The series as a step line with its area.
-    let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
-    for (i, &b) in p.bytes.iter().enumerate() {
-        let v = b as f64 / grf;
-        let _ = write!(
-            d,
-            " L{:.1},{:.1} L{:.1},{:.1}",
-            x(i as f64),
-            y(v),
-            x(i as f64 + 1.0),
-            y(v)
-        );
-    }
+    let mut d = step_path(&p.bytes, grf, &x, &y);
     let _ = write!(d, " L{:.1},{:.1} Z", x(n as f64), y(0.0));
     let _ = write!(
         s,
@@ -271,6 +260,29 @@ pub fn pressure(p: &Pressure, title: &str, anchor: &dyn Fn(usize) -> String) -> 
     }
     s.push_str("</svg>");
     s
+}
+
+/// A series as a step line from the origin: each value, divided by `unit`, held over
+/// its position (`x`, `y` map positions and values to the picture).
+pub(crate) fn step_path(
+    values: &[u64],
+    unit: f64,
+    x: &dyn Fn(f64) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) -> String {
+    let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
+    for (i, &b) in values.iter().enumerate() {
+        let v = b as f64 / unit;
+        let _ = write!(
+            d,
+            " L{:.1},{:.1} L{:.1},{:.1}",
+            x(i as f64),
+            y(v),
+            x(i as f64 + 1.0),
+            y(v)
+        );
+    }
+    d
 }
 
 /// Horizontal bars, largest first.
