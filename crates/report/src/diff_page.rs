@@ -30,6 +30,9 @@ pub struct DiffKernel {
     /// Instructions per mnemonic in A and B.
     pub mix_a: Vec<(String, usize)>,
     pub mix_b: Vec<(String, usize)>,
+    /// Gen sends per kind (SFID) in A and B.
+    pub sends_a: Vec<(String, usize)>,
+    pub sends_b: Vec<(String, usize)>,
     pub pressure_a: Option<Pressure>,
     pub pressure_b: Option<Pressure>,
     pub cfg_a: Option<Graph>,
@@ -135,12 +138,23 @@ fn section(s: &mut String, k: usize, kernel: &DiffKernel) {
         );
     }
     s.push_str("</table>\n<div class=\"pics\">");
-    if !kernel.mix_a.is_empty() || !kernel.mix_b.is_empty() {
-        let _ = write!(
-            s,
-            "<div><h3>Instruction mix</h3>{}</div>",
-            mix_pair(&kernel.mix_a, &kernel.mix_b)
-        );
+    for (heading, title, a, b) in [
+        (
+            "Instruction mix",
+            "instructions by mnemonic",
+            &kernel.mix_a,
+            &kernel.mix_b,
+        ),
+        (
+            "Sends",
+            "Gen sends by kind (SFID)",
+            &kernel.sends_a,
+            &kernel.sends_b,
+        ),
+    ] {
+        if !a.is_empty() || !b.is_empty() {
+            let _ = write!(s, "<div><h3>{heading}</h3>{}</div>", mix_pair(title, a, b));
+        }
     }
     if kernel.pressure_a.is_some() || kernel.pressure_b.is_some() {
         let _ = write!(
@@ -216,8 +230,8 @@ fn moved(s: &mut String, st: &Structural) {
 const COLOR_A: &str = "#4a6fa5";
 const COLOR_B: &str = "#d9770b";
 
-/// Paired horizontal bars per mnemonic (A above B), the largest changes first.
-pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
+/// Paired horizontal bars per name (A above B), the largest changes first.
+pub fn mix_pair(title: &str, a: &[(String, usize)], b: &[(String, usize)]) -> String {
     let mut names: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for (n, c) in a {
         names.entry(n).or_default().0 += c;
@@ -239,10 +253,11 @@ pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
     let w = 640.0;
     let h = 44.0 + items.len() as f64 * (2.0 * bar_h + gap);
     let mut s = format!(
-        r##"<svg class="mix" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>instructions by mnemonic, A and B</title><text x="4" y="16" font-size="14" font-weight="bold">instructions by mnemonic</text><rect x="{left}" y="24" width="10" height="8" fill="{COLOR_A}"/><text x="{0}" y="32">A</text><rect x="{1}" y="24" width="10" height="8" fill="{COLOR_B}"/><text x="{2}" y="32">B</text>"##,
+        r##"<svg class="mix" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>{3}, A and B</title><text x="4" y="16" font-size="14" font-weight="bold">{3}</text><rect x="{left}" y="24" width="10" height="8" fill="{COLOR_A}"/><text x="{0}" y="32">A</text><rect x="{1}" y="24" width="10" height="8" fill="{COLOR_B}"/><text x="{2}" y="32">B</text>"##,
         left + 14.0,
         left + 40.0,
-        left + 54.0
+        left + 54.0,
+        escape(title)
     );
     for (i, (name, x, y)) in items.iter().enumerate() {
         let top = 40.0 + i as f64 * (2.0 * bar_h + gap);
