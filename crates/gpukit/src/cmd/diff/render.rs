@@ -317,3 +317,32 @@ impl Threshold {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_conditions() {
+        let FailOn(t) = parse_fail_on("spill_bytes>0, instructions>+5%,blocks<=-2").unwrap();
+        assert_eq!(t.len(), 3);
+        assert_eq!(
+            (t[0].metric, t[0].op, t[0].of),
+            ("spill_bytes", ">", Of::Value)
+        );
+        assert_eq!(
+            (t[1].metric, t[1].value, t[1].of),
+            ("instructions", 5.0, Of::Percent)
+        );
+        assert_eq!((t[2].op, t[2].value, t[2].of), ("<=", -2.0, Of::Change));
+        for bad in [
+            "spills>0",
+            "instructions",
+            "instructions>x",
+            "instructions=>1",
+            "sends>inf",
+        ] {
+            assert!(parse_fail_on(bad).is_err(), "{bad}");
+        }
+    }
+}
