@@ -182,9 +182,10 @@ fn section(s: &mut String, k: usize, kernel: &DiffKernel) {
 fn moved(s: &mut String, st: &Structural) {
     let _ = write!(
         s,
-        "<h3>What moved: {} lines removed, {} added, in {} of {} / {} blocks{}</h3>",
+        "<h3>What moved: {} lines removed, {} added, {} changed, in {} of {} / {} blocks{}</h3>",
         st.removed,
         st.added,
+        st.modified,
         st.changed_blocks.len(),
         st.blocks_a,
         st.blocks_b,
@@ -201,11 +202,12 @@ fn moved(s: &mut String, st: &Structural) {
     for b in &st.changed_blocks {
         let _ = write!(
             s,
-            "<tr class=\"blk\"><td>{} | {}   -{} +{}</td></tr>",
+            "<tr class=\"blk\"><td>{} | {}   -{} +{} ~{}</td></tr>",
             escape(b.start_a.as_deref().unwrap_or("(not in A)")),
             escape(b.start_b.as_deref().unwrap_or("(not in B)")),
             b.removed,
-            b.added
+            b.added,
+            b.modified
         );
         for e in &b.edits {
             let _ = write!(

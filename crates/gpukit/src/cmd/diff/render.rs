@@ -98,7 +98,7 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
         if let Some(st) = &d.structural {
             let _ = writeln!(
                 s,
-                "  listing: {}; -{} +{} lines in {} blocks (A {} blocks, B {}){}",
+                "  listing: {}; -{} +{} ~{} lines in {} blocks (A {} blocks, B {}){}",
                 if st.same {
                     "same up to renumbering"
                 } else {
@@ -106,6 +106,7 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
                 },
                 st.removed,
                 st.added,
+                st.modified,
                 st.changed_blocks.len(),
                 st.blocks_a,
                 st.blocks_b,
@@ -122,11 +123,12 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
                 }
                 let _ = writeln!(
                     s,
-                    "    @@ {} | {} (-{} +{})",
+                    "    @@ {} | {} (-{} +{} ~{})",
                     b.start_a.as_deref().unwrap_or("(not in A)"),
                     b.start_b.as_deref().unwrap_or("(not in B)"),
                     b.removed,
-                    b.added
+                    b.added,
+                    b.modified
                 );
                 for e in &b.edits {
                     if left == 0 {
@@ -136,7 +138,7 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
                     left -= 1;
                 }
             }
-            let total = st.added + st.removed;
+            let total = st.added + st.removed + 2 * st.modified;
             if total > lines {
                 let _ = writeln!(
                     s,

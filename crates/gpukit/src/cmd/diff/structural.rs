@@ -90,7 +90,7 @@ impl KernelDiff {
         let moved = self
             .structural
             .as_ref()
-            .map_or(0, |s| (s.added + s.removed) as u64);
+            .map_or(0, |s| (s.added + s.removed + s.modified) as u64);
         d("instructions") + d("gen_instructions") + d("spill_bytes") + moved
     }
 }
