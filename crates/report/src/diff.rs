@@ -78,6 +78,20 @@ pub struct BlockChange {
     pub edits: Vec<Edit>,
 }
 
+impl BlockChange {
+    /// `A's first line | B's first line (-removed +added ~changed)`.
+    pub fn heading(&self) -> String {
+        format!(
+            "{} | {} (-{} +{} ~{})",
+            self.start_a.as_deref().unwrap_or("(not in A)"),
+            self.start_b.as_deref().unwrap_or("(not in B)"),
+            self.removed,
+            self.added,
+            self.modified
+        )
+    }
+}
+
 /// One changed line: `-` only in A, `+` only in B, with its text as listed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Edit {

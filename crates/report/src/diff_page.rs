@@ -202,12 +202,8 @@ fn moved(s: &mut String, st: &Structural) {
     for b in &st.changed_blocks {
         let _ = write!(
             s,
-            "<tr class=\"blk\"><td>{} | {}   -{} +{} ~{}</td></tr>",
-            escape(b.start_a.as_deref().unwrap_or("(not in A)")),
-            escape(b.start_b.as_deref().unwrap_or("(not in B)")),
-            b.removed,
-            b.added,
-            b.modified
+            "<tr class=\"blk\"><td>{}</td></tr>",
+            escape(&b.heading())
         );
         for e in &b.edits {
             let _ = write!(
@@ -322,39 +318,7 @@ pub fn pressure_pair(a: Option<&Pressure>, b: Option<&Pressure>) -> String {
         r##"<svg class="pressure" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>live registers along the instruction stream, A and B</title><text x="{left}" y="20" font-size="14" font-weight="bold">live GRFs ({} bytes each) per instruction: A and B</text>"##,
         grf
     );
-    let mut v = 0.0;
-    while v <= ymax + 1e-9 {
-        let yy = y(v);
-        let _ = write!(
-            s,
-            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f0f0f0"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            left + pw,
-            left - 7.0,
-            yy + 4.0,
-            trim_number(v)
-        );
-        v += step;
-    }
-    let xstep = nice_step(n as f64 / 8.0).max(1.0);
-    let mut i = 0.0;
-    while i <= n as f64 + 1e-9 {
-        let _ = write!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-            x(i),
-            top + ph + 16.0,
-            trim_number(i)
-        );
-        i += xstep;
-    }
-    let _ = write!(
-        s,
-        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{0:.1}" stroke="#333"/><line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#333"/><text x="{2:.1}" y="{3:.1}" text-anchor="middle">instruction</text>"##,
-        top + ph,
-        left + pw,
-        left + pw / 2.0,
-        h - 8.0
-    );
+    svg::position_axes(&mut s, (left, top, pw, ph), h, n, ymax, step, &x, &y);
     if let Some(b) = budget {
         let yy = y(b);
         let _ = write!(

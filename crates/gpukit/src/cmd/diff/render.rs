@@ -121,15 +121,7 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
                 if left == 0 {
                     break;
                 }
-                let _ = writeln!(
-                    s,
-                    "    @@ {} | {} (-{} +{} ~{})",
-                    b.start_a.as_deref().unwrap_or("(not in A)"),
-                    b.start_b.as_deref().unwrap_or("(not in B)"),
-                    b.removed,
-                    b.added,
-                    b.modified
-                );
+                let _ = writeln!(s, "    @@ {}", b.heading());
                 for e in &b.edits {
                     if left == 0 {
                         break 'blocks;
