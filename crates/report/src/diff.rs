@@ -78,6 +78,27 @@ pub struct BlockChange {
     pub edits: Vec<Edit>,
 }
 
+impl Structural {
+    /// `-removed +added ~changed lines in K of A / B blocks`, and whether the budget
+    /// made part of it approximate.
+    pub fn summary(&self) -> String {
+        format!(
+            "-{} +{} ~{} lines in {} of {} / {} blocks{}",
+            self.removed,
+            self.added,
+            self.modified,
+            self.changed_blocks.len(),
+            self.blocks_a,
+            self.blocks_b,
+            if self.approximate {
+                " (some blocks compared by prefix and suffix only: over the alignment budget)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 impl BlockChange {
     /// `A's first line | B's first line (-removed +added ~changed)`.
     pub fn heading(&self) -> String {

@@ -180,21 +180,7 @@ fn section(s: &mut String, k: usize, kernel: &DiffKernel) {
 }
 
 fn moved(s: &mut String, st: &Structural) {
-    let _ = write!(
-        s,
-        "<h3>What moved: {} lines removed, {} added, {} changed, in {} of {} / {} blocks{}</h3>",
-        st.removed,
-        st.added,
-        st.modified,
-        st.changed_blocks.len(),
-        st.blocks_a,
-        st.blocks_b,
-        if st.approximate {
-            " (some blocks compared by prefix and suffix only: over the alignment budget)"
-        } else {
-            ""
-        }
-    );
+    let _ = write!(s, "<h3>What moved: {}</h3>", escape(&st.summary()));
     if st.changed_blocks.is_empty() {
         return;
     }

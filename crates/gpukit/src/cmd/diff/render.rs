@@ -98,23 +98,13 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
         if let Some(st) = &d.structural {
             let _ = writeln!(
                 s,
-                "  listing: {}; -{} +{} ~{} lines in {} blocks (A {} blocks, B {}){}",
+                "  listing: {}; {}",
                 if st.same {
                     "same up to renumbering"
                 } else {
                     "differs"
                 },
-                st.removed,
-                st.added,
-                st.modified,
-                st.changed_blocks.len(),
-                st.blocks_a,
-                st.blocks_b,
-                if st.approximate {
-                    ", partly by prefix/suffix"
-                } else {
-                    ""
-                }
+                st.summary()
             );
             let mut left = lines;
             'blocks: for b in &st.changed_blocks {
