@@ -32,8 +32,12 @@ pub const SHOWN_EDITS: usize = 2_000;
 struct CanonLine {
     /// Canonical text (renamed by first appearance); equal texts mean equal code.
     text: String,
-    /// Hash of the canonical text with the numbers of renamed names erased.
+    /// Hash of the canonical text with the numbers of renamed names erased: lines
+    /// aligned with different shapes changed (an immediate, a register, a type).
     shape: u64,
+    /// Hash of the shape with every number erased: the alignment key, so that a line
+    /// whose register or immediate changed still meets its counterpart.
+    coarse: u64,
     label: bool,
 }
 
@@ -51,6 +55,9 @@ pub struct Structural {
     /// Lines only in A / only in B after alignment.
     pub removed: usize,
     pub added: usize,
+    /// Lines aligned with a counterpart that differs in more than naming (a
+    /// register, an immediate, a type).
+    pub modified: usize,
     /// The blocks where something moved, in B's order (A's for removed blocks).
     pub changed_blocks: Vec<BlockChange>,
     /// Some block pairs were over the LCS budget and compared by prefix/suffix.
@@ -67,7 +74,43 @@ pub struct BlockChange {
     pub start_b: Option<String>,
     pub removed: usize,
     pub added: usize,
+    pub modified: usize,
     pub edits: Vec<Edit>,
+}
+
+impl Structural {
+    /// `-removed +added ~changed lines in K of A / B blocks`, and whether the budget
+    /// made part of it approximate.
+    pub fn summary(&self) -> String {
+        format!(
+            "-{} +{} ~{} lines in {} of {} / {} blocks{}",
+            self.removed,
+            self.added,
+            self.modified,
+            self.changed_blocks.len(),
+            self.blocks_a,
+            self.blocks_b,
+            if self.approximate {
+                " (some blocks compared by prefix and suffix only: over the alignment budget)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+impl BlockChange {
+    /// `A's first line | B's first line (-removed +added ~changed)`.
+    pub fn heading(&self) -> String {
+        format!(
+            "{} | {} (-{} +{} ~{})",
+            self.start_a.as_deref().unwrap_or("(not in A)"),
+            self.start_b.as_deref().unwrap_or("(not in B)"),
+            self.removed,
+            self.added,
+            self.modified
+        )
+    }
 }
 
 /// One changed line: `-` only in A, `+` only in B, with its text as listed.
@@ -102,7 +145,7 @@ pub fn compare<'a>(
     let key = |lines: &[CanonLine], r: &std::ops::Range<usize>| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         for l in &lines[r.clone()] {
-            l.shape.hash(&mut h);
+            l.coarse.hash(&mut h);
         }
         h.finish()
     };
@@ -124,10 +167,11 @@ pub fn compare<'a>(
         };
     for step in block_pairs {
         let (ra, rb) = match step {
-            Step::Same(..) => continue,
+            Step::Same(i, j) | Step::Paired(i, j) => {
+                (Some(blocks_a[i].clone()), Some(blocks_b[j].clone()))
+            }
             Step::Removed(i) => (Some(blocks_a[i].clone()), None),
             Step::Added(j) => (None, Some(blocks_b[j].clone())),
-            Step::Paired(i, j) => (Some(blocks_a[i].clone()), Some(blocks_b[j].clone())),
         };
         let start = |raw: &[String], r: &Option<std::ops::Range<usize>>| {
             r.as_ref()
@@ -141,31 +185,51 @@ pub fn compare<'a>(
         };
         let ra = ra.unwrap_or(0..0);
         let rb = rb.unwrap_or(0..0);
-        let sa: Vec<u64> = a[ra.clone()].iter().map(|l| l.shape).collect();
-        let sb: Vec<u64> = b[rb.clone()].iter().map(|l| l.shape).collect();
+        let sa: Vec<u64> = a[ra.clone()].iter().map(|l| l.coarse).collect();
+        let sb: Vec<u64> = b[rb.clone()].iter().map(|l| l.coarse).collect();
         for step in align(&sa, &sb, &mut budget, &mut out.approximate) {
-            let mut lines = Vec::new();
-            match step {
-                Step::Same(..) => {}
-                Step::Removed(i) => lines.push(('-', &a_raw[ra.start + i])),
-                Step::Added(j) => lines.push(('+', &b_raw[rb.start + j])),
-                Step::Paired(i, j) => {
-                    lines.push(('-', &a_raw[ra.start + i]));
-                    lines.push(('+', &b_raw[rb.start + j]));
+            // A changed line shows as its A text (`-`) then its B text (`+`).
+            let (minus, plus) = match step {
+                Step::Same(i, j) if a[ra.start + i].shape != b[rb.start + j].shape => {
+                    change.modified += 1;
+                    (Some(i), Some(j))
                 }
-            }
-            for (sign, text) in lines {
-                if sign == '-' {
+                Step::Same(..) => (None, None),
+                Step::Removed(i) => {
                     change.removed += 1;
-                } else {
-                    change.added += 1;
+                    (Some(i), None)
                 }
-                push_edit(&mut change, sign, text, &mut out.edits_not_shown);
+                Step::Added(j) => {
+                    change.added += 1;
+                    (None, Some(j))
+                }
+                Step::Paired(i, j) => {
+                    change.removed += 1;
+                    change.added += 1;
+                    (Some(i), Some(j))
+                }
+            };
+            if let Some(i) = minus {
+                push_edit(
+                    &mut change,
+                    '-',
+                    &a_raw[ra.start + i],
+                    &mut out.edits_not_shown,
+                );
+            }
+            if let Some(j) = plus {
+                push_edit(
+                    &mut change,
+                    '+',
+                    &b_raw[rb.start + j],
+                    &mut out.edits_not_shown,
+                );
             }
         }
-        if change.added + change.removed > 0 {
+        if change.added + change.removed + change.modified > 0 {
             out.removed += change.removed;
             out.added += change.added;
+            out.modified += change.modified;
             out.changed_blocks.push(change);
         }
     }
@@ -257,10 +321,21 @@ fn canonical<'a>(
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
         shape.hash(&mut h);
+        let shape_hash = h.finish();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut digits = false;
+        for c in shape.bytes() {
+            let digit = c.is_ascii_digit();
+            if !(digit && digits) {
+                (if digit { b'#' } else { c }).hash(&mut h);
+            }
+            digits = digit;
+        }
         raw_out.push(raw.to_owned());
         canon.push(CanonLine {
             text,
-            shape: h.finish(),
+            shape: shape_hash,
+            coarse: h.finish(),
             label,
         });
     }
@@ -447,6 +522,18 @@ mod tests {
         assert_eq!(s.changed_blocks.len(), 1);
         assert_eq!(s.changed_blocks[0].start_b.as_deref(), Some("L1:"));
         assert_eq!(s.changed_blocks[0].edits[0].text, "shl V9 V3 0x2:d");
+    }
+
+    #[test]
+    fn changed_operands_are_aligned() {
+        let a = "mov (8|M0) r3.0<1>:ud r0.0<8;8,1>:ud {$1}\nadd (8|M0) r4.0<1>:d r3.0<1;1,0>:d 0x1:d\nsend.ugm (8|M0) null r4 null {$2}\n";
+        let b = "mov (8|M0) r5.0<1>:ud r0.0<8;8,1>:ud {$7}\nadd (8|M0) r6.0<1>:d r5.0<1;1,0>:d 0x1:d\nsend.ugm (8|M0) null r6 null {$3}\n";
+        let s = compare(lines(a), lines(b));
+        assert!(!s.same);
+        assert_eq!((s.added, s.removed, s.modified), (0, 0, 3));
+        let edits = &s.changed_blocks[0].edits;
+        assert_eq!(edits.len(), 6);
+        assert_eq!((edits[0].sign, edits[1].sign), ('-', '+'));
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct DiffKernel {
     /// Instructions per mnemonic in A and B.
     pub mix_a: Vec<(String, usize)>,
     pub mix_b: Vec<(String, usize)>,
+    /// Gen sends per kind (SFID) in A and B.
+    pub sends_a: Vec<(String, usize)>,
+    pub sends_b: Vec<(String, usize)>,
     pub pressure_a: Option<Pressure>,
     pub pressure_b: Option<Pressure>,
     pub cfg_a: Option<Graph>,
@@ -135,12 +138,23 @@ fn section(s: &mut String, k: usize, kernel: &DiffKernel) {
         );
     }
     s.push_str("</table>\n<div class=\"pics\">");
-    if !kernel.mix_a.is_empty() || !kernel.mix_b.is_empty() {
-        let _ = write!(
-            s,
-            "<div><h3>Instruction mix</h3>{}</div>",
-            mix_pair(&kernel.mix_a, &kernel.mix_b)
-        );
+    for (heading, title, a, b) in [
+        (
+            "Instruction mix",
+            "instructions by mnemonic",
+            &kernel.mix_a,
+            &kernel.mix_b,
+        ),
+        (
+            "Sends",
+            "Gen sends by kind (SFID)",
+            &kernel.sends_a,
+            &kernel.sends_b,
+        ),
+    ] {
+        if !a.is_empty() || !b.is_empty() {
+            let _ = write!(s, "<div><h3>{heading}</h3>{}</div>", mix_pair(title, a, b));
+        }
     }
     if kernel.pressure_a.is_some() || kernel.pressure_b.is_some() {
         let _ = write!(
@@ -166,20 +180,7 @@ fn section(s: &mut String, k: usize, kernel: &DiffKernel) {
 }
 
 fn moved(s: &mut String, st: &Structural) {
-    let _ = write!(
-        s,
-        "<h3>What moved: {} lines removed, {} added, in {} of {} / {} blocks{}</h3>",
-        st.removed,
-        st.added,
-        st.changed_blocks.len(),
-        st.blocks_a,
-        st.blocks_b,
-        if st.approximate {
-            " (some blocks compared by prefix and suffix only: over the alignment budget)"
-        } else {
-            ""
-        }
-    );
+    let _ = write!(s, "<h3>What moved: {}</h3>", escape(&st.summary()));
     if st.changed_blocks.is_empty() {
         return;
     }
@@ -187,11 +188,8 @@ fn moved(s: &mut String, st: &Structural) {
     for b in &st.changed_blocks {
         let _ = write!(
             s,
-            "<tr class=\"blk\"><td>{} | {}   -{} +{}</td></tr>",
-            escape(b.start_a.as_deref().unwrap_or("(not in A)")),
-            escape(b.start_b.as_deref().unwrap_or("(not in B)")),
-            b.removed,
-            b.added
+            "<tr class=\"blk\"><td>{}</td></tr>",
+            escape(&b.heading())
         );
         for e in &b.edits {
             let _ = write!(
@@ -216,8 +214,8 @@ fn moved(s: &mut String, st: &Structural) {
 const COLOR_A: &str = "#4a6fa5";
 const COLOR_B: &str = "#d9770b";
 
-/// Paired horizontal bars per mnemonic (A above B), the largest changes first.
-pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
+/// Paired horizontal bars per name (A above B), the largest changes first.
+pub fn mix_pair(title: &str, a: &[(String, usize)], b: &[(String, usize)]) -> String {
     let mut names: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for (n, c) in a {
         names.entry(n).or_default().0 += c;
@@ -239,10 +237,11 @@ pub fn mix_pair(a: &[(String, usize)], b: &[(String, usize)]) -> String {
     let w = 640.0;
     let h = 44.0 + items.len() as f64 * (2.0 * bar_h + gap);
     let mut s = format!(
-        r##"<svg class="mix" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>instructions by mnemonic, A and B</title><text x="4" y="16" font-size="14" font-weight="bold">instructions by mnemonic</text><rect x="{left}" y="24" width="10" height="8" fill="{COLOR_A}"/><text x="{0}" y="32">A</text><rect x="{1}" y="24" width="10" height="8" fill="{COLOR_B}"/><text x="{2}" y="32">B</text>"##,
+        r##"<svg class="mix" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>{3}, A and B</title><text x="4" y="16" font-size="14" font-weight="bold">{3}</text><rect x="{left}" y="24" width="10" height="8" fill="{COLOR_A}"/><text x="{0}" y="32">A</text><rect x="{1}" y="24" width="10" height="8" fill="{COLOR_B}"/><text x="{2}" y="32">B</text>"##,
         left + 14.0,
         left + 40.0,
-        left + 54.0
+        left + 54.0,
+        escape(title)
     );
     for (i, (name, x, y)) in items.iter().enumerate() {
         let top = 40.0 + i as f64 * (2.0 * bar_h + gap);
@@ -305,39 +304,7 @@ pub fn pressure_pair(a: Option<&Pressure>, b: Option<&Pressure>) -> String {
         r##"<svg class="pressure" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11"><title>live registers along the instruction stream, A and B</title><text x="{left}" y="20" font-size="14" font-weight="bold">live GRFs ({} bytes each) per instruction: A and B</text>"##,
         grf
     );
-    let mut v = 0.0;
-    while v <= ymax + 1e-9 {
-        let yy = y(v);
-        let _ = write!(
-            s,
-            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f0f0f0"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            left + pw,
-            left - 7.0,
-            yy + 4.0,
-            trim_number(v)
-        );
-        v += step;
-    }
-    let xstep = nice_step(n as f64 / 8.0).max(1.0);
-    let mut i = 0.0;
-    while i <= n as f64 + 1e-9 {
-        let _ = write!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-            x(i),
-            top + ph + 16.0,
-            trim_number(i)
-        );
-        i += xstep;
-    }
-    let _ = write!(
-        s,
-        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{0:.1}" stroke="#333"/><line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#333"/><text x="{2:.1}" y="{3:.1}" text-anchor="middle">instruction</text>"##,
-        top + ph,
-        left + pw,
-        left + pw / 2.0,
-        h - 8.0
-    );
+    svg::position_axes(&mut s, (left, top, pw, ph), h, n, ymax, step, &x, &y);
     if let Some(b) = budget {
         let yy = y(b);
         let _ = write!(
@@ -350,18 +317,7 @@ pub fn pressure_pair(a: Option<&Pressure>, b: Option<&Pressure>) -> String {
         );
     }
     for (k, (name, p, color)) in sides.iter().enumerate() {
-        let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
-        for (i, &bytes) in p.bytes.iter().enumerate() {
-            let v = bytes as f64 / grf;
-            let _ = write!(
-                d,
-                " L{:.1},{:.1} L{:.1},{:.1}",
-                x(i as f64),
-                y(v),
-                x(i as f64 + 1.0),
-                y(v)
-            );
-        }
+        let d = svg::step_path(&p.bytes, grf, &x, &y);
         let pk = p.bytes.iter().copied().max().unwrap_or(0) as f64 / grf;
         let _ = write!(
             s,

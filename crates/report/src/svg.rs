@@ -186,59 +186,15 @@ pub fn pressure(p: &Pressure, title: &str, anchor: &dyn Fn(usize) -> String) -> 
             top + ph
         );
     }
-    // Y grid and ticks.
-    let mut v = 0.0;
-    while v <= ymax + 1e-9 {
-        let yy = y(v);
-        let _ = write!(
-            s,
-            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f0f0f0"/><line x1="{:.1}" y1="{yy:.1}" x2="{left}" y2="{yy:.1}" stroke="#333"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            left + pw,
-            left - 4.0,
-            left - 7.0,
-            yy + 4.0,
-            trim_number(v)
-        );
-        v += step;
-    }
-    // X ticks.
-    let xstep = nice_step(n as f64 / 8.0).max(1.0);
-    let mut i = 0.0;
-    while i <= n as f64 + 1e-9 {
-        let xx = x(i);
-        let _ = write!(
-            s,
-            r##"<line x1="{xx:.1}" y1="{0:.1}" x2="{xx:.1}" y2="{1:.1}" stroke="#333"/><text x="{xx:.1}" y="{2:.1}" text-anchor="middle">{3}</text>"##,
-            top + ph,
-            top + ph + 4.0,
-            top + ph + 16.0,
-            trim_number(i)
-        );
-        i += xstep;
-    }
+    position_axes(&mut s, (left, top, pw, ph), h, n, ymax, step, &x, &y);
     let _ = write!(
         s,
-        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{0:.1}" stroke="#333"/><line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#333"/><text x="{2:.1}" y="{3:.1}" text-anchor="middle">instruction</text><text transform="translate(16,{4:.1}) rotate(-90)" text-anchor="middle">live GRFs ({5} bytes each)</text>"##,
-        top + ph,
-        left + pw,
-        left + pw / 2.0,
-        h - 8.0,
+        r##"<text transform="translate(16,{0:.1}) rotate(-90)" text-anchor="middle">live GRFs ({1} bytes each)</text>"##,
         top + ph / 2.0,
         p.grf_bytes
     );
     // The series as a step line with its area.
-    let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
-    for (i, &b) in p.bytes.iter().enumerate() {
-        let v = b as f64 / grf;
-        let _ = write!(
-            d,
-            " L{:.1},{:.1} L{:.1},{:.1}",
-            x(i as f64),
-            y(v),
-            x(i as f64 + 1.0),
-            y(v)
-        );
-    }
+    let mut d = step_path(&p.bytes, grf, &x, &y);
     let _ = write!(d, " L{:.1},{:.1} Z", x(n as f64), y(0.0));
     let _ = write!(
         s,
@@ -271,6 +227,83 @@ pub fn pressure(p: &Pressure, title: &str, anchor: &dyn Fn(usize) -> String) -> 
     }
     s.push_str("</svg>");
     s
+}
+
+/// The frame of a chart over instruction positions `0..n` and values `0..ymax`:
+/// grid lines and ticks every `step` up, nice steps along, both axes, and the
+/// `instruction` label (the caller adds its value axis's label).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn position_axes(
+    s: &mut String,
+    (left, top, pw, ph): (f64, f64, f64, f64),
+    h: f64,
+    n: usize,
+    ymax: f64,
+    step: f64,
+    x: &dyn Fn(f64) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) {
+    // Y grid and ticks.
+    let mut v = 0.0;
+    while v <= ymax + 1e-9 {
+        let yy = y(v);
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f0f0f0"/><line x1="{:.1}" y1="{yy:.1}" x2="{left}" y2="{yy:.1}" stroke="#333"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+            left + pw,
+            left - 4.0,
+            left - 7.0,
+            yy + 4.0,
+            trim_number(v)
+        );
+        v += step;
+    }
+    // X ticks.
+    let xstep = nice_step(n as f64 / 8.0).max(1.0);
+    let mut i = 0.0;
+    while i <= n as f64 + 1e-9 {
+        let xx = x(i);
+        let _ = write!(
+            s,
+            r##"<line x1="{xx:.1}" y1="{0:.1}" x2="{xx:.1}" y2="{1:.1}" stroke="#333"/><text x="{xx:.1}" y="{2:.1}" text-anchor="middle">{3}</text>"##,
+            top + ph,
+            top + ph + 4.0,
+            top + ph + 16.0,
+            trim_number(i)
+        );
+        i += xstep;
+    }
+    let _ = write!(
+        s,
+        r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{0:.1}" stroke="#333"/><line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#333"/><text x="{2:.1}" y="{3:.1}" text-anchor="middle">instruction</text>"##,
+        top + ph,
+        left + pw,
+        left + pw / 2.0,
+        h - 8.0,
+    );
+}
+
+/// A series as a step line from the origin: each value, divided by `unit`, held over
+/// its position (`x`, `y` map positions and values to the picture).
+pub(crate) fn step_path(
+    values: &[u64],
+    unit: f64,
+    x: &dyn Fn(f64) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) -> String {
+    let mut d = format!("M{:.1},{:.1}", x(0.0), y(0.0));
+    for (i, &b) in values.iter().enumerate() {
+        let v = b as f64 / unit;
+        let _ = write!(
+            d,
+            " L{:.1},{:.1} L{:.1},{:.1}",
+            x(i as f64),
+            y(v),
+            x(i as f64 + 1.0),
+            y(v)
+        );
+    }
+    d
 }
 
 /// Horizontal bars, largest first.

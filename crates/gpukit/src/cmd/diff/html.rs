@@ -1,7 +1,7 @@
 //! The `--html` page's model, filled from the comparisons; `gpukit_report::diff_page`
 //! draws it with the report pages' pictures.
 
-use super::figures::{Side, METRICS};
+use super::figures::METRICS;
 use super::render::Unmatched;
 use super::structural::KernelDiff;
 use gpukit_report::diff_page::{DiffKernel, DiffPage};
@@ -25,8 +25,8 @@ pub fn page(title: String, diffs: &[KernelDiff], unmatched: &[Unmatched]) -> Dif
 }
 
 fn kernel(d: &KernelDiff) -> DiffKernel {
-    let mix = |s: &Side| -> Vec<(String, usize)> {
-        s.opcodes()
+    let bars = |counts: std::collections::BTreeMap<String, i64>| -> Vec<(String, usize)> {
+        counts
             .into_iter()
             .map(|(k, v)| (k, usize::try_from(v).unwrap_or(0)))
             .collect()
@@ -41,8 +41,10 @@ fn kernel(d: &KernelDiff) -> DiffKernel {
             .map(|m| (m.name.to_string(), (m.get)(&d.a), (m.get)(&d.b)))
             .filter(|(_, a, b)| a.is_some() || b.is_some())
             .collect(),
-        mix_a: mix(&d.a),
-        mix_b: mix(&d.b),
+        mix_a: bars(d.a.opcodes()),
+        mix_b: bars(d.b.opcodes()),
+        sends_a: bars(d.a.send_kinds()),
+        sends_b: bars(d.b.send_kinds()),
         pressure_a: d.a.page.as_ref().and_then(|k| k.pressure.clone()),
         pressure_b: d.b.page.as_ref().and_then(|k| k.pressure.clone()),
         cfg_a: d.a.page.as_ref().and_then(|k| k.cfg.clone()),

@@ -98,36 +98,20 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
         if let Some(st) = &d.structural {
             let _ = writeln!(
                 s,
-                "  listing: {}; -{} +{} lines in {} blocks (A {} blocks, B {}){}",
+                "  listing: {}; {}",
                 if st.same {
                     "same up to renumbering"
                 } else {
                     "differs"
                 },
-                st.removed,
-                st.added,
-                st.changed_blocks.len(),
-                st.blocks_a,
-                st.blocks_b,
-                if st.approximate {
-                    ", partly by prefix/suffix"
-                } else {
-                    ""
-                }
+                st.summary()
             );
             let mut left = lines;
             'blocks: for b in &st.changed_blocks {
                 if left == 0 {
                     break;
                 }
-                let _ = writeln!(
-                    s,
-                    "    @@ {} | {} (-{} +{})",
-                    b.start_a.as_deref().unwrap_or("(not in A)"),
-                    b.start_b.as_deref().unwrap_or("(not in B)"),
-                    b.removed,
-                    b.added
-                );
+                let _ = writeln!(s, "    @@ {}", b.heading());
                 for e in &b.edits {
                     if left == 0 {
                         break 'blocks;
@@ -136,7 +120,7 @@ pub fn text(diffs: &[KernelDiff], unmatched: &[Unmatched], lines: usize) -> Stri
                     left -= 1;
                 }
             }
-            let total = st.added + st.removed;
+            let total = st.added + st.removed + 2 * st.modified;
             if total > lines {
                 let _ = writeln!(
                     s,
@@ -315,5 +299,34 @@ impl Threshold {
                 d.a.name, d.key, self.metric, self.text
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_conditions() {
+        let FailOn(t) = parse_fail_on("spill_bytes>0, instructions>+5%,blocks<=-2").unwrap();
+        assert_eq!(t.len(), 3);
+        assert_eq!(
+            (t[0].metric, t[0].op, t[0].of),
+            ("spill_bytes", ">", Of::Value)
+        );
+        assert_eq!(
+            (t[1].metric, t[1].value, t[1].of),
+            ("instructions", 5.0, Of::Percent)
+        );
+        assert_eq!((t[2].op, t[2].value, t[2].of), ("<=", -2.0, Of::Change));
+        for bad in [
+            "spills>0",
+            "instructions",
+            "instructions>x",
+            "instructions=>1",
+            "sends>inf",
+        ] {
+            assert!(parse_fail_on(bad).is_err(), "{bad}");
+        }
     }
 }

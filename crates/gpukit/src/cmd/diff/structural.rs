@@ -18,7 +18,7 @@ pub struct KernelDiff {
 }
 
 impl KernelDiff {
-    pub fn new(key: String, a: Side, b: Side) -> KernelDiff {
+    pub fn new(key: String, mut a: Side, mut b: Side) -> KernelDiff {
         let structural = listing_lines(&a).zip(listing_lines(&b)).map(|(la, lb)| {
             compare(
                 la.iter().map(|(t, l)| (t.as_str(), *l)),
@@ -35,6 +35,15 @@ impl KernelDiff {
             || both(&a.opcodes(), &b.opcodes())
             || both(&a.send_kinds(), &b.send_kinds());
         let changed = figures_differ || structural.as_ref().is_some_and(|s| !s.same);
+        // The listings (and the object they print from) are not needed past here: a
+        // directory's comparisons keep only figures and pictures.
+        for side in [&mut a, &mut b] {
+            if let Some(page) = &mut side.page {
+                page.listing = gpukit_report::Listing::default();
+                page.tables.clear();
+                page.findings.clear();
+            }
+        }
         KernelDiff {
             key,
             a,
@@ -81,7 +90,7 @@ impl KernelDiff {
         let moved = self
             .structural
             .as_ref()
-            .map_or(0, |s| (s.added + s.removed) as u64);
+            .map_or(0, |s| (s.added + s.removed + s.modified) as u64);
         d("instructions") + d("gen_instructions") + d("spill_bytes") + moved
     }
 }
