@@ -7,7 +7,7 @@
 //! hardware state, not allocated, and are left out.
 //!
 //! A write ends a GRF's earlier life only when it certainly writes all of it:
-//! unpredicated, a contiguous destination region covering the GRF's bytes (or reaching
+//! unpredicated (`sel`'s predicate selects a source, so it counts as unpredicated), a contiguous destination region covering the GRF's bytes (or reaching
 //! the variable's end), or a message's raw destination at offset 0 (which writes the
 //! whole variable). A read of a region counts the GRFs between its first and last
 //! element; a message's raw source everything from its offset to the variable's end.
@@ -17,7 +17,8 @@
 //! forward def sets): any write, predicated or partial, is a definition that reaches
 //! forward; the kernel's inputs are defined at its entry. Without the forward half a
 //! variable whose first write is predicated or partial (so kills nothing) would be
-//! live from the routine's entry to that write.
+//! live from the routine's entry to that write. `lifetime.start V` ends V's earlier
+//! life like a full write (IGC's pseudo-kill), without defining it.
 //!
 //! Pressure at instruction `i` is the number of GRFs live into `i` plus those `i`
 //! writes, in bytes (`pressure`), and the bytes of variables those GRFs hold
@@ -401,6 +402,34 @@ impl Liveness {
         }
     }
 
+    /// The units instruction `index` reads and writes (`(uses, defs)`).
+    pub fn units_accessed(&self, routine: &Routine, index: usize) -> (Vec<u32>, Vec<u32>) {
+        let code = routine.code.instructions_or_empty();
+        if index >= code.len() {
+            return (Vec::new(), Vec::new());
+        }
+        let a = self.access(routine, code.at(index));
+        (a.uses, a.defs.into_iter().map(|(d, _)| d).collect())
+    }
+
+    /// The units live (and reached) at the entry and at the exit of block `b`.
+    pub fn block_edges(&self, routine: &Routine, b: usize) -> (Vec<u32>, Vec<u32>) {
+        let code = routine.code.instructions_or_empty();
+        let Some(block) = self.cfg.blocks.get(b) else {
+            return (Vec::new(), Vec::new());
+        };
+        let (mut entry, mut exit) = (Vec::new(), Vec::new());
+        self.walk_block(routine, code, b, |i, point, state, _| {
+            if point == Point::Before && i == block.start {
+                entry = state.counted().collect();
+            }
+            if point == Point::After && i + 1 == block.end {
+                exit = state.counted().collect();
+            }
+        });
+        (entry, exit)
+    }
+
     /// What one unit holds: its root variable (index into `Routine::variables`) and
     /// the bytes `[start, end)` of the root it stands for.
     pub fn unit_span(&self, unit: u32) -> (u32, u64, u64) {
@@ -423,7 +452,9 @@ impl Liveness {
     fn access(&self, routine: &Routine, inst: InstRef<'_>) -> Access {
         let mut a = Access::default();
         let grf = u64::from(self.grf_bytes.max(1));
-        let unpredicated = !matches!(inst.operand("pred"), Some(Operand::Pred(p)) if p.id() != 0);
+        // `sel`'s predicate chooses between its sources: every enabled channel is written.
+        let unpredicated = inst.opcode == crate::isa::Opcode::SEL
+            || !matches!(inst.operand("pred"), Some(Operand::Pred(p)) if p.id() != 0);
         for acc in variable_accesses(inst) {
             let Some(v) = acc.id.checked_sub(PREDEFINED_VARS) else {
                 continue;
@@ -496,6 +527,42 @@ impl Liveness {
         a
     }
 
+    /// The units of the general variable a `lifetime.start` names (none for any
+    /// other instruction).
+    fn lifetime_start(&self, routine: &Routine, inst: InstRef<'_>) -> Vec<u32> {
+        if inst.opcode != crate::isa::Opcode::LIFETIME {
+            return Vec::new();
+        }
+        let props = match inst.operand("properties") {
+            Some(Operand::Int(p)) => *p,
+            _ => return Vec::new(),
+        };
+        // Bit 0: start (0) or end; bits 4-5: the variable class (0 general).
+        if props & 1 != 0 || (props >> 4) & 3 != 0 {
+            return Vec::new();
+        }
+        let Some(Operand::Int(id)) = inst.operand("var") else {
+            return Vec::new();
+        };
+        let Some(v) = id.checked_sub(PREDEFINED_VARS) else {
+            return Vec::new();
+        };
+        let Some(&(r, offset)) = self.root_of.get(v as usize) else {
+            return Vec::new();
+        };
+        let grf = u64::from(self.grf_bytes.max(1));
+        let bytes = routine.variables[v as usize].byte_size().unwrap_or(0) as u64;
+        let root_bytes = routine.variables[r as usize].byte_size().unwrap_or(0) as u64;
+        let end = (offset + bytes).min(root_bytes);
+        if offset >= end {
+            return Vec::new();
+        }
+        let base = self.base[r as usize];
+        (offset / grf..=(end - 1) / grf)
+            .map(|c| base + c as u32)
+            .collect()
+    }
+
     /// Where each unit's earlier life certainly ends: at a write that, together with
     /// the unpredicated writes after it in the same block and before any read of the
     /// unit, covers every byte of the GRF (a 64-bit value built from two strided
@@ -511,6 +578,11 @@ impl Liveness {
         for block in &self.cfg.blocks {
             pending.clear();
             for (i, inst) in code.iter().enumerate().take(block.end).skip(block.start) {
+                // `lifetime.start V`: V's earlier value is dead (IGC's pseudo-kill).
+                for u in self.lifetime_start(routine, inst) {
+                    pending.remove(&u);
+                    kills[i].push(u);
+                }
                 let a = self.access(routine, inst);
                 for u in &a.uses {
                     pending.remove(u);
