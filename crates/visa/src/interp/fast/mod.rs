@@ -70,11 +70,12 @@ pub(crate) fn run(
         }
     }
     let mut ran = false;
+    let mut scratch = Scratch::default();
     loop {
         if stats.instructions >= max_instructions {
             break;
         }
-        match op.run(th, mem, slm, active, pc) {
+        match op.run(th, mem, slm, &mut scratch, active, pc) {
             Next::Moved => {
                 stats.instructions += 1;
                 stats.channel_instructions += u64::from(active.count_ones());
@@ -332,6 +333,9 @@ pub(crate) enum Op {
     Alu {
         alu: Alu,
         float: bool,
+        /// Every operand an f32 register or immediate and the operation one whose f32
+        /// result is the rounded f64 one (add, mul, mov): `f32` lanes.
+        single: bool,
         ctl: Ctl,
         srcs: Box<[Src]>,
         dst: Dst,
@@ -381,6 +385,24 @@ pub(crate) enum Next {
 
 type Ints = [i64; 32];
 type Floats = [f64; 32];
+type Singles = [f32; 32];
+
+/// The lanes of an ALU op's sources and result, set up once per run of ops.
+pub(crate) struct Scratch {
+    ints: [Ints; 4],
+    floats: [Floats; 4],
+    single: [Singles; 3],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            ints: [[0; 32]; 4],
+            floats: [[0.0; 32]; 4],
+            single: [[0.0; 32]; 3],
+        }
+    }
+}
 
 macro_rules! read_lanes {
     ($grf:expr, $place:expr, $n:expr, $out:expr, $conv:expr, $size:expr, $from:expr) => {{
@@ -506,6 +528,42 @@ impl Src {
     }
 }
 
+impl Src {
+    /// An f32 operand's lanes (lowering gives `single` ops f32 operands only).
+    fn singles(&self, th: &Thread, n: usize, out: &mut Singles) {
+        match self {
+            Src::Reg(r, m) => {
+                read_lanes!(&th.grf, &r.place, n, out, f32::from_bits, 4, b4);
+                let v = &mut out[..n];
+                match m {
+                    Modifier::Abs => v.iter_mut().for_each(|x| *x = x.abs()),
+                    Modifier::Neg => v.iter_mut().for_each(|x| *x = -*x),
+                    Modifier::NegAbs => v.iter_mut().for_each(|x| *x = -x.abs()),
+                    Modifier::None | Modifier::Not => {}
+                }
+            }
+            Src::Float(v) => out[..n].fill(*v as f32),
+            _ => out[..n].fill(0.0),
+        }
+    }
+}
+
+/// Add and mul in f32: the same results as in f64 rounded to f32 (the exact sum or
+/// product of two f32 values rounds the same either way). Not mov: converting to f64
+/// quiets a signalling NaN, which the generic path's mov does.
+fn single_alu(alu: Alu, a: &Singles, b: &Singles, out: &mut [f32]) {
+    match alu {
+        Alu::Add => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(c, o)| *o = a[c] + b[c]),
+        _ => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(c, o)| *o = a[c] * b[c]),
+    }
+}
+
 fn int_modifier(m: Modifier, v: &mut [i64]) {
     match m {
         Modifier::None => {}
@@ -595,6 +653,7 @@ impl Op {
         th: &mut Thread,
         mem: &mut Memory,
         slm: &mut [u8],
+        scratch: &mut Scratch,
         active: u32,
         pc: u32,
     ) -> Next {
@@ -622,28 +681,39 @@ impl Op {
             Op::Alu {
                 alu,
                 float,
+                single,
                 ctl,
                 srcs,
                 dst,
             } => {
                 let chen = ctl.enables(active, &th.preds, true);
                 let n = ctl.exec as usize;
-                if *float {
-                    let mut s = [[0f64; 32]; 3];
+                if *single {
+                    let s = &mut scratch.single;
+                    for (k, src) in srcs.iter().enumerate() {
+                        src.singles(th, n, &mut s[k]);
+                    }
+                    let [a, b, out] = s;
+                    single_alu(*alu, a, b, &mut out[..n]);
+                    if let Dst::Reg(r, _) = dst {
+                        store(&mut th.grf, r, n, chen, |c| out[c].to_bits());
+                    }
+                } else if *float {
+                    let s = &mut scratch.floats;
                     for (k, src) in srcs.iter().enumerate() {
                         src.floats(th, n, &mut s[k]);
                     }
-                    let mut out = [0f64; 32];
-                    float_alu(*alu, &s, &mut out[..n]);
-                    dst.store_floats(th, ctl, chen, &out);
+                    let (ins, out) = s.split_at_mut(3);
+                    float_alu(*alu, ins, &mut out[0][..n]);
+                    dst.store_floats(th, ctl, chen, &out[0]);
                 } else {
-                    let mut s = [[0i64; 32]; 3];
+                    let s = &mut scratch.ints;
                     for (k, src) in srcs.iter().enumerate() {
                         src.ints(th, n, ctl.offset, &mut s[k]);
                     }
-                    let mut out = [0i64; 32];
-                    int_alu(*alu, &s, srcs[0].bits(), &mut out[..n]);
-                    dst.store_ints(th, ctl, chen, &out);
+                    let (ins, out) = s.split_at_mut(3);
+                    int_alu(*alu, ins, srcs[0].bits(), &mut out[0][..n]);
+                    dst.store_ints(th, ctl, chen, &out[0]);
                 }
                 Next::Fall
             }
@@ -763,8 +833,8 @@ fn relation(relop: u8, o: Option<std::cmp::Ordering>) -> bool {
 }
 
 /// The float ALU, exactly as the generic path evaluates it (in `f64`).
-fn float_alu(alu: Alu, s: &[Floats; 3], out: &mut [f64]) {
-    let [a, b, x] = s;
+fn float_alu(alu: Alu, s: &[Floats], out: &mut [f64]) {
+    let [a, b, x] = s else { return };
     macro_rules! each {
         (|$c:ident| $e:expr) => {
             for ($c, o) in out.iter_mut().enumerate() {
@@ -808,8 +878,8 @@ fn float_alu(alu: Alu, s: &[Floats; 3], out: &mut [f64]) {
 
 /// The integer ALU on values of at most 32 bits: the generic path's `i128` results
 /// agree with these in the low 32 bits, which is all a destination keeps.
-fn int_alu(alu: Alu, s: &[Ints; 3], src0_bits: u32, out: &mut [i64]) {
-    let [a, b, x] = s;
+fn int_alu(alu: Alu, s: &[Ints], src0_bits: u32, out: &mut [i64]) {
+    let [a, b, x] = s else { return };
     let zext = if src0_bits >= 32 {
         0xFFFF_FFFF
     } else {
