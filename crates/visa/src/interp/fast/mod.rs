@@ -52,6 +52,7 @@ pub(crate) fn run(
     th: &mut Thread,
     mem: &mut Memory,
     slm: &mut [u8],
+    scratch: &mut Scratch,
     simd: usize,
     mut pc: u32,
     mut active: u32,
@@ -70,12 +71,11 @@ pub(crate) fn run(
         }
     }
     let mut ran = false;
-    let mut scratch = Scratch::default();
     loop {
         if stats.instructions >= max_instructions {
             break;
         }
-        match op.run(th, mem, slm, &mut scratch, active, pc) {
+        match op.run(th, mem, slm, scratch, active, pc) {
             Next::Moved => {
                 stats.instructions += 1;
                 stats.channel_instructions += u64::from(active.count_ones());
@@ -387,7 +387,7 @@ type Ints = [i64; 32];
 type Floats = [f64; 32];
 type Singles = [f32; 32];
 
-/// The lanes of an ALU op's sources and result, set up once per run of ops.
+/// The lanes of an op's sources and result, set up once per thread's run.
 pub(crate) struct Scratch {
     ints: [Ints; 4],
     floats: [Floats; 4],
@@ -480,6 +480,7 @@ impl Reg {
 }
 
 impl Src {
+    #[inline]
     fn ints(&self, th: &Thread, n: usize, offset: u32, out: &mut Ints) {
         match self {
             Src::Reg(r, m) => {
@@ -500,6 +501,7 @@ impl Src {
             }
         }
     }
+    #[inline]
     fn floats(&self, th: &Thread, n: usize, out: &mut Floats) {
         match self {
             Src::Reg(r, m) if r.ty.is_float() => {
@@ -666,8 +668,8 @@ impl Op {
                 src,
             } => {
                 if ctl.enables(active, &th.preds, true) & 1 != 0 {
-                    let mut v = [0i64; 32];
-                    src.ints(th, 1, ctl.offset, &mut v);
+                    let v = &mut scratch.ints[0];
+                    src.ints(th, 1, ctl.offset, v);
                     let vars = if *sampler {
                         &mut th.samplers
                     } else {
@@ -677,7 +679,7 @@ impl Op {
                 }
                 Next::Fall
             }
-            Op::Memory(m) => m.run(th, mem, slm, active),
+            Op::Memory(m) => m.run(th, mem, slm, &mut scratch.ints, active),
             Op::Alu {
                 alu,
                 float,
@@ -728,16 +730,16 @@ impl Op {
                 let n = ctl.exec as usize;
                 let mut bits = 0u32;
                 if *float {
-                    let (mut a, mut b) = ([0f64; 32], [0f64; 32]);
-                    srcs[0].floats(th, n, &mut a);
-                    srcs[1].floats(th, n, &mut b);
+                    let [a, b, ..] = &mut scratch.floats;
+                    srcs[0].floats(th, n, a);
+                    srcs[1].floats(th, n, b);
                     for c in 0..n {
                         bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
                     }
                 } else {
-                    let (mut a, mut b) = ([0i64; 32], [0i64; 32]);
-                    srcs[0].ints(th, n, ctl.offset, &mut a);
-                    srcs[1].ints(th, n, ctl.offset, &mut b);
+                    let [a, b, ..] = &mut scratch.ints;
+                    srcs[0].ints(th, n, ctl.offset, a);
+                    srcs[1].ints(th, n, ctl.offset, b);
                     for c in 0..n {
                         bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
                     }
@@ -768,25 +770,25 @@ impl Op {
                 let pick = ctl.pred_mask(&th.preds);
                 let n = ctl.exec as usize;
                 if *float {
-                    let (mut a, mut b) = ([0f64; 32], [0f64; 32]);
-                    srcs[0].floats(th, n, &mut a);
-                    srcs[1].floats(th, n, &mut b);
+                    let [a, b, ..] = &mut scratch.floats;
+                    srcs[0].floats(th, n, a);
+                    srcs[1].floats(th, n, b);
                     for c in 0..n {
                         if pick & (1 << c) == 0 {
                             a[c] = b[c];
                         }
                     }
-                    dst.store_floats(th, ctl, chen, &a);
+                    dst.store_floats(th, ctl, chen, a);
                 } else {
-                    let (mut a, mut b) = ([0i64; 32], [0i64; 32]);
-                    srcs[0].ints(th, n, ctl.offset, &mut a);
-                    srcs[1].ints(th, n, ctl.offset, &mut b);
+                    let [a, b, ..] = &mut scratch.ints;
+                    srcs[0].ints(th, n, ctl.offset, a);
+                    srcs[1].ints(th, n, ctl.offset, b);
                     for c in 0..n {
                         if pick & (1 << c) == 0 {
                             a[c] = b[c];
                         }
                     }
-                    dst.store_ints(th, ctl, chen, &a);
+                    dst.store_ints(th, ctl, chen, a);
                 }
                 Next::Fall
             }
