@@ -48,7 +48,7 @@ fn random_bytes(rng: &mut Rng, ty: &str) -> Vec<u8> {
             match special {
                 0 => 0,
                 1 => 0x8000_0000,
-                2 => 0x7FC0_0000,
+                2 => [0x7FC0_0000, 0x7F80_0001, 0xFFA0_0000][(r >> 60) as usize % 3],
                 3 => 0x7F80_0000,
                 4 => ((r >> 8) as f32 / 1e9).to_bits(),
                 5 => (-((r >> 40) as f32) / 3.0).to_bits(),

@@ -536,7 +536,7 @@ impl Lowering<'_, '_> {
             Src::Float(f) => (*f as f32) as f64 == *f || f.is_nan(),
             _ => false,
         };
-        let single = matches!(alu, Alu::Add | Alu::Mul)
+        let single = matches!(alu, Alu::Add | Alu::Mul | Alu::Mov)
             && matches!(&dst, Dst::Reg(r, false) if r.ty == Lane::F)
             && srcs.iter().all(f32_operand);
         Some(Op::Alu {

@@ -91,12 +91,13 @@ pub(crate) fn run(
         }
         // The active channels move on and meet any that wait at the next instruction.
         pc += 1;
-        if waiting != 0 {
-            for c in 0..simd {
-                if waiting & (1 << c) != 0 && th.pc[c] == pc {
-                    active |= 1 << c;
-                    waiting &= !(1 << c);
-                }
+        let mut left = waiting;
+        while left != 0 {
+            let c = left.trailing_zeros();
+            left &= left - 1;
+            if th.pc[c as usize] == pc {
+                active |= 1 << c;
+                waiting &= !(1 << c);
             }
         }
         match p.fast.at(pc) {
@@ -104,10 +105,10 @@ pub(crate) fn run(
             None => break,
         }
     }
-    for c in 0..simd {
-        if active & (1 << c) != 0 {
-            th.pc[c] = pc;
-        }
+    let mut left = active;
+    while left != 0 {
+        th.pc[left.trailing_zeros() as usize] = pc;
+        left &= left - 1;
     }
     ran
 }
@@ -550,19 +551,27 @@ impl Src {
     }
 }
 
-/// Add and mul in f32: the same results as in f64 rounded to f32 (the exact sum or
-/// product of two f32 values rounds the same either way). Not mov: converting to f64
-/// quiets a signalling NaN, which the generic path's mov does.
+/// Add, mul and mov in f32: the same results as in f64 rounded to f32 (the exact sum
+/// or product of two f32 values rounds the same either way; mov quiets a signalling
+/// NaN as the conversion to f64 does).
 fn single_alu(alu: Alu, a: &Singles, b: &Singles, out: &mut [f32]) {
     match alu {
         Alu::Add => out
             .iter_mut()
             .enumerate()
             .for_each(|(c, o)| *o = a[c] + b[c]),
-        _ => out
+        Alu::Mul => out
             .iter_mut()
             .enumerate()
             .for_each(|(c, o)| *o = a[c] * b[c]),
+        // The generic path's round trip through f64 quiets a signalling NaN.
+        _ => out.iter_mut().enumerate().for_each(|(c, o)| {
+            *o = if a[c].is_nan() {
+                f32::from_bits(a[c].to_bits() | 0x0040_0000)
+            } else {
+                a[c]
+            }
+        }),
     }
 }
 
@@ -807,14 +816,15 @@ impl Op {
                 } else {
                     (taken_rel << ctl.offset) & (ctl.channels << ctl.offset)
                 };
-                for c in 0..32 {
-                    if active & (1 << c) != 0 {
-                        th.pc[c] = if taken & (1 << c) != 0 {
-                            *target
-                        } else {
-                            pc + 1
-                        };
-                    }
+                let mut left = active;
+                while left != 0 {
+                    let c = left.trailing_zeros();
+                    left &= left - 1;
+                    th.pc[c as usize] = if taken & (1 << c) != 0 {
+                        *target
+                    } else {
+                        pc + 1
+                    };
                 }
                 Next::Moved
             }
