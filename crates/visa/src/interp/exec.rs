@@ -30,6 +30,7 @@ pub(crate) fn run_thread(
     group: [u32; 3],
 ) -> Result<Stop, RunError> {
     let simd = launch.simd as usize;
+    let mut scratch = super::fast::Scratch::default();
     loop {
         let Some(pc) = th.pc[..simd].iter().copied().filter(|p| *p != DONE).min() else {
             return Ok(Stop::Done);
@@ -42,6 +43,7 @@ pub(crate) fn run_thread(
             th,
             mem,
             slm,
+            &mut scratch,
             simd,
             pc,
             active,

@@ -58,6 +58,32 @@ pub struct Args {
     /// Stop with an error after this many executed instructions
     #[arg(long, default_value_t = 200_000_000)]
     max_instructions: u64,
+    /// Run every instruction on the generic interpreter, none on the translated engine
+    #[arg(long)]
+    no_translate: bool,
+}
+
+/// `--json`: the run's statistics and the CPU time the run took (process CPU time,
+/// every thread, around the execution: parse and bind excluded).
+#[derive(serde::Serialize)]
+struct Report {
+    #[serde(flatten)]
+    stats: interp::Stats,
+    cpu_nanoseconds: u64,
+    channel_instructions_per_cpu_second: f64,
+}
+
+/// The process's CPU time so far, nanoseconds (0 where the clock is missing).
+fn process_cpu_nanoseconds() -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        0
+    }
 }
 
 fn usage(m: impl Into<String>) -> CmdError {
@@ -565,7 +591,13 @@ pub fn run(a: Args) -> CmdResult {
     let mut trace_sink = |line: String| eprintln!("{line}");
     let trace: Option<&mut dyn FnMut(String)> = if a.trace { Some(&mut trace_sink) } else { None };
     let started = std::time::Instant::now();
-    let result = interp::run_with_functions(&kernel.body, &functions, &launch, &mut mem, trace);
+    let cpu_started = process_cpu_nanoseconds();
+    let options = interp::Options {
+        translate: !a.no_translate,
+    };
+    let result =
+        interp::run_with_options(&kernel.body, &functions, &launch, &mut mem, trace, &options);
+    let cpu = process_cpu_nanoseconds().saturating_sub(cpu_started);
     let elapsed = started.elapsed();
     let stats = result.map_err(|e| {
         let place = match (e.index, &text) {
@@ -615,7 +647,13 @@ pub fn run(a: Args) -> CmdResult {
         );
     }
     if a.json.enabled() {
-        return emit(None, &a.json.one(&stats));
+        let report = Report {
+            stats,
+            cpu_nanoseconds: cpu,
+            channel_instructions_per_cpu_second: stats.channel_instructions as f64
+                / (cpu.max(1) as f64 / 1e9),
+        };
+        return emit(None, &a.json.one(&report));
     }
     emit(
         None,

@@ -529,9 +529,20 @@ impl Lowering<'_, '_> {
         if float && alu == Alu::Mad && srcs[..2].iter().all(Src::is_float) {
             alu = Alu::MadExact;
         }
+        // f32 throughout: the sum or product of two f32 values rounds to the same f32
+        // whether or not it is first rounded to f64.
+        let f32_operand = |s: &Src| match s {
+            Src::Reg(r, _) => r.ty == Lane::F,
+            Src::Float(f) => (*f as f32) as f64 == *f || f.is_nan(),
+            _ => false,
+        };
+        let single = matches!(alu, Alu::Add | Alu::Mul | Alu::Mov)
+            && matches!(&dst, Dst::Reg(r, false) if r.ty == Lane::F)
+            && srcs.iter().all(f32_operand);
         Some(Op::Alu {
             alu,
             float,
+            single,
             ctl,
             srcs: srcs.into_boxed_slice(),
             dst,

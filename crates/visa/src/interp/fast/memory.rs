@@ -55,6 +55,7 @@ impl Access {
         th: &mut Thread,
         mem: &mut Memory,
         slm: &mut [u8],
+        addresses: &mut [[i64; 32]; 4],
         active: u32,
     ) -> Next {
         let chen = self.ctl.enables(active, &th.preds, true);
@@ -63,6 +64,7 @@ impl Access {
             return Next::Generic;
         }
         let global = match &self.global {
+            Some(Src::Int(v, _)) => *v,
             Some(src) => {
                 let mut v = [0i64; 32];
                 src.ints(th, 1, self.ctl.offset, &mut v);
@@ -90,8 +92,9 @@ impl Access {
             Kind::Four { chmask, .. } => (chmask.count_ones() as usize, 4),
             Kind::Atomic { .. } => (1, 4),
         };
-        // Every address first: the instruction runs whole or not at all.
-        let mut at = [0usize; 128];
+        // Every address first: the instruction runs whole or not at all (into the
+        // op's lane buffers: four colors of 32 channels).
+        let at = addresses;
         for k in 0..colors {
             let color = match self.kind {
                 Kind::Four { chmask, .. } => nth_color(chmask, k),
@@ -110,7 +113,7 @@ impl Access {
                 if off < 0 || off + len as i64 > size {
                     return Next::Generic;
                 }
-                at[k * 32 + c] = off as usize;
+                at[k][c] = off;
             }
         }
         let grf = &mut th.grf;
@@ -118,7 +121,7 @@ impl Access {
         match self.kind {
             Kind::Scaled { bytes } => {
                 for c in (0..n).filter(|c| chen & (1 << c) != 0) {
-                    let (m, r) = (at[c], data + 4 * c);
+                    let (m, r) = (at[0][c] as usize, data + 4 * c);
                     if self.load {
                         let mut v = [0u8; 4];
                         v[..bytes].copy_from_slice(&space[m..m + bytes]);
@@ -131,7 +134,7 @@ impl Access {
             Kind::Four { block, .. } => {
                 for k in 0..colors {
                     for c in (0..n).filter(|c| chen & (1 << c) != 0) {
-                        let (m, r) = (at[k * 32 + c], data + k * block + 4 * c);
+                        let (m, r) = (at[k][c] as usize, data + k * block + 4 * c);
                         if self.load {
                             grf[r..r + 4].copy_from_slice(&space[m..m + 4]);
                         } else {
@@ -150,10 +153,15 @@ impl Access {
                     let arg =
                         |r: Option<u32>| r.map_or(0, |r| u64::from(dword(grf, r as usize + 4 * c)));
                     let (a, b) = (arg(src0), arg(src1));
-                    let m = at[c];
+                    let m = at[0][c] as usize;
                     let old = u64::from(dword(space, m));
-                    // Lowering kept the operations atomic_result knows.
-                    let new = crate::interp::exec::atomic_result(op, old, a, b, 4).unwrap_or(old);
+                    // Lowering kept the operations atomic_result knows; the counters of
+                    // histograms and the like without the call.
+                    let new = match op {
+                        0 => old.wrapping_add(a) & 0xFFFF_FFFF,
+                        2 => old.wrapping_add(1) & 0xFFFF_FFFF,
+                        _ => crate::interp::exec::atomic_result(op, old, a, b, 4).unwrap_or(old),
+                    };
                     space[m..m + 4].copy_from_slice(&(new as u32).to_le_bytes());
                     if let Some(r) = ret {
                         let v = if op & 0x1F == 13 { new } else { old };

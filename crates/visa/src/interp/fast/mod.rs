@@ -52,6 +52,7 @@ pub(crate) fn run(
     th: &mut Thread,
     mem: &mut Memory,
     slm: &mut [u8],
+    scratch: &mut Scratch,
     simd: usize,
     mut pc: u32,
     mut active: u32,
@@ -74,7 +75,7 @@ pub(crate) fn run(
         if stats.instructions >= max_instructions {
             break;
         }
-        match op.run(th, mem, slm, active, pc) {
+        match op.run(th, mem, slm, scratch, active, pc) {
             Next::Moved => {
                 stats.instructions += 1;
                 stats.channel_instructions += u64::from(active.count_ones());
@@ -90,12 +91,13 @@ pub(crate) fn run(
         }
         // The active channels move on and meet any that wait at the next instruction.
         pc += 1;
-        if waiting != 0 {
-            for c in 0..simd {
-                if waiting & (1 << c) != 0 && th.pc[c] == pc {
-                    active |= 1 << c;
-                    waiting &= !(1 << c);
-                }
+        let mut left = waiting;
+        while left != 0 {
+            let c = left.trailing_zeros();
+            left &= left - 1;
+            if th.pc[c as usize] == pc {
+                active |= 1 << c;
+                waiting &= !(1 << c);
             }
         }
         match p.fast.at(pc) {
@@ -103,10 +105,10 @@ pub(crate) fn run(
             None => break,
         }
     }
-    for c in 0..simd {
-        if active & (1 << c) != 0 {
-            th.pc[c] = pc;
-        }
+    let mut left = active;
+    while left != 0 {
+        th.pc[left.trailing_zeros() as usize] = pc;
+        left &= left - 1;
     }
     ran
 }
@@ -332,6 +334,9 @@ pub(crate) enum Op {
     Alu {
         alu: Alu,
         float: bool,
+        /// Every operand an f32 register or immediate and the operation one whose f32
+        /// result is the rounded f64 one (add, mul, mov): `f32` lanes.
+        single: bool,
         ctl: Ctl,
         srcs: Box<[Src]>,
         dst: Dst,
@@ -381,6 +386,24 @@ pub(crate) enum Next {
 
 type Ints = [i64; 32];
 type Floats = [f64; 32];
+type Singles = [f32; 32];
+
+/// The lanes of an op's sources and result, set up once per thread's run.
+pub(crate) struct Scratch {
+    ints: [Ints; 4],
+    floats: [Floats; 4],
+    single: [Singles; 3],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            ints: [[0; 32]; 4],
+            floats: [[0.0; 32]; 4],
+            single: [[0.0; 32]; 3],
+        }
+    }
+}
 
 macro_rules! read_lanes {
     ($grf:expr, $place:expr, $n:expr, $out:expr, $conv:expr, $size:expr, $from:expr) => {{
@@ -458,6 +481,7 @@ impl Reg {
 }
 
 impl Src {
+    #[inline]
     fn ints(&self, th: &Thread, n: usize, offset: u32, out: &mut Ints) {
         match self {
             Src::Reg(r, m) => {
@@ -478,6 +502,7 @@ impl Src {
             }
         }
     }
+    #[inline]
     fn floats(&self, th: &Thread, n: usize, out: &mut Floats) {
         match self {
             Src::Reg(r, m) if r.ty.is_float() => {
@@ -503,6 +528,50 @@ impl Src {
             // Lowering keeps predicates out of float instructions.
             Src::Pred(_) => out[..n].fill(0.0),
         }
+    }
+}
+
+impl Src {
+    /// An f32 operand's lanes (lowering gives `single` ops f32 operands only).
+    fn singles(&self, th: &Thread, n: usize, out: &mut Singles) {
+        match self {
+            Src::Reg(r, m) => {
+                read_lanes!(&th.grf, &r.place, n, out, f32::from_bits, 4, b4);
+                let v = &mut out[..n];
+                match m {
+                    Modifier::Abs => v.iter_mut().for_each(|x| *x = x.abs()),
+                    Modifier::Neg => v.iter_mut().for_each(|x| *x = -*x),
+                    Modifier::NegAbs => v.iter_mut().for_each(|x| *x = -x.abs()),
+                    Modifier::None | Modifier::Not => {}
+                }
+            }
+            Src::Float(v) => out[..n].fill(*v as f32),
+            _ => out[..n].fill(0.0),
+        }
+    }
+}
+
+/// Add, mul and mov in f32: the same results as in f64 rounded to f32 (the exact sum
+/// or product of two f32 values rounds the same either way; mov quiets a signalling
+/// NaN as the conversion to f64 does).
+fn single_alu(alu: Alu, a: &Singles, b: &Singles, out: &mut [f32]) {
+    match alu {
+        Alu::Add => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(c, o)| *o = a[c] + b[c]),
+        Alu::Mul => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(c, o)| *o = a[c] * b[c]),
+        // The generic path's round trip through f64 quiets a signalling NaN.
+        _ => out.iter_mut().enumerate().for_each(|(c, o)| {
+            *o = if a[c].is_nan() {
+                f32::from_bits(a[c].to_bits() | 0x0040_0000)
+            } else {
+                a[c]
+            }
+        }),
     }
 }
 
@@ -595,6 +664,7 @@ impl Op {
         th: &mut Thread,
         mem: &mut Memory,
         slm: &mut [u8],
+        scratch: &mut Scratch,
         active: u32,
         pc: u32,
     ) -> Next {
@@ -607,8 +677,8 @@ impl Op {
                 src,
             } => {
                 if ctl.enables(active, &th.preds, true) & 1 != 0 {
-                    let mut v = [0i64; 32];
-                    src.ints(th, 1, ctl.offset, &mut v);
+                    let v = &mut scratch.ints[0];
+                    src.ints(th, 1, ctl.offset, v);
                     let vars = if *sampler {
                         &mut th.samplers
                     } else {
@@ -618,32 +688,43 @@ impl Op {
                 }
                 Next::Fall
             }
-            Op::Memory(m) => m.run(th, mem, slm, active),
+            Op::Memory(m) => m.run(th, mem, slm, &mut scratch.ints, active),
             Op::Alu {
                 alu,
                 float,
+                single,
                 ctl,
                 srcs,
                 dst,
             } => {
                 let chen = ctl.enables(active, &th.preds, true);
                 let n = ctl.exec as usize;
-                if *float {
-                    let mut s = [[0f64; 32]; 3];
+                if *single {
+                    let s = &mut scratch.single;
+                    for (k, src) in srcs.iter().enumerate() {
+                        src.singles(th, n, &mut s[k]);
+                    }
+                    let [a, b, out] = s;
+                    single_alu(*alu, a, b, &mut out[..n]);
+                    if let Dst::Reg(r, _) = dst {
+                        store(&mut th.grf, r, n, chen, |c| out[c].to_bits());
+                    }
+                } else if *float {
+                    let s = &mut scratch.floats;
                     for (k, src) in srcs.iter().enumerate() {
                         src.floats(th, n, &mut s[k]);
                     }
-                    let mut out = [0f64; 32];
-                    float_alu(*alu, &s, &mut out[..n]);
-                    dst.store_floats(th, ctl, chen, &out);
+                    let (ins, out) = s.split_at_mut(3);
+                    float_alu(*alu, ins, &mut out[0][..n]);
+                    dst.store_floats(th, ctl, chen, &out[0]);
                 } else {
-                    let mut s = [[0i64; 32]; 3];
+                    let s = &mut scratch.ints;
                     for (k, src) in srcs.iter().enumerate() {
                         src.ints(th, n, ctl.offset, &mut s[k]);
                     }
-                    let mut out = [0i64; 32];
-                    int_alu(*alu, &s, srcs[0].bits(), &mut out[..n]);
-                    dst.store_ints(th, ctl, chen, &out);
+                    let (ins, out) = s.split_at_mut(3);
+                    int_alu(*alu, ins, srcs[0].bits(), &mut out[0][..n]);
+                    dst.store_ints(th, ctl, chen, &out[0]);
                 }
                 Next::Fall
             }
@@ -658,16 +739,16 @@ impl Op {
                 let n = ctl.exec as usize;
                 let mut bits = 0u32;
                 if *float {
-                    let (mut a, mut b) = ([0f64; 32], [0f64; 32]);
-                    srcs[0].floats(th, n, &mut a);
-                    srcs[1].floats(th, n, &mut b);
+                    let [a, b, ..] = &mut scratch.floats;
+                    srcs[0].floats(th, n, a);
+                    srcs[1].floats(th, n, b);
                     for c in 0..n {
                         bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
                     }
                 } else {
-                    let (mut a, mut b) = ([0i64; 32], [0i64; 32]);
-                    srcs[0].ints(th, n, ctl.offset, &mut a);
-                    srcs[1].ints(th, n, ctl.offset, &mut b);
+                    let [a, b, ..] = &mut scratch.ints;
+                    srcs[0].ints(th, n, ctl.offset, a);
+                    srcs[1].ints(th, n, ctl.offset, b);
                     for c in 0..n {
                         bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
                     }
@@ -698,25 +779,25 @@ impl Op {
                 let pick = ctl.pred_mask(&th.preds);
                 let n = ctl.exec as usize;
                 if *float {
-                    let (mut a, mut b) = ([0f64; 32], [0f64; 32]);
-                    srcs[0].floats(th, n, &mut a);
-                    srcs[1].floats(th, n, &mut b);
+                    let [a, b, ..] = &mut scratch.floats;
+                    srcs[0].floats(th, n, a);
+                    srcs[1].floats(th, n, b);
                     for c in 0..n {
                         if pick & (1 << c) == 0 {
                             a[c] = b[c];
                         }
                     }
-                    dst.store_floats(th, ctl, chen, &a);
+                    dst.store_floats(th, ctl, chen, a);
                 } else {
-                    let (mut a, mut b) = ([0i64; 32], [0i64; 32]);
-                    srcs[0].ints(th, n, ctl.offset, &mut a);
-                    srcs[1].ints(th, n, ctl.offset, &mut b);
+                    let [a, b, ..] = &mut scratch.ints;
+                    srcs[0].ints(th, n, ctl.offset, a);
+                    srcs[1].ints(th, n, ctl.offset, b);
                     for c in 0..n {
                         if pick & (1 << c) == 0 {
                             a[c] = b[c];
                         }
                     }
-                    dst.store_ints(th, ctl, chen, &a);
+                    dst.store_ints(th, ctl, chen, a);
                 }
                 Next::Fall
             }
@@ -735,14 +816,15 @@ impl Op {
                 } else {
                     (taken_rel << ctl.offset) & (ctl.channels << ctl.offset)
                 };
-                for c in 0..32 {
-                    if active & (1 << c) != 0 {
-                        th.pc[c] = if taken & (1 << c) != 0 {
-                            *target
-                        } else {
-                            pc + 1
-                        };
-                    }
+                let mut left = active;
+                while left != 0 {
+                    let c = left.trailing_zeros();
+                    left &= left - 1;
+                    th.pc[c as usize] = if taken & (1 << c) != 0 {
+                        *target
+                    } else {
+                        pc + 1
+                    };
                 }
                 Next::Moved
             }
@@ -763,8 +845,8 @@ fn relation(relop: u8, o: Option<std::cmp::Ordering>) -> bool {
 }
 
 /// The float ALU, exactly as the generic path evaluates it (in `f64`).
-fn float_alu(alu: Alu, s: &[Floats; 3], out: &mut [f64]) {
-    let [a, b, x] = s;
+fn float_alu(alu: Alu, s: &[Floats], out: &mut [f64]) {
+    let [a, b, x] = s else { return };
     macro_rules! each {
         (|$c:ident| $e:expr) => {
             for ($c, o) in out.iter_mut().enumerate() {
@@ -808,8 +890,8 @@ fn float_alu(alu: Alu, s: &[Floats; 3], out: &mut [f64]) {
 
 /// The integer ALU on values of at most 32 bits: the generic path's `i128` results
 /// agree with these in the low 32 bits, which is all a destination keeps.
-fn int_alu(alu: Alu, s: &[Ints; 3], src0_bits: u32, out: &mut [i64]) {
-    let [a, b, x] = s;
+fn int_alu(alu: Alu, s: &[Ints], src0_bits: u32, out: &mut [i64]) {
+    let [a, b, x] = s else { return };
     let zext = if src0_bits >= 32 {
         0xFFFF_FFFF
     } else {
