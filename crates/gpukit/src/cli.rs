@@ -59,9 +59,7 @@ enum Command {
     /// Every kernel under files and directories, one row each (NDJSON, CSV, Parquet)
     Scan(cmd::scan::Args),
     /// Shell completion script for bash, zsh, fish, elvish or PowerShell (stdout)
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    Completions { shell: clap_complete::Shell },
     /// Manual pages (roff): gpukit(1) on stdout, or one page per subcommand into DIR
     Man {
         /// Write gpukit.1 and gpukit-SUBCOMMAND.1 ... into this directory
