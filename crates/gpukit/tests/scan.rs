@@ -30,7 +30,7 @@ fn corpus() -> Option<PathBuf> {
         return Some(c.canonicalize().unwrap());
     }
     assert!(!required(), "{} is missing", c.display());
-    eprintln!("skipping: {} is missing", c.display());
+    skipped(format_args!("{} is missing", c.display()));
     None
 }
 
@@ -556,7 +556,7 @@ print(json.dumps({"rows": n, "groups": [list(g) for g in groups]}))
             std::env::var_os("REQUIRE_PEERS").is_none_or(|v| v != "1"),
             "DuckDB (python3 -m pip install duckdb) is required under REQUIRE_PEERS=1: {why}"
         );
-        eprintln!("skipping the DuckDB check: {why}");
+        skipped(format_args!("the DuckDB check: {why}"));
         return;
     }
     let got: Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
@@ -686,4 +686,12 @@ fn paths_from_stdin() {
     assert!(lines[0].starts_with("path,format,kernel,"));
     assert!(lines[1].contains("trivial__empty_kernel.visaasm,visa-text,empty_kernel,kernel,"));
     assert!(lines[2].contains("trivial__empty_kernel.isa,visa-binary,empty_kernel,kernel,"));
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }
