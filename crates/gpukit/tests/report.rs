@@ -113,6 +113,7 @@ fn every_corpus_file_gets_a_page() {
     let corpus = root().join("../shared/corpus");
     if !corpus.exists() {
         assert!(!required(), "../shared/corpus is missing");
+        skipped(format_args!("../shared/corpus is missing"));
         return;
     }
     let mut files = Vec::new();
@@ -189,6 +190,7 @@ fn pages_load_in_chromium() {
             std::env::var_os("REQUIRE_PEERS").is_none(),
             "REQUIRE_PEERS=1 but Debian's chromium is not installed"
         );
+        skipped(format_args!("chromium is not installed"));
         return;
     }
     let dir = out_dir("report-browser");
@@ -212,4 +214,12 @@ fn pages_load_in_chromium() {
         let size = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
         assert!(size > 10_000, "{stem}: screenshot {} bytes", size);
     }
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

@@ -30,7 +30,7 @@ fn corpus() -> Option<PathBuf> {
         return Some(c.canonicalize().unwrap());
     }
     assert!(!required(), "{} is missing", c.display());
-    eprintln!("skipping: {} is missing", c.display());
+    skipped(format_args!("{} is missing", c.display()));
     None
 }
 
@@ -556,7 +556,7 @@ print(json.dumps({"rows": n, "groups": [list(g) for g in groups]}))
             std::env::var_os("REQUIRE_PEERS").is_none_or(|v| v != "1"),
             "DuckDB (python3 -m pip install duckdb) is required under REQUIRE_PEERS=1: {why}"
         );
-        eprintln!("skipping the DuckDB check: {why}");
+        skipped(format_args!("the DuckDB check: {why}"));
         return;
     }
     let got: Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
@@ -744,4 +744,12 @@ fn intel_program_rows_agree_with_intel_info() {
         }
     }
     assert!(checked >= 10, "only {checked} Intel kernels checked");
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

@@ -53,10 +53,10 @@ fn realworld_agrees_with_pocl() {
             "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or {} is missing",
             set.display()
         );
-        eprintln!(
-            "skipped: no real-world set at {} (tests/realworld/regen.sh)",
+        skipped(format_args!(
+            "no real-world set at {}; tests/realworld/regen.sh makes it",
             set.display()
-        );
+        ));
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-rw-{}", std::process::id()));
@@ -131,7 +131,7 @@ fn gpukit_agrees_with_pocl() {
             !required(),
             "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or ../shared/corpus/intel/cl is missing"
         );
-        eprintln!("skipped: ocloc, pyopencl or the corpus is missing");
+        skipped(format_args!("ocloc, pyopencl or the corpus is missing"));
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-{}", std::process::id()));
@@ -187,4 +187,12 @@ fn run_oracle(mut cmd: Command, work: &Path, what: &str) {
         "gpukit and PoCL disagree {what}:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

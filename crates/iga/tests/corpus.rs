@@ -17,7 +17,7 @@ fn corpus_root() -> Option<PathBuf> {
         "corpus missing at {} (required when CI=true or REQUIRE_PEERS=1)",
         root.display()
     );
-    eprintln!("skipping: corpus not found at {}", root.display());
+    skipped(format_args!("corpus not found at {}", root.display()));
     None
 }
 
@@ -398,4 +398,12 @@ fn true_cfg_reaches_every_block() {
         flow_gaps.len()
     );
     assert!(flow_gaps.is_empty(), "{}", flow_gaps.join("\n"));
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

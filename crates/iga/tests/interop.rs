@@ -22,7 +22,7 @@ fn iga64_layout_options_round_trip() {
             !required(),
             "iga64 or the corpus is missing (required when CI=true or REQUIRE_PEERS=1)"
         );
-        eprintln!("skipping: iga64 or {} not found", root.display());
+        skipped(format_args!("iga64 or {} not found", root.display()));
         return;
     }
     let options: [&[&str]; 5] = [
@@ -112,4 +112,12 @@ fn iga64_layout_options_round_trip() {
     }
     eprintln!("iga64 interop: {exact} of {n} listings round-trip byte for byte");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

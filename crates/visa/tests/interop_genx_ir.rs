@@ -27,7 +27,9 @@ fn genx_ir() -> Option<PathBuf> {
             !required,
             "GenX_IR not found on PATH but REQUIRE_PEERS=1 (install libigc-tools)"
         );
-        eprintln!("skipping: GenX_IR not installed");
+        common::skipped(format_args!(
+            "GenX_IR not installed (apt-get install libigc-tools)"
+        ));
     }
     found
 }
@@ -244,7 +246,9 @@ fn bullseye_genx_ir_reads_the_3_6_binaries_gpukit_writes() {
                 !required,
                 "BULLSEYE_GENX_IR not set but REQUIRE_PEERS=1 (run shared/peers/bullseye-igc.sh)"
             );
-            eprintln!("skipping: BULLSEYE_GENX_IR not set");
+            common::skipped(format_args!(
+                "BULLSEYE_GENX_IR not set (bash ../shared/peers/bullseye-igc.sh DIR)"
+            ));
             return;
         }
     };

@@ -17,7 +17,7 @@ pub fn corpus() -> Option<PathBuf> {
         "corpus not found at {} (required by CI/REQUIRE_PEERS)",
         dir.display()
     );
-    eprintln!("skipping: corpus not found at {}", dir.display());
+    skipped(format_args!("corpus not found at {}", dir.display()));
     None
 }
 
@@ -78,4 +78,12 @@ pub fn check(expected: &Path, got: &str, failures: &mut Vec<String>) {
             expected.display()
         ));
     }
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+pub fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }

@@ -24,7 +24,7 @@ pub fn write(listing: &Listing, version: Version) -> Vec<u8> {
     w.buf
 }
 
-/// Writes `listing` as [`write`] does, into `sink` as it goes: the output (several
+/// Writes `listing` as [`write()`] does, into `sink` as it goes: the output (several
 /// times the size of a version 1.0 listing's input) is never held whole.
 pub fn write_to(
     listing: &Listing,

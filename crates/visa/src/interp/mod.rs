@@ -8,7 +8,7 @@
 //! Threads of a work-group run as cooperative tasks: each runs until it reaches a
 //! barrier or ends; a barrier that some thread can never reach is reported as a
 //! deadlock. Operands are found through the layout's field names
-//! ([`crate::Instruction::operand`]), so the one opcode table drives this too.
+//! ([`crate::InstRef::operand`]), so the one opcode table drives this too.
 
 mod exec;
 mod fast;

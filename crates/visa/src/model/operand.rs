@@ -194,7 +194,7 @@ impl Vector {
     }
 }
 
-/// The 64 bits of an immediate, kept 4-byte aligned so that an [`Operand`] takes 16
+/// The 64 bits of an immediate, kept 4-byte aligned so that an [`Operand`](crate::Operand) takes 16
 /// bytes instead of 24 (a stream of small instructions is mostly operands).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Imm64([u32; 2]);

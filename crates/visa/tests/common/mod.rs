@@ -21,7 +21,7 @@ pub fn corpus(sub: &str) -> Option<PathBuf> {
         "corpus folder {} is missing (required under CI / REQUIRE_PEERS=1)",
         dir.display()
     );
-    eprintln!("skipping: corpus folder {} not found", dir.display());
+    skipped(format_args!("corpus folder {} not found", dir.display()));
     None
 }
 
@@ -184,4 +184,12 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+}
+
+/// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
+/// a passing test prints with `eprintln!`, not a direct write to stderr.
+pub fn skipped(why: std::fmt::Arguments) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
 }
