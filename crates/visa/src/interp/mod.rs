@@ -341,6 +341,86 @@ impl<'a> Program<'a> {
     }
 }
 
+/// Predefined variable `%hw_id`: the hardware thread running the work-item.
+const HW_ID: u32 = 12;
+
+/// A launch's shape: the work-groups of its NDRange and the hardware threads of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub groups: [u32; 3],
+    /// Work-items of one work-group.
+    pub group_items: u64,
+    /// Hardware threads of one work-group (SIMD-wide each).
+    pub threads_per_group: u32,
+}
+
+impl Shape {
+    /// Checks the SIMD size and the global/local sizes of `launch`; the message says
+    /// what is wrong with them (no work-group or thread is to blame).
+    pub fn of(launch: &Launch) -> Result<Shape, String> {
+        if !matches!(launch.simd, 1 | 8 | 16 | 32) {
+            return Err(format!("SIMD size {} is not 8, 16 or 32", launch.simd));
+        }
+        for d in 0..3 {
+            let (g, l) = (launch.global[d], launch.local[d]);
+            if l == 0 || g == 0 || g % l != 0 {
+                return Err(format!(
+                    "global size {g} is not a non-zero multiple of local size {l} in dimension {d}"
+                ));
+            }
+        }
+        let group_items = launch.local.iter().map(|l| u64::from(*l)).product::<u64>();
+        if group_items > 1024 {
+            return Err(format!("work-group of {group_items} items exceeds 1024"));
+        }
+        Ok(Shape {
+            groups: std::array::from_fn(|d| launch.global[d] / launch.local[d]),
+            group_items,
+            threads_per_group: group_items.div_ceil(u64::from(launch.simd)) as u32,
+        })
+    }
+
+    /// Hardware threads of the whole launch (saturating).
+    pub fn hardware_threads(&self) -> u64 {
+        self.groups
+            .iter()
+            .fold(u64::from(self.threads_per_group), |n, g| {
+                n.saturating_mul(u64::from(*g))
+            })
+    }
+}
+
+/// What the engine holds for one live work-group of a launch, so that a caller can
+/// count it against a memory budget before [`run_with_functions`] allocates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub shape: Shape,
+    /// The register space the routines declare, per hardware thread.
+    pub register_bytes_per_thread: u64,
+}
+
+impl Footprint {
+    /// Register space of one work-group: every thread of it is live at once.
+    pub fn register_bytes(&self) -> u64 {
+        self.register_bytes_per_thread
+            .saturating_mul(u64::from(self.shape.threads_per_group))
+    }
+}
+
+/// The [`Footprint`] of running `routine` (with `functions`) as `launch` says.
+pub fn footprint(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+) -> Result<Footprint, String> {
+    let shape = Shape::of(launch)?;
+    let program = Program::new(routine, functions, launch.grf_bytes)?;
+    Ok(Footprint {
+        shape,
+        register_bytes_per_thread: program.grf_bytes_needed() as u64,
+    })
+}
+
 /// What a thread did when it stopped running.
 pub(crate) enum Stop {
     Barrier,
@@ -378,32 +458,14 @@ pub fn run_with_functions(
     let Interface::Kernel { inputs } = &routine.interface else {
         return Err(top("not a kernel".into()));
     };
-    if !matches!(launch.simd, 1 | 8 | 16 | 32) {
-        return Err(top(format!("SIMD size {} is not 8, 16 or 32", launch.simd)));
-    }
-    for d in 0..3 {
-        if launch.local[d] == 0 || launch.global[d] == 0 || launch.global[d] % launch.local[d] != 0
-        {
-            return Err(top(format!(
-                "global size {} is not a non-zero multiple of local size {} in dimension {d}",
-                launch.global[d], launch.local[d]
-            )));
-        }
-    }
+    let shape = Shape::of(launch).map_err(top)?;
     let program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
     let grf_len = program.grf_bytes_needed();
-    let groups = [
-        launch.global[0] / launch.local[0],
-        launch.global[1] / launch.local[1],
-        launch.global[2] / launch.local[2],
-    ];
-    let group_items = launch.local[0] as u64 * launch.local[1] as u64 * launch.local[2] as u64;
-    if group_items > 1024 {
-        return Err(top(format!(
-            "work-group of {group_items} items exceeds 1024"
-        )));
-    }
-    let threads_per_group = group_items.div_ceil(launch.simd as u64) as u32;
+    let Shape {
+        groups,
+        group_items,
+        threads_per_group,
+    } = shape;
     let mut stats = Stats::default();
     let grf = launch.grf_bytes as usize;
     let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
@@ -476,7 +538,11 @@ pub fn run_with_functions(
                     // Predefined r0 and group ids.
                     let r0 = payload.get(..32).map(<[u8]>::to_vec).unwrap_or_default();
                     program.write_var(&mut th, 7, &r0);
-                    for (id, v) in [(3u32, gx), (4, gy), (5, gz)] {
+                    // %hw_id tells the live threads apart: IGC places each thread's private
+                    // memory at private_base + %hw_id x SIMD x private size, so a
+                    // work-group's private memory is its threads' slots (as NEO sizes
+                    // the private surface by hardware threads, not by work items).
+                    for (id, v) in [(3u32, gx), (4, gy), (5, gz), (HW_ID, t)] {
                         program.write_var(&mut th, id, &v.to_le_bytes());
                     }
                     for input in inputs {
