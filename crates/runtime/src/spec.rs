@@ -320,4 +320,50 @@ mod tests {
             Err(Error::Usage(_))
         ));
     }
+
+    /// Every truncation and single-byte mutation of valid specs: no panic, and no
+    /// buffer past the budget.
+    #[test]
+    fn truncations_and_mutations_stay_within_the_budget() {
+        let valid = [
+            "0=zeros:4096",
+            "1=file:in.bin",
+            "2=local:256",
+            "3=i8:-5",
+            "3=u16:0xffff",
+            "4=i64:-9223372036854775808",
+            "5=f64:1e300",
+            "6=image:4x4x2:rgba.unorm8:zeros",
+            "7=image:8x1:r.f32:file:in.bin",
+            "8=u32:4294967295",
+        ];
+        let mutants = [b'0', b'9', b':', b'=', b'x', b'-', 0xff, b' ', b'.'];
+        let mut read = |_: &Path| Ok(vec![0u8; 32]);
+        let mut check = |text: &[u8]| {
+            let Ok(text) = std::str::from_utf8(text) else {
+                return;
+            };
+            let mut budget = Budget::new(1 << 12);
+            if let Ok((_, ArgSpec::Buffer(b) | ArgSpec::Image(_, b))) =
+                parse_arg(text, &mut budget, &mut read)
+            {
+                assert!(b.len() <= 1 << 12 && budget.used() <= 1 << 12, "{text}");
+            }
+        };
+        for v in valid {
+            let bytes = v.as_bytes();
+            for end in 0..=bytes.len() {
+                check(&bytes[..end]);
+            }
+            for at in 0..bytes.len() {
+                for m in mutants {
+                    let mut b = bytes.to_vec();
+                    b[at] = m;
+                    check(&b);
+                    b.insert(at, m);
+                    check(&b);
+                }
+            }
+        }
+    }
 }
