@@ -1,7 +1,7 @@
 //! The runtime's API as a binding calls it: a program binary, a kernel's vISA and
 //! argument specs in, the launch's buffers and statistics out.
 
-use gpukit_runtime::{launch, parse_arg, Budget, Error, Kernel, Origin, Request};
+use gpukit_runtime::{launch, parse_arg, Budget, Error, Kernel, Request};
 use std::path::{Path, PathBuf};
 
 fn data(path: &str) -> PathBuf {
@@ -88,7 +88,6 @@ fn what_the_request_gets_wrong_is_a_usage_error() {
 fn the_registers_of_a_work_group_are_counted_before_the_run() {
     // Room for the buffer, not for the register space of 32 SIMD32 threads.
     let mut budget = Budget::new(8 << 10);
-    budget.charge("earlier", 0, Origin::Request).unwrap();
     let e = copy_gid(1024, 1024, &["0=zeros:4096", "1=u32:1"], &mut budget)
         .err()
         .unwrap();
