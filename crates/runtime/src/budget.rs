@@ -36,6 +36,9 @@ pub struct OverBudget {
     pub origin: Origin,
     /// Input bytes behind the claim allowance (for the message).
     pub input_bytes: u64,
+    /// Within the budget, but the system would not allocate it (an address-space
+    /// limit, `ulimit -v`).
+    pub refused_by_system: bool,
 }
 
 impl std::error::Error for OverBudget {}
@@ -43,6 +46,12 @@ impl std::error::Error for OverBudget {}
 impl fmt::Display for OverBudget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} needs {} bytes", self.what, self.bytes)?;
+        if self.refused_by_system {
+            return write!(
+                f,
+                "; the system would not allocate them (a memory limit such as ulimit -v?)"
+            );
+        }
         match self.origin {
             Origin::Request => write!(
                 f,
@@ -121,6 +130,7 @@ impl Budget {
             available: limit.saturating_sub(used),
             origin,
             input_bytes: self.input_bytes.unwrap_or(0),
+            refused_by_system: false,
         };
         if let (Origin::Input, Some(claim_limit)) = (origin, self.claim_limit()) {
             if self.claimed.saturating_add(bytes) > claim_limit {
@@ -143,9 +153,27 @@ impl Budget {
     /// A zero-filled buffer of `bytes`, counted first.
     pub fn zeros(&mut self, what: &str, bytes: u64, origin: Origin) -> Result<Vec<u8>, OverBudget> {
         self.charge(what, bytes, origin)?;
-        // Charged, so within the limit the caller chose: the allocator may still fail
-        // only where the machine has less memory than the limit says.
-        Ok(vec![0; bytes as usize])
+        // Within the budget, the system may still refuse (an address-space limit), and
+        // `vec!` would abort: ask it first. The probe's pages are never touched.
+        let size = usize::try_from(bytes)
+            .ok()
+            .filter(|n| Vec::<u8>::new().try_reserve_exact(*n).is_ok());
+        let Some(size) = size else {
+            self.used -= bytes;
+            if origin == Origin::Input {
+                self.claimed -= bytes;
+            }
+            return Err(OverBudget {
+                what: what.to_owned(),
+                bytes,
+                limit: self.limit,
+                available: self.limit.saturating_sub(self.used),
+                origin,
+                input_bytes: self.input_bytes.unwrap_or(0),
+                refused_by_system: true,
+            });
+        };
+        Ok(vec![0; size])
     }
 }
 
@@ -213,6 +241,19 @@ mod tests {
         let mut b = Budget::for_inputs(u64::MAX);
         assert_eq!(b.claim_limit(), Some(DEFAULT_MAX_MEMORY));
         assert!(b.zeros("z", u64::MAX, Origin::Request).is_err());
+    }
+
+    #[test]
+    fn what_the_system_refuses_is_given_back() {
+        // Within the budget, beyond any address space.
+        let mut b = Budget::new(u64::MAX);
+        let e = b.zeros("huge", u64::MAX / 2, Origin::Request).unwrap_err();
+        assert!(
+            e.refused_by_system && e.to_string().contains("ulimit"),
+            "{e}"
+        );
+        assert_eq!(b.used(), 0);
+        assert_eq!(b.zeros("small", 16, Origin::Request).unwrap(), vec![0; 16]);
     }
 
     #[test]
