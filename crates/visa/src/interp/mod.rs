@@ -341,6 +341,16 @@ impl<'a> Program<'a> {
     }
 }
 
+/// `n` zero bytes, or a message where the system would not allocate them (an
+/// address-space limit) instead of an abort. The probe's pages are never touched,
+/// and `vec!` then takes zeroed pages as they are used.
+fn zeroed(n: usize, what: &str) -> Result<Vec<u8>, String> {
+    Vec::<u8>::new()
+        .try_reserve_exact(n)
+        .map_err(|_| format!("the system would not allocate {n} bytes of {what}"))?;
+    Ok(vec![0; n])
+}
+
 /// Predefined variable `%hw_id`: the hardware thread running the work-item.
 const HW_ID: u32 = 12;
 
@@ -473,7 +483,8 @@ pub fn run_with_functions(
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
                 let group = [gx, gy, gz];
-                let mut slm = vec![0u8; launch.slm_bytes as usize];
+                let mut slm = zeroed(launch.slm_bytes as usize, "shared local memory")
+                    .map_err(|m| RunError { group, ..top(m) })?;
                 let mut threads = Vec::with_capacity(threads_per_group as usize);
                 for t in 0..threads_per_group {
                     // The payload as the runtime writes it.
@@ -517,7 +528,11 @@ pub fn run_with_functions(
                     payload[cto..cto + launch.payload.cross_thread.len()]
                         .copy_from_slice(&launch.payload.cross_thread);
                     let mut th = Thread {
-                        grf: vec![0u8; grf_len],
+                        grf: zeroed(grf_len, "register space").map_err(|m| RunError {
+                            group,
+                            thread: t,
+                            ..top(m)
+                        })?,
                         addr: vec![0; program.addr_total],
                         preds: vec![0; program.pred_total],
                         surfaces: vec![0; program.surface_count],
