@@ -945,3 +945,69 @@ fn replace_once(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
     out[at..at + with.len()].copy_from_slice(with);
     out
 }
+
+/// `%scratch` grows as a kernel writes it, in every thread of a work-group at once:
+/// each thread gets what the budget has left (up to 1 MiB), so a small kernel
+/// writing far into it at 128 threads a group stays within budget or faults.
+#[test]
+fn visa_run_scratch_space_is_budgeted() {
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let scratch = Scratch::new("visa-run-scratch");
+    let run = "tests/data/visa/run/";
+    let text = std::fs::read_to_string(format!("{run}noise_field.sid-stackcall.visaasm")).unwrap();
+    for (offset, expect) in [
+        ("0x3fff0", OK),
+        (
+            "0xffff0",
+            Expect {
+                code: 1,
+                stderr: "of the thread's scratch space (",
+            },
+        ),
+    ] {
+        let writes = text
+            .replacen(
+                ".input ",
+                ".decl SO v_type=G type=ud num_elts=8 align=GRF\n.decl SD v_type=G type=ud num_elts=8 align=GRF\n.input ",
+                1,
+            )
+            .replacen(
+                "_main_0:\n",
+                &format!("_main_0:\n    mov (M1_NM, 8) SO(0,0)<1> {offset}:ud\n    mov (M1_NM, 8) SD(0,0)<1> 0x7:ud\n    scatter_scaled.4 (M1_NM, 1) %scratch 0x0:ud SO.0 SD.0\n"),
+                1,
+            );
+        let path = scratch.file(&format!("scratch-{offset}.visaasm"), writes.as_bytes());
+        let (f0, f1) = (
+            format!("{run}noise_field.sid-stackcall_f0.visaasm"),
+            format!("{run}noise_field.sid-stackcall_f1.visaasm"),
+        );
+        let binary = format!("{run}noinline_helpers.sid-stackcall.bin");
+        let args = [
+            "visa",
+            "run",
+            &path,
+            "--function",
+            &f0,
+            "--function",
+            &f1,
+            "--binary",
+            &binary,
+            "--kernel",
+            "noise_field",
+            "--global",
+            "32,32",
+            "--local",
+            "32,32",
+            "--arg",
+            "0=zeros:4096",
+            "--arg",
+            "1=i32:32",
+        ];
+        check_run(
+            &format!("visa run, scratch at {offset} x 128 threads"),
+            writes.len(),
+            &args,
+            &expect,
+        );
+    }
+}

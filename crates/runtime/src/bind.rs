@@ -67,6 +67,8 @@ const IMAGE_WITHOUT_BTI: u32 = u32::MAX;
 const MAX_CROSS_THREAD: usize = 1 << 16;
 /// `local:` arguments and the binary's own SLM together stay within this.
 const MAX_LOCAL_BYTES: u32 = 1 << 20;
+/// Scratch space is granted in pages.
+const SCRATCH_GRAIN: u64 = 4096;
 /// The printf buffer NEO gives a kernel that prints.
 const PRINTF_BYTES: u64 = 1 << 20;
 
@@ -165,6 +167,7 @@ pub fn launch(
         payload: Payload::default(),
         slm_bytes: 0,
         max_instructions: 0,
+        scratch_bytes: 0,
     };
     // The shape is the caller's: its mistakes are usage errors, found before any
     // argument is bound.
@@ -409,6 +412,20 @@ pub fn launch(
         footprint.register_bytes(),
         Origin::Input,
     )?;
+    // Scratch is used only by some kernels and grows as they use it: each thread may
+    // have what the budget has left, up to the engine's maximum.
+    let threads = u64::from(shape.threads_per_group);
+    let scratch = (budget.available(Origin::Input) / threads.max(1))
+        .min(interp::SCRATCH_BYTES as u64)
+        / SCRATCH_GRAIN
+        * SCRATCH_GRAIN;
+    budget.charge(
+        &format!(
+            "kernel {name}: scratch space ({scratch} bytes x {threads} threads of a work-group)"
+        ),
+        scratch * threads,
+        Origin::Input,
+    )?;
     let instruction_limit =
         max_instructions.unwrap_or_else(|| default_instruction_limit(shape.hardware_threads()));
     launch.payload = Payload {
@@ -418,6 +435,7 @@ pub fn launch(
     };
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
+    launch.scratch_bytes = scratch as u32;
     let stats =
         interp::run_with_functions(kernel.body, &kernel.functions, &launch, &mut mem, trace)
             .map_err(|error| Error::Run {

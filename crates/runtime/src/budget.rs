@@ -121,6 +121,15 @@ impl Budget {
         self.used
     }
 
+    /// Bytes an allocation of `origin` may still take.
+    pub fn available(&self, origin: Origin) -> u64 {
+        let total = self.limit.saturating_sub(self.used);
+        match (origin, self.claim_limit()) {
+            (Origin::Input, Some(claim)) => total.min(claim.saturating_sub(self.claimed)),
+            _ => total,
+        }
+    }
+
     /// Counts `bytes` that `what` is about to allocate, or refuses them.
     pub fn charge(&mut self, what: &str, bytes: u64, origin: Origin) -> Result<(), OverBudget> {
         let refuse = |limit: u64, used: u64| OverBudget {
@@ -222,7 +231,9 @@ mod tests {
         // A request is not an input claim: only the total limit holds it.
         b.charge("zeros", 1 << 30, Origin::Request).unwrap();
         b.add_input(1 << 20);
+        assert_eq!(b.available(Origin::Input), 20 << 20);
         b.charge("slm", 5 << 20, Origin::Input).unwrap();
+        assert_eq!(b.available(Origin::Input), 15 << 20);
     }
 
     #[test]

@@ -38,6 +38,7 @@ fn launch(global: u32, local: u32, ptr: u64) -> Launch {
         },
         slm_bytes: 0,
         max_instructions: 1_000_000,
+        scratch_bytes: 1 << 20,
     }
 }
 

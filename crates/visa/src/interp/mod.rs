@@ -47,6 +47,10 @@ pub struct Launch {
     pub slm_bytes: u32,
     /// Stop after this many executed instructions (all threads), reported as an error.
     pub max_instructions: u64,
+    /// Scratch (private) space each hardware thread may use through `%scratch`,
+    /// bytes; at most [`SCRATCH_BYTES`]. Every thread of a work-group is live, so a
+    /// caller budgets this times the threads of one.
+    pub scratch_bytes: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -154,8 +158,8 @@ pub(crate) struct Program<'a> {
 const DONE: u32 = u32::MAX;
 /// The register space the interpreter gives one thread's variables at most.
 const MAX_REGISTER_BYTES: u32 = 64 << 20;
-/// Scratch (private) space each hardware thread may use through `%scratch`.
-pub(crate) const SCRATCH_BYTES: usize = 1 << 20;
+/// Scratch (private) space a hardware thread may use through `%scratch` at most.
+pub const SCRATCH_BYTES: usize = 1 << 20;
 
 /// One hardware thread.
 pub(crate) struct Thread {
@@ -170,6 +174,8 @@ pub(crate) struct Thread {
     pub calls: Vec<Vec<u32>>,
     pub index: u32,
     pub scratch: Vec<u8>,
+    /// How far `scratch` may grow ([`Launch::scratch_bytes`]).
+    pub scratch_limit: usize,
     /// The ALU's operand buffers, reused by every instruction.
     pub lanes: Vec<exec::Lanes>,
 }
@@ -541,6 +547,7 @@ pub fn run_with_functions(
                         calls: vec![Vec::new(); 32],
                         index: t,
                         scratch: Vec::new(),
+                        scratch_limit: (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
                         lanes: Vec::new(),
                     };
                     for (s, (_, bti)) in th
