@@ -727,3 +727,324 @@ fn fuzz_regression_inputs_never_panic() {
     }
     eprintln!("{seen} fuzz regression input(s) read");
 }
+
+// ------------------------------------------------------------- visa run budget
+
+/// `visa run` of `text` (a copy of `copy_gid.sid.visaasm`, changed) with
+/// `trivial.sid.bin`, `local` items a work-group and one work-group.
+fn copy_gid_run<'a>(text: &'a str, local: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "visa",
+        "run",
+        text,
+        "--binary",
+        "tests/data/intel/trivial.sid.bin",
+        "--global",
+        local,
+        "--local",
+        local,
+        "--arg",
+        "0=zeros:4096",
+        "--arg",
+        "1=u32:1",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+fn copy_gid_text() -> String {
+    std::fs::read_to_string(workspace_root().join("tests/data/visa/run/copy_gid.sid.visaasm"))
+        .unwrap()
+}
+
+/// Issue 23 V4: `n` variables of 4 KiB, one `mov` each (as `mkregs.py` makes them).
+fn many_registers(n: usize) -> Vec<u8> {
+    let text = copy_gid_text();
+    let decls: String = (0..n)
+        .map(|i| format!(".decl Z{i} v_type=G type=ud num_elts=1024 align=hword\n"))
+        .collect();
+    let movs: String = (0..n)
+        .map(|i| format!("    mov (M1_NM, 1) Z{i}(0,0)<1> 0x1:ud\n"))
+        .collect();
+    text.replacen(".input ", &format!("{decls}.input "), 1)
+        .replacen("_main_0:\n", &format!("_main_0:\n{movs}"), 1)
+        .into_bytes()
+}
+
+/// The register space is what the kernel declares times the threads of one
+/// work-group, counted against what the input may claim: refused (exit 2, naming
+/// it) or run within budget, at several sizes and work-group sizes.
+#[test]
+fn visa_run_register_space_is_budgeted() {
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let scratch = Scratch::new("visa-run-registers");
+    // (variables, local size, outcome): copy_gid is SIMD32.
+    let cases: &[(usize, &str, Expect)] = &[
+        (2000, "128", OK),
+        (
+            2000,
+            "1024",
+            Expect {
+                code: 2,
+                stderr: "bytes the kernel declares x 32 threads of a work-group)",
+            },
+        ),
+        (16000, "32", OK),
+        (
+            16000,
+            "256",
+            Expect {
+                code: 2,
+                stderr: "register space",
+            },
+        ),
+        (
+            16000,
+            "1024",
+            Expect {
+                code: 2,
+                stderr: "may claim",
+            },
+        ),
+    ];
+    for (n, local, expect) in cases {
+        let bytes = many_registers(*n);
+        let path = scratch.file(&format!("regs-{n}.visaasm"), &bytes);
+        let args = copy_gid_run(&path, local, &[]);
+        check_run(
+            &format!("visa run, {n} x 4 KiB registers, local {local}"),
+            bytes.len(),
+            &args,
+            expect,
+        );
+    }
+}
+
+/// Issue 23 V1-V3, V5, M1: what a launch asks for is refused before it is
+/// allocated, with exit 2 and a message naming it.
+#[test]
+fn visa_run_refuses_what_exceeds_the_budget() {
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let scratch = Scratch::new("visa-run-budget");
+    let copy_gid = "tests/data/visa/run/copy_gid.sid.visaasm";
+    let len = |p: &str| std::fs::metadata(p).unwrap().len() as usize;
+    // V1: a buffer of any size.
+    for n in ["100000000000", "18446744073709551615", "4294967297"] {
+        let zeros = format!("0=zeros:{n}");
+        let mut args = copy_gid_run(copy_gid, "32", &[]);
+        args[10] = &zeros;
+        let m = check_run(
+            "visa run, zeros",
+            len(copy_gid),
+            &args,
+            &Expect {
+                code: 2,
+                stderr: "memory budget",
+            },
+        );
+        assert!(
+            m.stderr
+                .contains(&format!("argument 0 (zeros:{n}) needs {n} bytes")),
+            "{}",
+            m.stderr
+        );
+    }
+    // V3: a binary's SLM size of 4 GiB (the same length in `.ze_info`).
+    let binary = std::fs::read("tests/data/visa/run/local_histogram.sid-dg2.bin").unwrap();
+    let slm = replace_once(&binary, b"slm_size:        288", b"slm_size: 4294967295");
+    let slm = scratch.file("slm4g.bin", &slm);
+    let args = [
+        "visa",
+        "run",
+        "tests/data/visa/run/histogram_local.sid-dg2.visaasm",
+        "--binary",
+        &slm,
+        "--global",
+        "64",
+        "--local",
+        "32",
+        "--arg",
+        "0=file:tests/data/visa/run/bytes_0_255.u8",
+        "--arg",
+        "1=u32:256",
+        "--arg",
+        "2=zeros:260",
+    ];
+    check_run(
+        "visa run, 4 GiB SLM",
+        len(&slm),
+        &args,
+        &Expect {
+            code: 2,
+            stderr: "the shared local memory its binary declares needs 4294967295 bytes",
+        },
+    );
+    // V2: private memory is per live work-group, so a huge NDRange costs nothing;
+    // a huge private size is refused.
+    let binary = std::fs::read("tests/data/visa/run/noinline_helpers.sid-stackcall.bin").unwrap();
+    let private = replace_once(&binary, b"private_size:    1072", b"private_size: 9999999");
+    let private = scratch.file("private10m.bin", &private);
+    let run = "tests/data/visa/run/";
+    let (f0, f1, text) = (
+        format!("{run}noise_field.sid-stackcall_f0.visaasm"),
+        format!("{run}noise_field.sid-stackcall_f1.visaasm"),
+        format!("{run}noise_field.sid-stackcall.visaasm"),
+    );
+    let args = [
+        "visa",
+        "run",
+        &text,
+        "--function",
+        &f0,
+        "--function",
+        &f1,
+        "--binary",
+        &private,
+        "--kernel",
+        "noise_field",
+        "--global",
+        "2147483648,8",
+        "--local",
+        "8,8",
+        "--arg",
+        "0=zeros:256",
+        "--arg",
+        "1=i32:8",
+    ];
+    check_run(
+        "visa run, 10 MB private x 2^34 items",
+        len(&private),
+        &args,
+        &Expect {
+            code: 2,
+            stderr: "private memory (9999999 bytes per work-item x 64 work-items of a work-group)",
+        },
+    );
+    // M1: launch-shape mistakes are usage errors, without a work-group or thread.
+    for (global, local, message) in [
+        (
+            "64",
+            "1024",
+            "global size 64 is not a non-zero multiple of local size 1024 in dimension 0",
+        ),
+        ("2048", "2048", "work-group of 2048 items exceeds 1024"),
+    ] {
+        let mut args = copy_gid_run(copy_gid, local, &[]);
+        args[6] = global;
+        let m = check_run(
+            "visa run, launch shape",
+            len(copy_gid),
+            &args,
+            &Expect {
+                code: 2,
+                stderr: message,
+            },
+        );
+        assert!(!m.stderr.contains("work-group 0"), "{}", m.stderr);
+    }
+    // V5: an endless loop stops at the proportionate default limit (2 threads:
+    // 10.2M instructions), and the message says how to raise it.
+    let spin = copy_gid_text().replacen(
+        "_main_0:\n",
+        "_main_0:\n_spin:\n    goto (M1, 1) _spin\n",
+        1,
+    );
+    let spin = scratch.file("spin.visaasm", spin.as_bytes());
+    let args = copy_gid_run(&spin, "64", &[]);
+    let mut args = args;
+    args[8] = "32";
+    check_run(
+        "visa run, endless loop",
+        len(&spin),
+        &args,
+        &Expect {
+            code: 1,
+            stderr: "instruction limit of 10200000 reached (endless loop?)",
+        },
+    );
+    let m = measure(&args);
+    assert!(
+        m.stderr
+            .contains("raise the limit with --max-instructions N"),
+        "{}",
+        m.stderr
+    );
+}
+
+/// `haystack` with the one occurrence of `needle` replaced (same length).
+fn replace_once(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    assert_eq!(needle.len(), with.len());
+    let at = haystack
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("the fixture holds the field");
+    let mut out = haystack.to_vec();
+    out[at..at + with.len()].copy_from_slice(with);
+    out
+}
+
+/// `%scratch` grows as a kernel writes it, in every thread of a work-group at once:
+/// each thread gets what the budget has left (up to 1 MiB), so a small kernel
+/// writing far into it at 128 threads a group stays within budget or faults.
+#[test]
+fn visa_run_scratch_space_is_budgeted() {
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let scratch = Scratch::new("visa-run-scratch");
+    let run = "tests/data/visa/run/";
+    let text = std::fs::read_to_string(format!("{run}noise_field.sid-stackcall.visaasm")).unwrap();
+    for (offset, expect) in [
+        ("0x3fff0", OK),
+        (
+            "0xffff0",
+            Expect {
+                code: 1,
+                stderr: "of the thread's scratch space (",
+            },
+        ),
+    ] {
+        let writes = text
+            .replacen(
+                ".input ",
+                ".decl SO v_type=G type=ud num_elts=8 align=GRF\n.decl SD v_type=G type=ud num_elts=8 align=GRF\n.input ",
+                1,
+            )
+            .replacen(
+                "_main_0:\n",
+                &format!("_main_0:\n    mov (M1_NM, 8) SO(0,0)<1> {offset}:ud\n    mov (M1_NM, 8) SD(0,0)<1> 0x7:ud\n    scatter_scaled.4 (M1_NM, 1) %scratch 0x0:ud SO.0 SD.0\n"),
+                1,
+            );
+        let path = scratch.file(&format!("scratch-{offset}.visaasm"), writes.as_bytes());
+        let (f0, f1) = (
+            format!("{run}noise_field.sid-stackcall_f0.visaasm"),
+            format!("{run}noise_field.sid-stackcall_f1.visaasm"),
+        );
+        let binary = format!("{run}noinline_helpers.sid-stackcall.bin");
+        let args = [
+            "visa",
+            "run",
+            &path,
+            "--function",
+            &f0,
+            "--function",
+            &f1,
+            "--binary",
+            &binary,
+            "--kernel",
+            "noise_field",
+            "--global",
+            "32,32",
+            "--local",
+            "32,32",
+            "--arg",
+            "0=zeros:4096",
+            "--arg",
+            "1=i32:32",
+        ];
+        check_run(
+            &format!("visa run, scratch at {offset} x 128 threads"),
+            writes.len(),
+            &args,
+            &expect,
+        );
+    }
+}

@@ -38,6 +38,7 @@ fn launch(global: u32, local: u32, ptr: u64) -> Launch {
         },
         slm_bytes: 0,
         max_instructions: 1_000_000,
+        scratch_bytes: 1 << 20,
     }
 }
 
@@ -204,4 +205,79 @@ fn lsc_loads_stores_and_atomics() {
     want.extend([7; 8]);
     want.extend(56..64);
     assert_eq!(got, want);
+}
+
+/// A launch's shape and one work-group's register space are known before it runs,
+/// so a caller can budget them; shape mistakes name no work-group or thread.
+#[test]
+fn shape_and_footprint_before_the_run() {
+    let object = kernel(DECLS, DIVERGENT);
+    let body = &object.kernels[0].body;
+    let shape = interp::Shape::of(&launch(64, 32, 0)).unwrap();
+    assert_eq!(
+        (shape.groups, shape.group_items, shape.threads_per_group),
+        ([2, 1, 1], 32, 4)
+    );
+    assert_eq!(shape.hardware_threads(), 8);
+    let f = interp::footprint(body, &[], &launch(64, 32, 0)).unwrap();
+    assert!(f.register_bytes_per_thread >= 3 * 32 && f.register_bytes_per_thread < 64 << 10);
+    assert_eq!(f.register_bytes(), 4 * f.register_bytes_per_thread);
+    for (global, local, message) in [
+        (
+            64,
+            1024,
+            "global size 64 is not a non-zero multiple of local size 1024 in dimension 0",
+        ),
+        (2048, 2048, "work-group of 2048 items exceeds 1024"),
+        (
+            8,
+            0,
+            "global size 8 is not a non-zero multiple of local size 0 in dimension 0",
+        ),
+    ] {
+        assert_eq!(
+            interp::Shape::of(&launch(global, local, 0)).unwrap_err(),
+            message
+        );
+    }
+    let huge = Launch {
+        global: [1 << 31, 1 << 31, 1 << 31],
+        local: [1, 1, 1],
+        ..launch(8, 8, 0)
+    };
+    assert_eq!(
+        interp::Shape::of(&huge).unwrap().hardware_threads(),
+        u64::MAX
+    );
+}
+
+/// `%hw_id` tells the threads of a work-group apart (IGC places private memory by it).
+#[test]
+fn hw_id_is_the_thread_index_in_its_work_group() {
+    let decls = "\
+.decl V0033 v_type=G type=uq num_elts=1 align=qword
+.decl V0036 v_type=G type=uq num_elts=8 align=GRF
+.decl V0037 v_type=G type=ud num_elts=8 align=GRF
+.decl V0038 v_type=G type=ud num_elts=1 align=dword alias=<%hw_id, 0>
+.input V0033 offset=64 size=8";
+    // buf[hw_id] = hw_id + 1, from lane 0 of each thread.
+    let body = "\
+    mov (M1_NM, 8) V0037(0,0)<1> V0038(0,0)<0;1,0>
+    add (M1_NM, 8) V0037(0,0)<1> V0037(0,0)<1;1,0> 0x1:ud
+    mov (M1_NM, 8) V0036(0,0)<1> V0038(0,0)<0;1,0>
+    shl (M1_NM, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq
+    add (M1_NM, 8) V0036(0,0)<1> V0036(0,0)<1;1,0> V0033(0,0)<0;1,0>
+    svm_scatter.4.1 (M1_NM, 1) V0036.0 V0037.0
+    ret (M1, 1)";
+    let object = kernel(decls, body);
+    let mut mem = Memory::default();
+    let base = mem.add("buf", vec![0; 16]);
+    interp::run(
+        &object.kernels[0].body,
+        &launch(64, 32, base),
+        &mut mem,
+        None,
+    )
+    .unwrap();
+    assert_eq!(dwords(&mem, 0), [1, 2, 3, 4]);
 }

@@ -7,9 +7,7 @@ mod lsc;
 
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
-use super::{
-    fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE, SCRATCH_BYTES,
-};
+use super::{fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE};
 use crate::isa::{Opcode, Type};
 use crate::model::{InstRef, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
@@ -1249,19 +1247,20 @@ impl Ctx<'_, '_> {
             254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
             // %scratch: the thread's own private space, addressed from 0.
             255 => {
+                let limit = self.th.scratch_limit;
                 let end = usize::try_from(offset)
                     .ok()
                     .and_then(|o| o.checked_add(len))
-                    .filter(|e| *e <= SCRATCH_BYTES)
+                    .filter(|e| *e <= limit)
                     .ok_or_else(|| {
                         Fault(format!(
-                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({SCRATCH_BYTES} bytes)"
+                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
                         ))
                     })?;
                 if self.th.scratch.len() < end {
                     self.th
                         .scratch
-                        .resize(end.next_multiple_of(4096).min(SCRATCH_BYTES), 0);
+                        .resize(end.next_multiple_of(4096).min(limit), 0);
                 }
                 Place::Scratch(offset as usize)
             }

@@ -48,6 +48,10 @@ pub struct Launch {
     pub slm_bytes: u32,
     /// Stop after this many executed instructions (all threads), reported as an error.
     pub max_instructions: u64,
+    /// Scratch (private) space each hardware thread may use through `%scratch`,
+    /// bytes; at most [`SCRATCH_BYTES`]. Every thread of a work-group is live, so a
+    /// caller budgets this times the threads of one.
+    pub scratch_bytes: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -157,8 +161,8 @@ pub(crate) struct Program<'a> {
 const DONE: u32 = u32::MAX;
 /// The register space the interpreter gives one thread's variables at most.
 const MAX_REGISTER_BYTES: u32 = 64 << 20;
-/// Scratch (private) space each hardware thread may use through `%scratch`.
-pub(crate) const SCRATCH_BYTES: usize = 1 << 20;
+/// Scratch (private) space a hardware thread may use through `%scratch` at most.
+pub const SCRATCH_BYTES: usize = 1 << 20;
 
 /// One hardware thread.
 pub(crate) struct Thread {
@@ -173,6 +177,8 @@ pub(crate) struct Thread {
     pub calls: Vec<Vec<u32>>,
     pub index: u32,
     pub scratch: Vec<u8>,
+    /// How far `scratch` may grow ([`Launch::scratch_bytes`]).
+    pub scratch_limit: usize,
     /// The ALU's operand buffers, reused by every instruction.
     pub lanes: Vec<exec::Lanes>,
 }
@@ -345,6 +351,96 @@ impl<'a> Program<'a> {
     }
 }
 
+/// `n` zero bytes, or a message where the system would not allocate them (an
+/// address-space limit) instead of an abort. The probe's pages are never touched,
+/// and `vec!` then takes zeroed pages as they are used.
+fn zeroed(n: usize, what: &str) -> Result<Vec<u8>, String> {
+    Vec::<u8>::new()
+        .try_reserve_exact(n)
+        .map_err(|_| format!("the system would not allocate {n} bytes of {what}"))?;
+    Ok(vec![0; n])
+}
+
+/// Predefined variable `%hw_id`: the hardware thread running the work-item.
+const HW_ID: u32 = 12;
+
+/// A launch's shape: the work-groups of its NDRange and the hardware threads of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub groups: [u32; 3],
+    /// Work-items of one work-group.
+    pub group_items: u64,
+    /// Hardware threads of one work-group (SIMD-wide each).
+    pub threads_per_group: u32,
+}
+
+impl Shape {
+    /// Checks the SIMD size and the global/local sizes of `launch`; the message says
+    /// what is wrong with them (no work-group or thread is to blame).
+    pub fn of(launch: &Launch) -> Result<Shape, String> {
+        if !matches!(launch.simd, 1 | 8 | 16 | 32) {
+            return Err(format!("SIMD size {} is not 8, 16 or 32", launch.simd));
+        }
+        for d in 0..3 {
+            let (g, l) = (launch.global[d], launch.local[d]);
+            if l == 0 || g == 0 || g % l != 0 {
+                return Err(format!(
+                    "global size {g} is not a non-zero multiple of local size {l} in dimension {d}"
+                ));
+            }
+        }
+        let group_items = launch.local.iter().map(|l| u64::from(*l)).product::<u64>();
+        if group_items > 1024 {
+            return Err(format!("work-group of {group_items} items exceeds 1024"));
+        }
+        Ok(Shape {
+            groups: std::array::from_fn(|d| launch.global[d] / launch.local[d]),
+            group_items,
+            threads_per_group: group_items.div_ceil(u64::from(launch.simd)) as u32,
+        })
+    }
+
+    /// Hardware threads of the whole launch (saturating).
+    pub fn hardware_threads(&self) -> u64 {
+        self.groups
+            .iter()
+            .fold(u64::from(self.threads_per_group), |n, g| {
+                n.saturating_mul(u64::from(*g))
+            })
+    }
+}
+
+/// What the engine holds for one live work-group of a launch, so that a caller can
+/// count it against a memory budget before [`run_with_functions`] allocates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub shape: Shape,
+    /// The register space the routines declare, per hardware thread.
+    pub register_bytes_per_thread: u64,
+}
+
+impl Footprint {
+    /// Register space of one work-group: every thread of it is live at once.
+    pub fn register_bytes(&self) -> u64 {
+        self.register_bytes_per_thread
+            .saturating_mul(u64::from(self.shape.threads_per_group))
+    }
+}
+
+/// The [`Footprint`] of running `routine` (with `functions`) as `launch` says.
+pub fn footprint(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+) -> Result<Footprint, String> {
+    let shape = Shape::of(launch)?;
+    let program = Program::new(routine, functions, launch.grf_bytes)?;
+    Ok(Footprint {
+        shape,
+        register_bytes_per_thread: program.grf_bytes_needed() as u64,
+    })
+}
+
 /// What a thread did when it stopped running.
 pub(crate) enum Stop {
     Barrier,
@@ -408,35 +504,17 @@ pub fn run_with_options(
     let Interface::Kernel { inputs } = &routine.interface else {
         return Err(top("not a kernel".into()));
     };
-    if !matches!(launch.simd, 1 | 8 | 16 | 32) {
-        return Err(top(format!("SIMD size {} is not 8, 16 or 32", launch.simd)));
-    }
-    for d in 0..3 {
-        if launch.local[d] == 0 || launch.global[d] == 0 || launch.global[d] % launch.local[d] != 0
-        {
-            return Err(top(format!(
-                "global size {} is not a non-zero multiple of local size {} in dimension {d}",
-                launch.global[d], launch.local[d]
-            )));
-        }
-    }
+    let shape = Shape::of(launch).map_err(top)?;
     let mut program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
     let grf_len = program.grf_bytes_needed();
     if options.translate && trace.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }
-    let groups = [
-        launch.global[0] / launch.local[0],
-        launch.global[1] / launch.local[1],
-        launch.global[2] / launch.local[2],
-    ];
-    let group_items = launch.local[0] as u64 * launch.local[1] as u64 * launch.local[2] as u64;
-    if group_items > 1024 {
-        return Err(top(format!(
-            "work-group of {group_items} items exceeds 1024"
-        )));
-    }
-    let threads_per_group = group_items.div_ceil(launch.simd as u64) as u32;
+    let Shape {
+        groups,
+        group_items,
+        threads_per_group,
+    } = shape;
     let mut stats = Stats::default();
     let grf = launch.grf_bytes as usize;
     let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
@@ -444,7 +522,8 @@ pub fn run_with_options(
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
                 let group = [gx, gy, gz];
-                let mut slm = vec![0u8; launch.slm_bytes as usize];
+                let mut slm = zeroed(launch.slm_bytes as usize, "shared local memory")
+                    .map_err(|m| RunError { group, ..top(m) })?;
                 let mut threads = Vec::with_capacity(threads_per_group as usize);
                 for t in 0..threads_per_group {
                     // The payload as the runtime writes it.
@@ -488,7 +567,11 @@ pub fn run_with_options(
                     payload[cto..cto + launch.payload.cross_thread.len()]
                         .copy_from_slice(&launch.payload.cross_thread);
                     let mut th = Thread {
-                        grf: vec![0u8; grf_len],
+                        grf: zeroed(grf_len, "register space").map_err(|m| RunError {
+                            group,
+                            thread: t,
+                            ..top(m)
+                        })?,
                         addr: vec![0; program.addr_total],
                         preds: vec![0; program.pred_total],
                         surfaces: vec![0; program.surface_count],
@@ -497,6 +580,7 @@ pub fn run_with_options(
                         calls: vec![Vec::new(); 32],
                         index: t,
                         scratch: Vec::new(),
+                        scratch_limit: (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
                         lanes: Vec::new(),
                     };
                     for (s, (_, bti)) in th
@@ -509,7 +593,11 @@ pub fn run_with_options(
                     // Predefined r0 and group ids.
                     let r0 = payload.get(..32).map(<[u8]>::to_vec).unwrap_or_default();
                     program.write_var(&mut th, 7, &r0);
-                    for (id, v) in [(3u32, gx), (4, gy), (5, gz)] {
+                    // %hw_id tells the live threads apart: IGC places each thread's private
+                    // memory at private_base + %hw_id x SIMD x private size, so a
+                    // work-group's private memory is its threads' slots (as NEO sizes
+                    // the private surface by hardware threads, not by work items).
+                    for (id, v) in [(3u32, gx), (4, gy), (5, gz), (HW_ID, t)] {
                         program.write_var(&mut th, id, &v.to_le_bytes());
                     }
                     for input in inputs {

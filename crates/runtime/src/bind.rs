@@ -1,0 +1,473 @@
+//! Binding a launch as the OpenCL runtime does: explicit arguments into the
+//! cross-thread payload and memory, implicit arguments, program-scope data and its
+//! relocations, inline samplers; then the run, and its results.
+
+use crate::budget::{Budget, Origin};
+use crate::spec::ArgSpec;
+use crate::{default_instruction_limit, Error};
+use gpukit_intel::{ArgKind, DataSection, ImageParam, ImageType, Implicit, Program};
+use gpukit_visa::interp::{
+    self, AddressMode, ChannelType, ImageDesc, Launch, Memory, Payload, Sampler, Shape, Stats,
+};
+use gpukit_visa::Routine;
+
+/// The kernel to launch: its name (as the program binary names it), its vISA body
+/// and the functions it may call.
+pub struct Kernel<'a> {
+    pub name: &'a str,
+    pub body: &'a Routine,
+    pub functions: Vec<(&'a [u8], &'a Routine)>,
+}
+
+/// What the caller asks of one launch.
+pub struct Request {
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+    /// How many of the dimensions the caller gave (`get_work_dim()`).
+    pub work_dim: u32,
+    /// Argument index and spec; the buffers are moved into the launch's memory.
+    pub args: Vec<(u32, ArgSpec)>,
+    /// `None`: [`default_instruction_limit`] of the launch's hardware threads.
+    pub max_instructions: Option<u64>,
+    /// How the engine executes (translated or generic); the results are the same.
+    pub options: interp::Options,
+}
+
+/// What a finished launch leaves.
+pub struct Outcome {
+    pub stats: Stats,
+    /// Every buffer as the kernel left it.
+    pub memory: Memory,
+    /// The instruction limit the launch ran under.
+    pub instruction_limit: u64,
+    /// The kernel's SIMD size (from its binary).
+    pub simd: u32,
+    /// Argument index -> buffer index in `memory`, for buffer and image arguments.
+    buffers: Vec<(u32, usize)>,
+    printf: Option<usize>,
+}
+
+impl Outcome {
+    /// The bytes of buffer (or image) argument `arg` after the run.
+    pub fn buffer(&self, arg: u32) -> Option<&[u8]> {
+        let (_, i) = self.buffers.iter().find(|(a, _)| *a == arg)?;
+        Some(&self.memory.buffers[*i].data)
+    }
+
+    /// The printf buffer, when the kernel has one: a u32 byte count (4 when
+    /// nothing was printed) and the records the kernel wrote after it.
+    pub fn printf_buffer(&self) -> Option<&[u8]> {
+        Some(&self.memory.buffers[self.printf?].data)
+    }
+}
+
+/// Register bytes of one GRF on the targets gpukit runs.
+const GRF_BYTES: u32 = 32;
+/// Marks a bindless image, which has no binding-table index of its own.
+const IMAGE_WITHOUT_BTI: u32 = u32::MAX;
+/// The cross-thread data a payload can hold.
+const MAX_CROSS_THREAD: usize = 1 << 16;
+/// `local:` arguments and the binary's own SLM together stay within this.
+const MAX_LOCAL_BYTES: u32 = 1 << 20;
+/// Scratch space is granted in pages.
+const SCRATCH_GRAIN: u64 = 4096;
+/// The printf buffer NEO gives a kernel that prints.
+const PRINTF_BYTES: u64 = 1 << 20;
+
+/// A bindless argument's surface-state offset: what the runtime writes into the
+/// payload and the kernel passes to `bss(...)` messages and `%bss`. gpukit hands out
+/// 64-byte-aligned offsets (a surface state's size) from 0x10000, above every binding
+/// table index, and binds each in the same table, so both kinds resolve alike.
+fn bindless_handle(mem: &mut Memory, bindless_offset: Option<u32>, buffer: usize) -> Option<u32> {
+    bindless_offset?;
+    let handle = 0x1_0000u32.checked_add(u32::try_from(buffer).ok()?.checked_mul(64)?)?;
+    mem.bind(handle, buffer);
+    Some(handle)
+}
+
+/// Writes `size` bytes of `value` (from `source_offset`) at `offset` of the cross-thread data.
+fn put(cross: &mut Vec<u8>, offset: u32, size: u32, source_offset: u32, value: &[u8]) {
+    // The ABI's offsets come from the binary: bounded by what a payload can hold.
+    let end = (offset as usize).saturating_add(size as usize);
+    if end > MAX_CROSS_THREAD {
+        return;
+    }
+    if cross.len() < end {
+        cross.resize(end, 0);
+    }
+    for i in 0..size as usize {
+        cross[offset as usize + i] = value
+            .get((source_offset as usize).saturating_add(i))
+            .copied()
+            .unwrap_or(0);
+    }
+}
+
+fn words(v: [u32; 3]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The value `get_image_*` of `param` reads for an image of `d` (argument `arg`).
+fn image_param(d: &ImageDesc, arg: u32, param: ImageParam) -> u32 {
+    match param {
+        ImageParam::Width => d.width,
+        ImageParam::Height => d.height,
+        ImageParam::Depth if d.array => 1,
+        ImageParam::Depth => d.depth,
+        ImageParam::ArraySize => d.depth,
+        // The OpenCL enumerants get_image_channel_{order,data_type} return.
+        ImageParam::ChannelOrder => match d.channels {
+            1 => 0x10B0,
+            2 => 0x10B2,
+            _ => 0x10B5,
+        },
+        ImageParam::ChannelDataType => match d.channel_type {
+            ChannelType::UnormInt8 => 0x10D2,
+            ChannelType::UnormInt16 => 0x10D3,
+            ChannelType::SignedInt8 => 0x10D7,
+            ChannelType::SignedInt16 => 0x10D8,
+            ChannelType::SignedInt32 => 0x10D9,
+            ChannelType::UnsignedInt8 => 0x10DA,
+            ChannelType::UnsignedInt16 => 0x10DB,
+            ChannelType::UnsignedInt32 => 0x10DC,
+            ChannelType::Half => 0x10DD,
+            ChannelType::Float => 0x10DE,
+        },
+        ImageParam::NumSamples | ImageParam::NumMipLevels => 1,
+        ImageParam::ObjectId => arg,
+    }
+}
+
+/// Binds `request` to `kernel` as the program binary's ABI describes it, and runs
+/// it. `trace`, when given, receives one line per executed instruction.
+pub fn launch(
+    kernel: &Kernel<'_>,
+    mut program: Program,
+    request: Request,
+    budget: &mut Budget,
+    trace: Option<&mut dyn FnMut(String)>,
+) -> Result<Outcome, Error> {
+    let name = kernel.name;
+    let abi_index = program
+        .kernels
+        .iter()
+        .position(|k| k.name == name)
+        .ok_or_else(|| Error::NoKernel(name.to_owned()))?;
+    let abi = program.kernels.swap_remove(abi_index);
+    let Request {
+        global,
+        local,
+        work_dim,
+        args,
+        max_instructions,
+        options,
+    } = request;
+    let mut launch = Launch {
+        simd: abi.simd_size,
+        grf_bytes: GRF_BYTES,
+        global,
+        local,
+        payload: Payload::default(),
+        slm_bytes: 0,
+        max_instructions: 0,
+        scratch_bytes: 0,
+    };
+    // The shape is the caller's: its mistakes are usage errors, found before any
+    // argument is bound.
+    let shape = Shape::of(&launch).map_err(Error::Usage)?;
+    let footprint = interp::footprint(kernel.body, &kernel.functions, &launch)
+        .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?;
+    let usage = |m: String| Error::Usage(format!("kernel {name}: {m}"));
+
+    let mut specs: Vec<(u32, Option<ArgSpec>)> =
+        args.into_iter().map(|(n, s)| (n, Some(s))).collect();
+    let mut mem = Memory::default();
+    let mut cross = vec![0u8; (abi.cross_thread_size as usize).min(MAX_CROSS_THREAD)];
+    let mut buffers: Vec<(u32, usize)> = Vec::new();
+    let mut images: Vec<(u32, ImageDesc)> = Vec::new();
+    budget.charge(
+        &format!("kernel {name}: the shared local memory its binary declares"),
+        u64::from(abi.slm_size),
+        Origin::Input,
+    )?;
+    let mut slm = abi.slm_size;
+    for arg in &abi.args {
+        let spec = specs
+            .iter_mut()
+            .find(|(n, _)| *n == arg.index)
+            .and_then(|(_, s)| s.take())
+            .ok_or_else(|| usage(format!("no --arg {}=...", arg.index)))?;
+        match (arg.kind, spec) {
+            (ArgKind::StatelessPointer | ArgKind::StatefulPointer, ArgSpec::Buffer(data)) => {
+                let index = mem.buffers.len();
+                let base = mem.add(format!("argument {}", arg.index), data);
+                if let Some(bti) = arg.bti {
+                    mem.bind(bti, index);
+                }
+                let handle = bindless_handle(&mut mem, arg.bindless_offset, index);
+                buffers.push((arg.index, index));
+                for p in &arg.pieces {
+                    let value = match handle {
+                        Some(h) if Some(p.offset) == arg.bindless_offset => u64::from(h),
+                        _ => base,
+                    };
+                    put(&mut cross, p.offset, p.size, p.source_offset, &value.to_le_bytes());
+                }
+            }
+            (ArgKind::LocalPointer, ArgSpec::Local(bytes)) => {
+                let align = arg.slm_alignment.unwrap_or(16).clamp(1, 1 << 16);
+                let (at, end) = slm
+                    .checked_next_multiple_of(align)
+                    .and_then(|at| at.checked_add(bytes).map(|end| (at, end)))
+                    .filter(|(_, end)| *end <= MAX_LOCAL_BYTES)
+                    .ok_or_else(|| usage("local memory beyond 1 MiB".into()))?;
+                budget.charge(
+                    &format!("kernel {name}: argument {} (local:{bytes})", arg.index),
+                    u64::from(end - slm),
+                    Origin::Request,
+                )?;
+                slm = end;
+                for p in &arg.pieces {
+                    put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(at).to_le_bytes());
+                }
+            }
+            (ArgKind::Image, ArgSpec::Image(desc, data)) => {
+                let bti = arg
+                    .bti
+                    .or(arg.bindless_offset.map(|_| IMAGE_WITHOUT_BTI))
+                    .ok_or_else(|| {
+                        Error::Input(format!(
+                            "kernel {name}: image argument {} has no binding-table index",
+                            arg.index
+                        ))
+                    })?;
+                let mut desc = desc;
+                desc.array = matches!(
+                    arg.image_type,
+                    Some(ImageType::Image1dArray | ImageType::Image2dArray)
+                );
+                let index = mem.add_image(format!("image argument {}", arg.index), desc, data);
+                if bti != IMAGE_WITHOUT_BTI {
+                    mem.bind(bti, index);
+                }
+                if let Some(h) = bindless_handle(&mut mem, arg.bindless_offset, index) {
+                    for p in &arg.pieces {
+                        put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(h).to_le_bytes());
+                    }
+                }
+                buffers.push((arg.index, index));
+                images.push((arg.index, desc));
+            }
+            (ArgKind::Value, ArgSpec::Bytes(bytes) | ArgSpec::Buffer(bytes)) => {
+                for p in &arg.pieces {
+                    put(&mut cross, p.offset, p.size, p.source_offset, &bytes);
+                }
+            }
+            (kind, _) => {
+                return Err(usage(format!(
+                    "argument {} is {kind:?}; its spec does not fit (buffers take file:/zeros:, local pointers local:, values TYPE:VALUE, images image:; sampler arguments are not supported)",
+                    arg.index
+                )))
+            }
+        }
+    }
+
+    // Program-scope data, moved in and bound where the kernel reaches it statefully.
+    let mut program_surface = |name: &str, data: Vec<u8>, bti: Option<u32>| -> (usize, u64) {
+        let index = mem.buffers.len();
+        let base = mem.add(name, data);
+        if let Some(b) = bti {
+            mem.bind(b, index);
+        }
+        (index, base)
+    };
+    let (constant_index, constant_base) = program_surface(
+        "program constants",
+        std::mem::take(&mut program.constant_data),
+        abi.constant_bti,
+    );
+    let (global_index, global_base) = program_surface(
+        "program globals",
+        std::mem::take(&mut program.global_data),
+        abi.global_bti,
+    );
+    let (_, strings_base) = program_surface(
+        "program strings",
+        std::mem::take(&mut program.string_data),
+        None,
+    );
+    let section = |s: DataSection| match s {
+        DataSection::Constant => (constant_index, constant_base),
+        _ => (global_index, global_base),
+    };
+    // Pointers in program-scope data hold offsets into a buffer until the runtime adds
+    // that buffer's address (as NEO relocates them when it places the buffers).
+    for p in &program.data_pointers {
+        let (_, target) = section(p.target);
+        let data = &mut mem.buffers[section(p.holder).0].data;
+        let at = usize::try_from(p.offset)
+            .ok()
+            .filter(|o| o.checked_add(8).is_some_and(|e| e <= data.len()))
+            .ok_or_else(|| {
+                Error::Input(format!(
+                    "program data pointer at offset {} lies outside its {}-byte buffer",
+                    p.offset,
+                    data.len()
+                ))
+            })?;
+        let mut v = [0u8; 8];
+        v.copy_from_slice(&data[at..at + 8]);
+        data[at..at + 8].copy_from_slice(&u64::from_le_bytes(v).wrapping_add(target).to_le_bytes());
+    }
+    let constant_surface = bindless_handle(&mut mem, Some(0), constant_index);
+    let global_surface = bindless_handle(&mut mem, Some(0), global_index);
+    mem.symbols = program
+        .symbols
+        .iter()
+        .map(|s| {
+            let base = match s.section {
+                DataSection::Constant => constant_base,
+                DataSection::Global => global_base,
+                DataSection::Strings => strings_base,
+            };
+            (s.name.as_bytes().to_vec(), base.wrapping_add(s.offset))
+        })
+        .collect();
+
+    let mut printf = None;
+    for imp in &abi.implicit {
+        let value: Vec<u8> = match imp.kind {
+            Implicit::LocalSize | Implicit::EnqueuedLocalSize => words(local),
+            Implicit::GlobalSize => words(global),
+            Implicit::GlobalOffset | Implicit::BufferOffset { .. } => vec![0; 12],
+            Implicit::NumGroups => words(shape.groups),
+            Implicit::WorkDim => work_dim.to_le_bytes().to_vec(),
+            Implicit::PayloadHeader => {
+                let mut v = vec![0u8; 12];
+                v.extend(words(local));
+                v
+            }
+            Implicit::PrivateBase => {
+                // Each live hardware thread has SIMD x private-size bytes at
+                // private_base + %hw_id x that; one work-group is live at a time.
+                let lanes = u64::from(shape.threads_per_group) * u64::from(abi.simd_size);
+                let bytes = u64::from(abi.private_size).saturating_mul(lanes);
+                let what = format!(
+                    "kernel {name}: private memory ({} bytes per work-item x {lanes} work-items of a work-group)",
+                    abi.private_size
+                );
+                let data = budget.zeros(&what, bytes, Origin::Input)?;
+                mem.add("private memory", data).to_le_bytes().to_vec()
+            }
+            Implicit::ConstantBase => constant_base.to_le_bytes().to_vec(),
+            Implicit::GlobalBase => global_base.to_le_bytes().to_vec(),
+            Implicit::ConstantSurface => constant_surface.unwrap_or(0).to_le_bytes().to_vec(),
+            Implicit::GlobalSurface => global_surface.unwrap_or(0).to_le_bytes().to_vec(),
+            Implicit::InlineSampler { index } => {
+                interp::bindless_sampler(index).to_le_bytes().to_vec()
+            }
+            Implicit::PrintfBuffer => {
+                let mut b = budget.zeros(
+                    &format!("kernel {name}: the printf buffer"),
+                    PRINTF_BYTES,
+                    Origin::Request,
+                )?;
+                // The kernel reserves space by an atomic add on the first dword.
+                b[..4].copy_from_slice(&4u32.to_le_bytes());
+                printf = Some(mem.buffers.len());
+                mem.add("printf buffer", b).to_le_bytes().to_vec()
+            }
+            Implicit::Image { arg, param } => {
+                let Some((_, d)) = images.iter().find(|(i, _)| *i == arg) else {
+                    return Err(usage(format!(
+                        "the payload wants a property of image argument {arg}, which is not an image here"
+                    )));
+                };
+                image_param(d, arg, param).to_le_bytes().to_vec()
+            }
+            _ => vec![0; 8],
+        };
+        put(&mut cross, imp.offset, imp.size, imp.source_offset, &value);
+    }
+    mem.samplers = abi
+        .inline_samplers
+        .iter()
+        .map(|s| Sampler {
+            index: s.index,
+            address: match s.addressing {
+                gpukit_intel::Addressing::None => AddressMode::None,
+                gpukit_intel::Addressing::ClampToEdge => AddressMode::ClampToEdge,
+                gpukit_intel::Addressing::Clamp => AddressMode::Clamp,
+                gpukit_intel::Addressing::Repeat => AddressMode::Repeat,
+                gpukit_intel::Addressing::MirroredRepeat => AddressMode::MirroredRepeat,
+            },
+            linear: s.filter == gpukit_intel::Filter::Linear,
+            normalized: s.normalized,
+        })
+        .collect();
+
+    // The engine's own state for the live work-group: every thread's registers.
+    budget.charge(
+        &format!(
+            "kernel {name}: register space ({} bytes the kernel declares x {} threads of a work-group)",
+            footprint.register_bytes_per_thread, shape.threads_per_group
+        ),
+        footprint.register_bytes(),
+        Origin::Input,
+    )?;
+    // Scratch is used only by some kernels and grows as they use it: each thread may
+    // have what the budget has left, up to the engine's maximum.
+    let threads = u64::from(shape.threads_per_group);
+    let scratch = (budget.available(Origin::Input) / threads.max(1))
+        .min(interp::SCRATCH_BYTES as u64)
+        / SCRATCH_GRAIN
+        * SCRATCH_GRAIN;
+    budget.charge(
+        &format!(
+            "kernel {name}: scratch space ({scratch} bytes x {threads} threads of a work-group)"
+        ),
+        scratch * threads,
+        Origin::Input,
+    )?;
+    let instruction_limit =
+        max_instructions.unwrap_or_else(|| default_instruction_limit(shape.hardware_threads()));
+    // The per-thread payload size comes from the binary: one past 4 GiB cannot be laid out.
+    let per_thread = abi.per_thread_bytes(GRF_BYTES);
+    let cross_thread_offset = u32::try_from(u64::from(GRF_BYTES) + per_thread).map_err(|_| {
+        Error::Input(format!(
+            "kernel {name}: a per-thread payload of {per_thread} bytes does not fit in 32 bits"
+        ))
+    })?;
+    launch.payload = Payload {
+        local_id: abi.per_thread.local_id,
+        cross_thread_offset,
+        cross_thread: cross,
+    };
+    launch.slm_bytes = slm;
+    launch.max_instructions = instruction_limit;
+    launch.scratch_bytes = scratch as u32;
+    let stats =
+        interp::run_with_options(
+            kernel.body,
+            &kernel.functions,
+            &launch,
+            &mut mem,
+            trace,
+            &options,
+        )
+        .map_err(|error| Error::Run {
+                instruction_limit: error.index.is_some()
+                    && error
+                        .message
+                        .starts_with(&format!("instruction limit of {instruction_limit} ")),
+                error,
+            })?;
+    Ok(Outcome {
+        stats,
+        memory: mem,
+        instruction_limit,
+        simd: launch.simd,
+        buffers,
+        printf,
+    })
+}
