@@ -426,21 +426,17 @@ fn svg(r: &Report, live: &Liveness) -> String {
         &format!("{}: physical GRFs of the live variables", x.file),
         &no_link,
     );
-    // Two charts of the same size, stacked: the second moved down by the first's height.
-    let height = |s: &str| {
-        s.split("height=\"")
+    // Two charts stacked: the second moved down by the first's height (the root
+    // element's attributes, as `svg::pressure` writes them).
+    let size = |s: &str, attr: &str, default: f64| {
+        s.split(&format!("{attr}=\""))
             .nth(1)
-            .and_then(|h| h.split('"').next())
-            .and_then(|h| h.parse::<f64>().ok())
-            .unwrap_or(340.0)
+            .and_then(|v| v.split('"').next())
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(default)
     };
-    let width = |s: &str| {
-        s.split("width=\"")
-            .nth(1)
-            .and_then(|h| h.split('"').next())
-            .and_then(|h| h.parse::<f64>().ok())
-            .unwrap_or(960.0)
-    };
+    let height = |s: &str| size(s, "height", 340.0);
+    let width = |s: &str| size(s, "width", 960.0);
     let (h1, h2, w) = (height(&top), height(&bottom), width(&top));
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" viewBox=\"0 0 {w} {}\">{}{}</svg>\n",
