@@ -45,7 +45,8 @@ pub struct Allocation {
     /// the vISA instructions in.
     pub visa_ids: Vec<u32>,
     /// Per entry of `visa_ids`: the GRF numbers that Gen instruction's operands name
-    /// (`r12.0<1>:f`, a send's `r26`; a send's payload length is not resolved).
+    /// (`r12.0<1>:f`; a send's `r26` counts with the 15 GRFs after it, its payload
+    /// length not being resolved).
     pub grfs_named: Vec<Vec<u32>>,
 }
 
@@ -224,6 +225,11 @@ fn visa_id(line: &str) -> Option<u32> {
 fn grfs_named(line: &str) -> Vec<u32> {
     let code = line.find("//").map_or(line, |at| &line[..at]);
     let bytes = code.as_bytes();
+    // A send names only the first GRF of each payload: count the 15 after it too.
+    let send = code
+        .split_whitespace()
+        .find(|w| !w.starts_with('('))
+        .is_some_and(|m| m.starts_with("send"));
     let mut out = Vec::new();
     for (at, _) in code.match_indices('r') {
         if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
@@ -234,8 +240,11 @@ fn grfs_named(line: &str) -> Vec<u32> {
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(digits.len());
         if let Some(n) = number(&digits[..end]) {
-            if !out.contains(&n) {
-                out.push(n);
+            let span = if send { 16 } else { 1 };
+            for g in n..n.saturating_add(span) {
+                if !out.contains(&g) {
+                    out.push(g);
+                }
             }
         }
     }

@@ -239,8 +239,9 @@ pub(crate) fn compare(
         made_from.entry(id).or_default().push(pos as u32);
     }
     let grf = u64::from(alloc.grf_bytes.max(1));
-    // A write at the first machine instruction that names one of the variable's
-    // GRFs (the last for a read); without one naming it, the first (last) of all.
+    // A write at the first machine instruction made from `i` that names one of the
+    // variable's GRFs (a read at the last); none when none does (the instruction
+    // does not touch the register there). A variable not in a GRF: any of them.
     let position = |i: usize, name: &str, def: bool| -> Option<u32> {
         let id = (*ids?.get(i)?)?;
         let all = made_from.get(&id)?;
@@ -256,7 +257,10 @@ pub(crate) fn compare(
                     .any(|g| regs.contains(g))
             })
         };
-        pick(all.iter().filter(names), def).or_else(|| pick(all.iter(), def))
+        match regs {
+            Some(_) => pick(all.iter().filter(names), def),
+            None => pick(all.iter(), def),
+        }
     };
     allocation::compare(
         routine,
