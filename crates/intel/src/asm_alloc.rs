@@ -44,6 +44,10 @@ pub struct Allocation {
     /// instruction that names one, in code order: the order the finalizer scheduled
     /// the vISA instructions in.
     pub visa_ids: Vec<u32>,
+    /// Per entry of `visa_ids`: the GRF numbers that Gen instruction's operands name
+    /// (`r12.0<1>:f`; a send's `r26` counts with the 15 GRFs after it, its payload
+    /// length not being resolved).
+    pub grfs_named: Vec<Vec<u32>>,
 }
 
 /// One `//.declare` line.
@@ -126,6 +130,7 @@ pub fn read(text: &str) -> Result<Allocation, AllocError> {
         let Some(rest) = line.strip_prefix("//.") else {
             if let Some(id) = visa_id(line) {
                 alloc.visa_ids.push(id);
+                alloc.grfs_named.push(grfs_named(line));
             }
             continue;
         };
@@ -192,18 +197,58 @@ pub fn grf_bytes_of(platform: &str) -> u32 {
     }
 }
 
-/// The `$N` of a Gen instruction line: `// $41 ...` (1.0.12504, 2.x) or `//$1:&1:%16`
-/// (1.0.5353), after the instruction's own text.
+/// The `$N` of a Gen instruction line: in the comment after the instruction's text,
+/// the first `$` + digits after a blank or `/`: `// $41 R{} ...` (1.0.12504, 2.x),
+/// `//$1:&1:%16` (1.0.5353), `// wr:2+0, rd:2; untyped ... // $27` (sends),
+/// `//  ALU pipe: float; $60` (2.x on DG2 and later). SBID tokens (`{$12.dst}`) come
+/// before the comment.
 fn visa_id(line: &str) -> Option<u32> {
     if line.starts_with("//") || line.trim().is_empty() {
         return None;
     }
-    let comment = &line[line.find("//")? + 2..];
-    let digits = comment.trim_start().strip_prefix('$')?;
-    let end = digits
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    number(&digits[..end])
+    let comment = &line[line.find("//")?..];
+    let bytes = comment.as_bytes();
+    comment.match_indices('$').find_map(|(at, _)| {
+        if at == 0 || !matches!(bytes[at - 1], b' ' | b'\t' | b'/') {
+            return None;
+        }
+        let digits = &comment[at + 1..];
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        number(&digits[..end])
+    })
+}
+
+/// The GRF numbers named before a Gen line's comment: `r` + digits not preceded by a
+/// name character (`cr0`, `sr0`, `acc0` are other register files).
+fn grfs_named(line: &str) -> Vec<u32> {
+    let code = line.find("//").map_or(line, |at| &line[..at]);
+    let bytes = code.as_bytes();
+    // A send names only the first GRF of each payload: count the 15 after it too.
+    let send = code
+        .split_whitespace()
+        .find(|w| !w.starts_with('('))
+        .is_some_and(|m| m.starts_with("send"));
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices('r') {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let digits = &code[at + 1..];
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        if let Some(n) = number(&digits[..end]) {
+            let span = if send { 16 } else { 1 };
+            for g in n..n.saturating_add(span) {
+                if !out.contains(&g) {
+                    out.push(g);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn number(s: &str) -> Option<u32> {

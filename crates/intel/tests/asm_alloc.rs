@@ -49,6 +49,8 @@ _main:
         math.sqt (16|M16)        r12.0<1>:f    r76.0<8;8,1>:f       {@5,$7}          // $33
         mad (16|M0)              r6.0<1>:f     r10.0<8;1>:f  r12.0<8;1>:f  r2.0<0>:f // $41 R{} IR{}
 (W)     mov (1|M0)               r3.0<1>:ud    acc0.0<0;1,0>:ud                      //
+        send.dc1 (16|M0)         r72      r26     null    0x0   0x04205E00  {@2,$0} // wr:2+0, rd:2; untyped surface read with x // $27
+(~f0.0) sel (16|M0)  acc2.0<1>:f   (abs)r45.0<1;1,0>:f  0x7F800000:f  {$12.dst} //  ALU pipe: float; $60
 ";
 
 #[test]
@@ -91,7 +93,12 @@ fn current_header() {
     assert_eq!(a.find("%retval").unwrap().bytes, 0);
     assert_eq!(a.find("P03").unwrap().file, "f16");
     assert_eq!(a.find("A01").unwrap().grf_bytes(64), None);
-    assert_eq!(a.visa_ids, vec![1, 1, 33, 41]);
+    assert_eq!(a.visa_ids, vec![1, 1, 33, 41, 27, 60]);
+    assert_eq!(a.grfs_named[0], vec![54, 0]);
+    assert_eq!(a.grfs_named[1], Vec::<u32>::new());
+    assert_eq!(a.grfs_named[4].len(), 32);
+    assert!(a.grfs_named[4].contains(&87) && a.grfs_named[4].contains(&26));
+    assert_eq!(a.grfs_named[5], vec![45]);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Analyses over a routine's instruction stream: the control-flow graph and the
 //! liveness of its variables (register pressure), for reports and tools.
 
+pub mod allocation;
 pub mod cfg;
 pub mod liveness;
 

@@ -4,6 +4,7 @@ mod dis;
 mod fmt;
 mod gen;
 pub(crate) mod info;
+mod pressure;
 mod region;
 mod run;
 mod verify;
@@ -31,6 +32,9 @@ pub enum VisaCommand {
     Region(region::Args),
     /// Execute a kernel's vISA on the CPU with the payload its program binary's ABI describes
     Run(run::Args),
+    /// Register pressure from the liveness of a routine's variables; with IGC's .asm, its
+    /// register assignment checked against it
+    Pressure(pressure::Args),
 }
 
 impl VisaCommand {
@@ -44,6 +48,7 @@ impl VisaCommand {
             VisaCommand::Verify(a) => verify::run(a),
             VisaCommand::Region(a) => region::run(a),
             VisaCommand::Run(a) => run::run(a),
+            VisaCommand::Pressure(a) => pressure::run(a),
         }
     }
 }
