@@ -16,6 +16,8 @@
 //! intermediate the generic `i128` arithmetic keeps in the low 32 bits; floats in
 //! `f64` lanes, the generic path's own precision), which `tests/interp_translated.rs`
 //! checks instruction by instruction.
+// Channel loops index per-channel arrays and bit masks by the same channel number.
+#![allow(clippy::needless_range_loop)]
 
 mod lower;
 mod memory;
