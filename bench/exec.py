@@ -10,8 +10,8 @@ gpukit's time is its whole process (parse, bind, run, write the outputs); Oclgri
 and PoCL's is enqueue + finish of the kernel in an already-built program (their
 compilers run outside the timed part), so the ratios are conservative for gpukit.
 
-usage: bench/exec.py [--gpukit PATH] [--ocloc PATH] [--repeat N] [--jobs N]
-                     [--only NAME] [--no-oclgrind] [--json OUT]
+usage: bench/exec.py [--gpukit PATH] [--ocloc PATH] [--repeat N] [--only NAME]
+                     [--no-oclgrind] [--json OUT]
 """
 import argparse, glob, json, os, re, resource, shutil, subprocess, sys, tempfile
 
@@ -43,7 +43,7 @@ def make_inputs(d):
 
 
 def child_cpu(cmd, **kw):
-    """Runs cmd; returns (stdout, CPU seconds of the child)."""
+    """Runs cmd; returns its stdout (exits on failure)."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
     out, err = p.communicate()
     if p.returncode != 0:
@@ -87,7 +87,6 @@ def main():
     ap.add_argument("--gpukit", default=os.path.join(ROOT, "target", "release", "gpukit"))
     ap.add_argument("--ocloc", default="ocloc")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--jobs", type=int, default=1, help="gpukit visa run --jobs")
     ap.add_argument("--only", action="append")
     ap.add_argument("--no-oclgrind", action="store_true")
     ap.add_argument("--json", help="write the results here")
@@ -109,8 +108,6 @@ def main():
         # gpukit
         best, stats = None, None
         cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--global", g, "--local", l, "--json"]
-        if a.jobs != 1:
-            cmd += ["--jobs", str(a.jobs)]
         for arg in argv:
             cmd += ["--arg", arg]
         for n in outs:

@@ -79,10 +79,7 @@ fn launch(base: u64) -> Launch {
 fn run(object: &gpukit_visa::Object, translate: bool) -> interp::Stats {
     let mut mem = Memory::default();
     let base = mem.add("out", vec![0; 4 * 16 * GROUPS as usize]);
-    let options = Options {
-        translate,
-        ..Options::default()
-    };
+    let options = Options { translate };
     interp::run_with_options(
         &object.kernels[0].body,
         &[],

@@ -170,14 +170,9 @@ fn alu_case(rng: &mut Rng) -> Case {
     let pred = *rng.pick(&["", "", "(P1) ", "(!P1) "]);
     let dst_region = if rng.next() % 4 == 0 { "<2>" } else { "<1>" };
     let mut srcs = String::new();
-    for k in 0..n {
+    for (k, ty) in src_types.iter().enumerate().take(n) {
         srcs.push(' ');
-        srcs.push_str(&source(
-            rng,
-            &format!("V004{k}"),
-            src_types[k],
-            float || k > 0,
-        ));
+        srcs.push_str(&source(rng, &format!("V004{k}"), ty, float || k > 0));
     }
     let (op, pred) = match op {
         // The text form of min/max takes no predicate.
@@ -325,10 +320,7 @@ fn run(text: &str, inputs: &[u8], translate: bool) -> Result<Vec<u8>, String> {
         &launch,
         &mut mem,
         None,
-        &Options {
-            translate,
-            ..Options::default()
-        },
+        &Options { translate },
     )
     .map_err(|e| e.to_string())?;
     Ok(mem.buffers[0].data.clone())

@@ -148,12 +148,11 @@ impl Lowering<'_, '_> {
                 let t = Type::of_operand_byte(ty);
                 let l = lane(t)?;
                 match decode(t, bits.get()) {
-                    Val::F(f) => Some(Src::Float(match m {
-                        Modifier::Abs => f.abs(),
-                        Modifier::Neg => -f,
-                        Modifier::NegAbs => -f.abs(),
-                        Modifier::None | Modifier::Not => f,
-                    })),
+                    Val::F(f) => {
+                        let mut v = [f];
+                        super::float_modifier(m, &mut v, f64::abs);
+                        Some(Src::Float(v[0]))
+                    }
                     Val::I(i) => {
                         let mut v = [i as i64];
                         super::int_modifier(m, &mut v);
@@ -465,65 +464,14 @@ impl Lowering<'_, '_> {
             _ => {}
         }
         let mut alu = alu?;
-        let needs = match alu {
-            Alu::Mov
-            | Alu::Not
-            | Alu::Inv
-            | Alu::Sqrt
-            | Alu::Rsqrt
-            | Alu::Rndd
-            | Alu::Rndu
-            | Alu::Rndz
-            | Alu::Rnde
-            | Alu::Frc => 1,
-            Alu::Add3 | Alu::Mad | Alu::MadExact | Alu::Lrp => 3,
-            _ => 2,
-        };
-        if srcs.len() != needs {
-            return None;
-        }
+        let (needs, on_floats, on_ints) = alu.shape();
+        // Integer saturation needs the exact (unwrapped) result: the generic path's.
         let allowed = if float {
-            matches!(
-                alu,
-                Alu::Mov
-                    | Alu::Add
-                    | Alu::Mul
-                    | Alu::Mad
-                    | Alu::Div
-                    | Alu::Inv
-                    | Alu::Sqrt
-                    | Alu::Rsqrt
-                    | Alu::Rndd
-                    | Alu::Rndu
-                    | Alu::Rndz
-                    | Alu::Rnde
-                    | Alu::Frc
-                    | Alu::Lrp
-                    | Alu::Min
-                    | Alu::Max
-            )
+            on_floats
         } else {
-            // Integer saturation needs the exact (unwrapped) result: the generic path's.
-            matches!(
-                alu,
-                Alu::Mov
-                    | Alu::Add
-                    | Alu::Add3
-                    | Alu::Mul
-                    | Alu::Mad
-                    | Alu::Avg
-                    | Alu::And
-                    | Alu::Or
-                    | Alu::Xor
-                    | Alu::Not
-                    | Alu::Shl
-                    | Alu::Shr
-                    | Alu::Asr
-                    | Alu::Min
-                    | Alu::Max
-            ) && !matches!(dst, Dst::Reg(_, true))
+            on_ints && !matches!(dst, Dst::Reg(_, true))
         };
-        if !allowed {
+        if srcs.len() != needs || !allowed {
             return None;
         }
         if float && alu == Alu::Mad && srcs[..2].iter().all(Src::is_float) {

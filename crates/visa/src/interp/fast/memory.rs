@@ -4,6 +4,8 @@
 //! channel's address is checked first; when one is out of bounds (or the surface is
 //! scratch space) nothing is done and the generic path runs the instruction and
 //! reports it with its own message.
+// Channel loops index per-channel arrays and bit masks by the same channel number.
+#![allow(clippy::needless_range_loop)]
 
 use super::{Ctl, Next, Src};
 use crate::interp::memory::Memory;

@@ -16,6 +16,8 @@
 //! intermediate the generic `i128` arithmetic keeps in the low 32 bits; floats in
 //! `f64` lanes, the generic path's own precision), which `tests/interp_translated.rs`
 //! checks instruction by instruction.
+// Channel loops index per-channel arrays and bit masks by the same channel number.
+#![allow(clippy::needless_range_loop)]
 
 mod lower;
 mod memory;
@@ -326,6 +328,25 @@ pub(crate) enum Alu {
     Lrp,
 }
 
+impl Alu {
+    /// How many sources the op takes, and whether it is lowered on float lanes and on
+    /// integer lanes (what the generic path computes in each).
+    pub(crate) fn shape(self) -> (usize, bool, bool) {
+        use Alu::*;
+        match self {
+            Mov => (1, true, true),
+            Not => (1, false, true),
+            Inv | Sqrt | Rsqrt | Rndd | Rndu | Rndz | Rnde | Frc => (1, true, false),
+            Add | Mul | Min | Max => (2, true, true),
+            Div => (2, true, false),
+            Avg | And | Or | Xor | Shl | Shr | Asr => (2, false, true),
+            Mad => (3, true, true),
+            MadExact | Lrp => (3, true, false),
+            Add3 => (3, false, true),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
     /// Labels, fences and source positions: nothing to do.
@@ -507,13 +528,7 @@ impl Src {
         match self {
             Src::Reg(r, m) if r.ty.is_float() => {
                 r.floats(&th.grf, n, out);
-                let v = &mut out[..n];
-                match m {
-                    Modifier::Abs => v.iter_mut().for_each(|x| *x = x.abs()),
-                    Modifier::Neg => v.iter_mut().for_each(|x| *x = -*x),
-                    Modifier::NegAbs => v.iter_mut().for_each(|x| *x = -x.abs()),
-                    Modifier::None | Modifier::Not => {}
-                }
+                float_modifier(*m, &mut out[..n], f64::abs);
             }
             Src::Reg(r, m) => {
                 let mut ints = [0i64; 32];
@@ -537,13 +552,7 @@ impl Src {
         match self {
             Src::Reg(r, m) => {
                 read_lanes!(&th.grf, &r.place, n, out, f32::from_bits, 4, b4);
-                let v = &mut out[..n];
-                match m {
-                    Modifier::Abs => v.iter_mut().for_each(|x| *x = x.abs()),
-                    Modifier::Neg => v.iter_mut().for_each(|x| *x = -*x),
-                    Modifier::NegAbs => v.iter_mut().for_each(|x| *x = -x.abs()),
-                    Modifier::None | Modifier::Not => {}
-                }
+                float_modifier(*m, &mut out[..n], f32::abs);
             }
             Src::Float(v) => out[..n].fill(*v as f32),
             _ => out[..n].fill(0.0),
@@ -572,6 +581,16 @@ fn single_alu(alu: Alu, a: &Singles, b: &Singles, out: &mut [f32]) {
                 a[c]
             }
         }),
+    }
+}
+
+/// A source modifier on float lanes (`~` leaves floats alone, as in the generic path).
+fn float_modifier<T: Copy + std::ops::Neg<Output = T>>(m: Modifier, v: &mut [T], abs: fn(T) -> T) {
+    match m {
+        Modifier::Abs => v.iter_mut().for_each(|x| *x = abs(*x)),
+        Modifier::Neg => v.iter_mut().for_each(|x| *x = -*x),
+        Modifier::NegAbs => v.iter_mut().for_each(|x| *x = -abs(*x)),
+        Modifier::None | Modifier::Not => {}
     }
 }
 
