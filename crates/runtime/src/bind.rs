@@ -446,22 +446,21 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    let stats =
-        interp::run_with_options(
-            kernel.body,
-            &kernel.functions,
-            &launch,
-            &mut mem,
-            trace,
-            &options,
-        )
-        .map_err(|error| Error::Run {
-                instruction_limit: error.index.is_some()
-                    && error
-                        .message
-                        .starts_with(&format!("instruction limit of {instruction_limit} ")),
-                error,
-            })?;
+    let stats = interp::run_with_options(
+        kernel.body,
+        &kernel.functions,
+        &launch,
+        &mut mem,
+        trace,
+        &options,
+    )
+    .map_err(|error| Error::Run {
+        instruction_limit: error.index.is_some()
+            && error
+                .message
+                .starts_with(&format!("instruction limit of {instruction_limit} ")),
+        error,
+    })?;
     Ok(Outcome {
         stats,
         memory: mem,
