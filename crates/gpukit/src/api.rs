@@ -30,8 +30,8 @@ where
 {
     use clap::Parser;
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let argv = std::iter::once(std::ffi::OsString::from("gpukit"))
-        .chain(args.into_iter().map(Into::into));
+    let argv =
+        std::iter::once(std::ffi::OsString::from("gpukit")).chain(args.into_iter().map(Into::into));
     let cli = match crate::cli::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         // --help and --version are "errors" that print to stdout and exit 0.
@@ -96,7 +96,11 @@ mod tests {
         );
         let dis = command(["visa", "dis", sample]);
         assert_eq!(dis.code, 0, "{}", dis.stderr);
-        assert!(dis.stdout.starts_with(b".version"), "{:?}", &dis.stdout[..20]);
+        assert!(
+            dis.stdout.starts_with(b".version"),
+            "{:?}",
+            &dis.stdout[..20]
+        );
         std::fs::write(&text, &dis.stdout).unwrap();
         let to = isa.to_str().unwrap();
         let asm = command(["visa", "asm", text.to_str().unwrap(), "-o", to]);

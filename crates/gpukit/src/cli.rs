@@ -61,9 +61,7 @@ enum Command {
     /// Two builds compared kernel by kernel: figures with deltas, what moved in the listing
     Diff(cmd::diff::Args),
     /// Shell completion script for bash, zsh, fish, elvish or PowerShell (stdout)
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    Completions { shell: clap_complete::Shell },
     /// Manual pages (roff): gpukit(1) on stdout, or one page per subcommand into DIR
     Man {
         /// Write gpukit.1 and gpukit-SUBCOMMAND.1 ... into this directory

@@ -73,7 +73,11 @@ fn completions_parse_in_their_shells() {
 #[test]
 fn man_pages_render_without_warnings() {
     let top = gpukit(&["man"]);
-    assert!(top.starts_with(b".ie \\n(.g"), "{}", String::from_utf8_lossy(&top[..40]));
+    assert!(
+        top.starts_with(b".ie \\n(.g"),
+        "{}",
+        String::from_utf8_lossy(&top[..40])
+    );
     let dir = scratch("man");
     gpukit(&["man", "--dir", dir.to_str().unwrap()]);
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -85,7 +89,12 @@ fn man_pages_render_without_warnings() {
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    for want in ["gpukit.1", "gpukit-visa.1", "gpukit-visa-run.1", "gpukit-scan.1"] {
+    for want in [
+        "gpukit.1",
+        "gpukit-visa.1",
+        "gpukit-visa-run.1",
+        "gpukit-scan.1",
+    ] {
         assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
     }
     for page in &pages {
