@@ -273,7 +273,9 @@ fn text(r: &Report) -> String {
                 d.kernel,
                 d.platform.as_deref().unwrap_or("?"),
                 d.visa_version.as_deref().unwrap_or("?"),
-                d.num_grf.map_or_else(|| "?".into(), |n| n.to_string()),
+                d.num_grf
+                    .or(d.total_grf_option)
+                    .map_or_else(|| "?".into(), |n| n.to_string()),
                 d.spill_bytes
             );
             let _ = writeln!(

@@ -79,7 +79,9 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
                 format = Format::IntelPatchTokens;
                 Ok(rows)
             }
-            Err(_) => return skipped_file(&shown, detected, size_i, bytes_read),
+            // An ELF of NEO's types that the program reader rejects (truncated, say)
+            // is a broken GPU binary, not a file of another kind.
+            Err(e) => Err(e),
         },
         Format::OtherElf
         | Format::Unknown

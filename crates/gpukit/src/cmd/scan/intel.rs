@@ -36,7 +36,7 @@ pub fn asm_dump_rows(text: &str) -> Result<Vec<Row>, String> {
         platform: dump.platform,
         compiler: version.map(|v| super::visa::producer_of(v).to_owned()),
         visa_version: version.map(|v| v.to_string()),
-        num_grf: dump.num_grf.map(i64::from),
+        num_grf: dump.num_grf.or(dump.total_grf_option).map(i64::from),
         spill_bytes: Some(i64::try_from(dump.spill_bytes).unwrap_or(i64::MAX)),
         gen_instructions: Some(i64::try_from(dump.instructions).unwrap_or(i64::MAX)),
         sends: Some(sends),

@@ -208,7 +208,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Format detected from the content (`gpukit info`'s ids: visa-binary, visa-text, iga-json-1, iga-json-2, amd-cl1, amd-cl1-cpu, amd-cl2, amd-il, amd-metadata, opencl-c, intel-zebin, intel-patch-tokens, other-elf, unknown); null when the file cannot be read.",
+        doc: "Format detected from the content (`gpukit info`'s ids: visa-binary, visa-text, iga-json-1, iga-json-2, amd-cl1, amd-cl1-cpu, amd-cl2, amd-il, amd-metadata, opencl-c, intel-zebin, intel-patch-tokens, igc-asm-dump; and for skipped files other-elf, llvm-ir, llvm-bitcode, spirv, empty, unknown); null when the file cannot be read.",
         get: |r| r.format.map_or(Value::Null, Value::Str),
     },
     Column {
@@ -272,7 +272,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Intel platform (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform; patch-token program binary: `gfxcore-family-N`, the header's GFXCORE family code; zebin: null) or AMD device (CL1/CL2 binary, metadata `;device:`).",
+        doc: "Intel platform in one vocabulary (skl, icllp, tgllp, dg2, mtl, pvc; bdw, xehp, xe2), whatever the file's spelling (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform family; asm dump: `//.platform`; patch-token program binary: the header's GFXCORE family code, `gfxcore-family-N` when it names none; zebin: null), or AMD device lower-cased (CL1/CL2 binary, metadata `;device:`).",
         get: |r| s(&r.platform),
     },
     Column {
@@ -351,8 +351,8 @@ pub const COLUMNS: &[Column] = &[
         name: "sends",
         ty: Type::Int,
         required: false,
-        group: "iga",
-        doc: "IGA: send instructions.",
+        group: "iga intel",
+        doc: "IGA: send instructions; IGC asm dump: send instructions of the listing.",
         get: |r| i(r.sends),
     },
     Column {
@@ -432,7 +432,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Int,
         required: false,
         group: "intel",
-        doc: "IGC asm dump: `numGRF` of `//.thread_config`, the GRF count the kernel was register-allocated for.",
+        doc: "IGC asm dump: `numGRF` of `//.thread_config`, the GRF count the kernel was register-allocated for (IGC 1.0.x dumps: `-TotalGRFNum` of `//.full_options`).",
         get: |r| i(r.num_grf),
     },
     Column {
