@@ -39,6 +39,16 @@ pub enum Format {
     IntelPatchTokens,
     /// OpenCL C source.
     OpenClC,
+    /// IGC's Gen assembly dump (`.asm` beside `.visaasm`, `//.kernel` header).
+    IgcAsmDump,
+    /// LLVM IR text (`; ModuleID`, `target triple`).
+    LlvmIr,
+    /// LLVM bitcode (`BC\xC0\xDE`, or its wrapper `0x0B17C0DE`).
+    LlvmBitcode,
+    /// SPIR-V module (magic `0x07230203`, either byte order).
+    SpirV,
+    /// A file of zero bytes.
+    Empty,
     /// An ELF file of another kind.
     OtherElf,
     /// Anything else.
@@ -61,6 +71,11 @@ impl Format {
             Format::IntelZebin => "an Intel GPU program binary (zebin)",
             Format::IntelPatchTokens => "an Intel GPU program binary (patch tokens)",
             Format::OpenClC => "OpenCL C source",
+            Format::IgcAsmDump => "an IGC Gen assembly dump (.asm)",
+            Format::LlvmIr => "LLVM IR text",
+            Format::LlvmBitcode => "LLVM bitcode",
+            Format::SpirV => "a SPIR-V module",
+            Format::Empty => "an empty file",
             Format::OtherElf => "an ELF file of a kind gpukit does not read",
             Format::Unknown => "of unknown format",
         }
@@ -83,8 +98,26 @@ impl Format {
             Format::IntelZebin | Format::IntelPatchTokens => {
                 "`gpukit intel info` reads it (and `visa run --binary` takes it)"
             }
-            Format::OtherElf | Format::Unknown => "no gpukit command reads it",
+            Format::IgcAsmDump => "`gpukit info`, `gpukit scan` and `gpukit diff` read it",
+            Format::LlvmIr | Format::LlvmBitcode | Format::SpirV => {
+                "no gpukit command reads it (compile it with `ocloc` first)"
+            }
+            Format::OtherElf | Format::Unknown | Format::Empty => "no gpukit command reads it",
         }
+    }
+
+    /// Whether the format holds GPU code or kernel facts gpukit reads; files of other
+    /// formats are recorded by `scan` as skipped, not as errors.
+    pub fn is_gpu(self) -> bool {
+        !matches!(
+            self,
+            Format::OtherElf
+                | Format::Unknown
+                | Format::Empty
+                | Format::LlvmIr
+                | Format::LlvmBitcode
+                | Format::SpirV
+        )
     }
 
     /// The short name used in `--json` and `scan` rows.
@@ -102,6 +135,11 @@ impl Format {
             Format::IntelZebin => "intel-zebin",
             Format::IntelPatchTokens => "intel-patch-tokens",
             Format::OpenClC => "opencl-c",
+            Format::IgcAsmDump => "igc-asm-dump",
+            Format::LlvmIr => "llvm-ir",
+            Format::LlvmBitcode => "llvm-bitcode",
+            Format::SpirV => "spirv",
+            Format::Empty => "empty",
             Format::OtherElf => "other-elf",
             Format::Unknown => "unknown",
         }
@@ -113,8 +151,22 @@ const EM_INTELGT: u16 = 205;
 /// Legacy Intel program binary header magic, 'CTNI' read as a little-endian u32.
 const INTEL_PATCH_TOKENS_MAGIC: &[u8; 4] = b"CTNI";
 
+/// SPIR-V's magic number, the module's first word.
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+
 /// Classifies `bytes` by content.
 pub fn detect(bytes: &[u8]) -> Format {
+    if bytes.is_empty() {
+        return Format::Empty;
+    }
+    if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(b"\xDE\xC0\x17\x0B") {
+        return Format::LlvmBitcode;
+    }
+    if bytes.starts_with(&SPIRV_MAGIC.to_le_bytes())
+        || bytes.starts_with(&SPIRV_MAGIC.to_be_bytes())
+    {
+        return Format::SpirV;
+    }
     if bytes.starts_with(b"CISA") {
         return Format::VisaBinary;
     }
@@ -136,6 +188,16 @@ pub fn detect(bytes: &[u8]) -> Format {
 }
 
 fn detect_text(head: &[u8]) -> Format {
+    // Before vISA text: a dump's header is `//.` comments, which `first_token` skips.
+    if gpukit_intel::asm_dump::looks_like(head) {
+        return Format::IgcAsmDump;
+    }
+    if head.starts_with(b"; ModuleID")
+        || line_starts_with(head, b"target triple = ")
+        || line_starts_with(head, b"target datalayout = ")
+    {
+        return Format::LlvmIr;
+    }
     let first = first_token(head);
     if first.first() == Some(&b'{') {
         return match json_version(head) {
@@ -248,7 +310,22 @@ mod tests {
         );
         assert_eq!(detect(b"CISA\x04\x01"), Format::VisaBinary);
         assert_eq!(detect(b"hello"), Format::Unknown);
-        assert_eq!(detect(b""), Format::Unknown);
+        assert_eq!(detect(b""), Format::Empty);
+        assert_eq!(
+            detect(b"//.kernel k\n//.platform TGLLP\n"),
+            Format::IgcAsmDump
+        );
+        assert_eq!(
+            detect(b"; ModuleID = 'k.cl'\nsource_filename = \"k.cl\"\n"),
+            Format::LlvmIr
+        );
+        assert_eq!(
+            detect(b"source_filename = \"k\"\ntarget triple = \"spir64\"\n"),
+            Format::LlvmIr
+        );
+        assert_eq!(detect(b"BC\xC0\xDE\x35\x14"), Format::LlvmBitcode);
+        assert_eq!(detect(b"\x03\x02\x23\x07\x00\x00\x01\x00"), Format::SpirV);
+        assert_eq!(detect(b"\x07\x23\x02\x03"), Format::SpirV);
         assert_eq!(detect(b".version"), Format::VisaText);
     }
 }

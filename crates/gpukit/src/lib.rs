@@ -7,7 +7,7 @@ mod detect;
 mod error;
 mod input;
 mod output;
-mod platform;
+pub mod platform;
 mod report;
 
 pub mod api;

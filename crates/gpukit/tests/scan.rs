@@ -101,6 +101,12 @@ fn reports(args: &[&str], files: &[&String]) -> BTreeMap<String, Value> {
     map
 }
 
+/// A single-file command's platform spelling as scan's one vocabulary spells it.
+fn canon(v: &Value) -> Value {
+    v.as_str()
+        .map_or(Value::Null, |p| Value::from(gpukit::platform::canonical(p)))
+}
+
 fn histogram(v: &Value) -> BTreeMap<String, i64> {
     v.as_object()
         .map(|o| {
@@ -265,7 +271,7 @@ fn corpus_rows_agree_with_the_single_file_commands() {
                         };
                         assert_eq!(&row["kernel"], name, "{path}");
                         assert_eq!(row["arguments"], k["arguments"], "{path}");
-                        assert_eq!(row["platform"], k["device"], "{path}");
+                        assert_eq!(row["platform"], canon(&k["device"]), "{path}");
                     }
                 }
             }
@@ -292,7 +298,7 @@ fn corpus_rows_agree_with_the_single_file_commands() {
                 Some(s["sbid"]["tokens"].as_array().unwrap().len() as i64),
                 "{path}"
             );
-            assert_eq!(row["platform"], s["platform"], "{path}");
+            assert_eq!(row["platform"], canon(&s["platform"]), "{path}");
             assert_eq!(histogram(&row["opcodes"]), histogram(&s["ops"]), "{path}");
             if !s["pressure"].is_null() {
                 assert_eq!(
@@ -329,7 +335,7 @@ fn corpus_rows_agree_with_the_single_file_commands() {
         assert_eq!(rows.len(), kernels.len(), "{path}");
         for (row, k) in rows.iter().zip(kernels) {
             assert_eq!(row["kernel"], k["name"], "{path}");
-            assert_eq!(row["platform"], report["device"], "{path}");
+            assert_eq!(row["platform"], canon(&report["device"]), "{path}");
             assert_eq!(
                 int(&row["arguments"]),
                 Some(k["arguments"].as_array().unwrap().len() as i64),
@@ -734,9 +740,12 @@ fn intel_program_rows_agree_with_intel_info() {
                 Some(k["args"].as_array().unwrap().len() as i64),
                 "{what}"
             );
-            let platform = report["device"]
-                .as_u64()
-                .map(|d| Value::from(format!("gfxcore-family-{d}")));
+            let platform = report["device"].as_u64().map(|d| {
+                Value::from(
+                    gpukit::platform::from_gfxcore_family(d as u32)
+                        .map_or_else(|| format!("gfxcore-family-{d}"), str::to_owned),
+                )
+            });
             assert_eq!(row["platform"], platform.unwrap_or(Value::Null), "{what}");
             let format = match report["format"].as_str() {
                 Some("zebin") => "intel-zebin",
@@ -755,4 +764,91 @@ fn skipped(why: std::fmt::Arguments) {
     use std::io::Write;
     let test = std::thread::current().name().unwrap_or("test").to_string();
     let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
+}
+
+/// Issue 27's vocabulary over the whole corpus: one spelling per platform, `error_kind`
+/// from its fixed set exactly when `error` is set, files of no GPU format skipped (not
+/// errors), IGC `.asm` dumps as rows with their GRF mode and spill size; and the
+/// README's spill query, run by DuckDB on the scan's Parquet, returns Intel rows.
+#[test]
+fn vocabulary_and_intel_spills() {
+    let Some(corpus) = corpus() else { return };
+    let rows = scan(&[os(&corpus)]);
+    const KINDS: [&str; 5] = ["io", "malformed", "no-kernel", "undecoded", "internal"];
+    const INTEL: [&str; 9] = [
+        "bdw", "skl", "icllp", "tgllp", "xehp", "dg2", "mtl", "pvc", "xe2",
+    ];
+    let mut platforms = BTreeSet::new();
+    let mut asm_rows = 0;
+    let mut spilled = 0;
+    for r in &rows {
+        if let Some(p) = r["platform"].as_str() {
+            assert_eq!(p, p.to_ascii_lowercase(), "{r}");
+            platforms.insert(p.to_owned());
+        }
+        let kind = r["error_kind"].as_str();
+        assert_eq!(kind.is_some(), r["error"].is_string(), "{r}");
+        assert!(kind.is_none_or(|k| KINDS.contains(&k)), "{r}");
+        if r["skipped"] == true {
+            assert!(r["error"].is_null() && r["kernel"].is_null(), "{r}");
+        }
+        if r["format"] == "igc-asm-dump" {
+            asm_rows += 1;
+            assert!(
+                r["kernel"].is_string() && r["gen_instructions"].is_i64(),
+                "{r}"
+            );
+            spilled += usize::from(r["spill_bytes"].as_i64().unwrap() > 0);
+        }
+    }
+    // IGC's and IGA's spellings of the Intel platforms are all gone.
+    for alias in ["xe", "xehpg", "xehpc", "icl", "pvcxt", "dg2/mtl", "gen9"] {
+        assert!(!platforms.contains(alias), "{alias} in {platforms:?}");
+    }
+    assert!(platforms.iter().any(|p| INTEL.contains(&p.as_str())));
+    assert!(
+        asm_rows > 0 && spilled > 0,
+        "{asm_rows} asm rows, {spilled} spilled"
+    );
+    // README.md files in the corpus are skipped, not errors.
+    assert!(rows
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().ends_with("README.md"))
+        .all(|r| r["skipped"] == true));
+
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```sql\n").unwrap() + 7;
+    let query = readme[start..].split(';').next().unwrap();
+    let dir = temp_dir("spills");
+    let out = dir.join("rows.parquet");
+    let status = gpukit(&[
+        os("scan"),
+        os(&corpus),
+        os("--format"),
+        os("parquet"),
+        os("-o"),
+        os(&out),
+    ]);
+    assert!(status.status.success());
+    let query = query.replace("'rows/*.parquet'", &format!("'{}'", out.display()));
+    let script = format!(
+        "import duckdb, json\nrows = duckdb.connect().execute({query:?}).fetchall()\n\
+         print(json.dumps([[str(c) for c in r] for r in rows]))"
+    );
+    let run = Command::new("python3").arg("-c").arg(&script).output();
+    let _ = std::fs::remove_dir_all(&dir);
+    let Some(run) = run.ok().filter(|o| o.status.success()) else {
+        assert!(!required(), "DuckDB is required under REQUIRE_PEERS=1");
+        skipped(format_args!("the README spill query: python3 -c 'import duckdb' fails"));
+        return;
+    };
+    let got: Vec<Vec<String>> = serde_json::from_slice(&run.stdout).unwrap();
+    let intel = got
+        .iter()
+        .filter(|r| INTEL.contains(&r[1].as_str()))
+        .count();
+    assert!(
+        intel > 0,
+        "the README's spill query returns no Intel row: {got:?}"
+    );
 }

@@ -34,8 +34,13 @@ pub struct AsmDump {
     pub kernel: String,
     /// `//.platform NAME` (e.g. `TGLLP`).
     pub platform: Option<String>,
+    /// `//.vISA version M.N`: the vISA version the Gen code was compiled from.
+    pub visa_version: Option<String>,
     /// `numGRF=` of `//.thread_config`: the GRF mode the kernel was allocated in.
     pub num_grf: Option<u32>,
+    /// `-TotalGRFNum N` of `//.full_options`: the GRF count IGC asked for, which
+    /// IGC 1.0.x dumps state instead of a `//.thread_config` line.
+    pub total_grf_option: Option<u32>,
     /// `//.instCount`: the instruction count IGC states (before its final passes).
     pub stated_instructions: Option<u64>,
     /// `//.RA type`: the register allocator that succeeded.
@@ -161,6 +166,16 @@ fn header_fact(
             *saw_kernel = true;
         }
         "platform" => dump.platform = Some(value.to_owned()),
+        "full_options" => {
+            dump.total_grf_option = value
+                .split_once("-TotalGRFNum ")
+                .and_then(|(_, rest)| number(rest.split(' ').next().unwrap_or("")));
+        }
+        "vISA" => {
+            if let Some(v) = value.strip_prefix("version") {
+                dump.visa_version = Some(v.trim().to_owned());
+            }
+        }
         "thread_config" => {
             let grf = value
                 .split(',')
@@ -241,7 +256,7 @@ fn mnemonic(code: &str) -> &str {
 mod tests {
     use super::*;
 
-    const DUMP: &str = "//.kernel k\n//.platform TGLLP\n//.thread_config numGRF=256, numAcc=4\n\
+    const DUMP: &str = "//.kernel k\n//.platform TGLLP\n//.vISA version 3.6\n//.full_options \"-a -TotalGRFNum 128 -b\"\n//.thread_config numGRF=256, numAcc=4\n\
         //.instCount 5\n//.RA type\tGRAPH_COLORING_SPILL_FF_BC_RA\n//.spill size 704\n\n\
         //.declare V1 (1) rf=r size=4\n(W)  mov (8|M0)  r1.0<1>:ud  r0.0<8;8,1>:ud // $1\n\
         L16:\n(W&~f0.0) send.dc0 (8|M0) null r1 null 0x0 0x0 {$1} // wr:1\n\
@@ -252,6 +267,8 @@ mod tests {
         let d = read(DUMP).unwrap();
         assert_eq!(d.kernel, "k");
         assert_eq!(d.platform.as_deref(), Some("TGLLP"));
+        assert_eq!(d.visa_version.as_deref(), Some("3.6"));
+        assert_eq!(d.total_grf_option, Some(128));
         assert_eq!(d.num_grf, Some(256));
         assert_eq!(d.stated_instructions, Some(5));
         assert_eq!(

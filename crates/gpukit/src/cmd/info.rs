@@ -40,6 +40,7 @@ enum Summary {
     AmdMetadata(Vec<MetadataSummary>),
     OpenClC(Vec<SignatureSummary>),
     Intel(Box<gpukit_intel::Program>),
+    AsmDump(Box<gpukit_intel::asm_dump::AsmDump>),
     /// Formats gpukit recognises but has no reader for.
     None {},
 }
@@ -109,6 +110,13 @@ fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
             let program = gpukit_intel::read(&bytes).map_err(|e| CmdError::input(path, e))?;
             Summary::Intel(Box::new(program))
         }
+        Format::IgcAsmDump => {
+            let text = crate::input::read_text(path, &[format])?;
+            let dump = gpukit_intel::asm_dump::read(&text)
+                .map_err(|e| CmdError::Input(format!("{}:{e}", path.display())))?;
+            Summary::AsmDump(Box::new(dump))
+        }
+        Format::LlvmIr | Format::LlvmBitcode | Format::SpirV | Format::Empty => Summary::None {},
         Format::OtherElf => match gpukit_intel::read(&crate::input::read_any(path)?) {
             // NEO's OpenCL ELF around a patch-token program is an ELF of its own kind.
             Ok(program) => {
@@ -256,6 +264,33 @@ fn text(r: &Report) -> String {
         Summary::Intel(p) => {
             let _ = writeln!(s, "{}: {}", r.file, r.description);
             s.push_str(&crate::cmd::intel::info::render(p));
+        }
+        Summary::AsmDump(d) => {
+            let _ = writeln!(s, "{}: {}", r.file, r.description);
+            let _ = writeln!(
+                s,
+                "  kernel {}: platform {}, vISA {}, numGRF {}, spill {} bytes",
+                d.kernel,
+                d.platform.as_deref().unwrap_or("?"),
+                d.visa_version.as_deref().unwrap_or("?"),
+                d.num_grf
+                    .or(d.total_grf_option)
+                    .map_or_else(|| "?".into(), |n| n.to_string()),
+                d.spill_bytes
+            );
+            let _ = writeln!(
+                s,
+                "  {} Gen instructions ({} stated), {} labels, {} sends{}",
+                d.instructions,
+                d.stated_instructions
+                    .map_or_else(|| "none".into(), |n| n.to_string()),
+                d.labels,
+                d.send_count(),
+                d.register_allocator
+                    .as_deref()
+                    .map(|ra| format!(", RA {ra}"))
+                    .unwrap_or_default()
+            );
         }
         Summary::None {} => {
             let _ = writeln!(s, "{}: {}", r.file, r.description);

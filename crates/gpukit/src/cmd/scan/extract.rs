@@ -2,7 +2,7 @@
 //! rest only for formats gpukit reads, and hand the bytes to the format's rows
 //! (`visa.rs`, `iga.rs`, `amd.rs`). Never fails: every problem becomes an error row.
 
-use super::row::{Row, RowPath};
+use super::row::{ErrorKind, Row, RowPath};
 use crate::detect::{self, Format, SNIFF_BYTES};
 use std::path::Path;
 
@@ -20,9 +20,9 @@ pub struct FileRows {
 }
 
 /// The single error row of a path the walk listed but did not read.
-pub fn skipped(path: &Path, why: &str) -> FileRows {
+pub fn skipped(path: &Path, kind: ErrorKind, why: &str) -> FileRows {
     FileRows {
-        rows: vec![Row::file_error(&RowPath::of(path), None, 0, why)],
+        rows: vec![Row::file_error(&RowPath::of(path), None, 0, kind, why)],
         bytes_read: 0,
     }
 }
@@ -30,7 +30,7 @@ pub fn skipped(path: &Path, why: &str) -> FileRows {
 pub fn scan_file(path: &Path, options: Options) -> FileRows {
     let shown = RowPath::of(path);
     let fail = |format, size, e: String| FileRows {
-        rows: vec![Row::file_error(&shown, format, size, e)],
+        rows: vec![Row::file_error(&shown, format, size, ErrorKind::Io, e)],
         bytes_read: 0,
     };
     // Opened without blocking and checked on the handle: a file swapped for a FIFO
@@ -48,9 +48,8 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
     }
     let detected = detect::detect(&bytes);
     let readable = match detected {
-        Format::Unknown => false,
         Format::OtherElf => super::intel::may_be_opencl_elf(&bytes),
-        _ => true,
+        other => other.is_gpu(),
     };
     if readable && bytes.len() == SNIFF_BYTES {
         // The file may have grown or shrunk since it was opened; read what is there.
@@ -72,6 +71,7 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
             text(path, bytes).and_then(|t| super::amd::metadata_rows(&t))
         }
         Format::OpenClC => text(path, bytes).and_then(|t| super::amd::opencl_c_rows(&t)),
+        Format::IgcAsmDump => text(path, bytes).and_then(|t| super::intel::asm_dump_rows(&t)),
         Format::IntelZebin | Format::IntelPatchTokens => super::intel::rows(&bytes),
         // NEO's OpenCL ELF around a patch-token program (as `gpukit info` reads it).
         Format::OtherElf if readable => match super::intel::rows(&bytes) {
@@ -79,14 +79,16 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
                 format = Format::IntelPatchTokens;
                 Ok(rows)
             }
-            Err(_) => Err(format!("this is {}", detected.describe())),
+            // An ELF of NEO's types that the program reader rejects (truncated, say)
+            // is a broken GPU binary, not a file of another kind.
+            Err(e) => Err(e),
         },
-        Format::OtherElf => Err(format!("this is {}", detected.describe())),
-        Format::Unknown => Err(
-            "not a format gpukit knows (vISA binary or text, IGA JSON, AMD \
-                                CL1/CL2 binary, AMD IL or metadata text, OpenCL C)"
-                .into(),
-        ),
+        Format::OtherElf
+        | Format::Unknown
+        | Format::Empty
+        | Format::LlvmIr
+        | Format::LlvmBitcode
+        | Format::SpirV => return skipped_file(&shown, detected, size_i, bytes_read),
     };
     let rows = match result {
         Ok(rows) if !rows.is_empty() => rows
@@ -95,6 +97,7 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
                 r.path.clone_from(&shown);
                 r.format = Some(format.id());
                 r.size_bytes = size_i;
+                r.platform = r.platform.as_deref().map(crate::platform::canonical);
                 r
             })
             .collect(),
@@ -102,11 +105,26 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
             &shown,
             Some(format.id()),
             size_i,
+            ErrorKind::NoKernel,
             "no kernel in the file",
         )],
-        Err(e) => vec![Row::file_error(&shown, Some(format.id()), size_i, e)],
+        Err(e) => vec![Row::file_error(
+            &shown,
+            Some(format.id()),
+            size_i,
+            ErrorKind::Malformed,
+            e,
+        )],
     };
     FileRows { rows, bytes_read }
+}
+
+/// The one row of a file of no GPU format.
+fn skipped_file(shown: &RowPath, format: Format, size: i64, bytes_read: u64) -> FileRows {
+    FileRows {
+        rows: vec![Row::skipped(shown, format.id(), size)],
+        bytes_read,
+    }
 }
 
 /// Text of a text format: BOM skipped, invalid UTF-8 located (as every command does).

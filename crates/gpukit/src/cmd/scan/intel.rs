@@ -5,7 +5,10 @@ use super::row::Row;
 
 pub fn rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
     let program = gpukit_intel::read(bytes).map_err(|e| e.to_string())?;
-    let platform = program.device.map(|d| format!("gfxcore-family-{d}"));
+    let platform = program.device.map(|d| {
+        crate::platform::from_gfxcore_family(d)
+            .map_or_else(|| format!("gfxcore-family-{d}"), str::to_owned)
+    });
     Ok(program
         .kernels
         .iter()
@@ -20,6 +23,33 @@ pub fn rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
             ..Row::default()
         })
         .collect())
+}
+
+/// IGC's Gen assembly dump: one row for its kernel, with the facts only the dump
+/// records (GRF mode, spill size), from the same reader as `gpukit diff`.
+pub fn asm_dump_rows(text: &str) -> Result<Vec<Row>, String> {
+    let dump = gpukit_intel::asm_dump::read(text).map_err(|e| e.to_string())?;
+    let version = dump.visa_version.as_deref().and_then(parse_version);
+    let sends = i64::try_from(dump.send_count()).unwrap_or(i64::MAX);
+    Ok(vec![Row {
+        kernel: Some(dump.kernel),
+        platform: dump.platform,
+        compiler: version.map(|v| super::visa::producer_of(v).to_owned()),
+        visa_version: version.map(|v| v.to_string()),
+        num_grf: dump.num_grf.or(dump.total_grf_option).map(i64::from),
+        spill_bytes: Some(i64::try_from(dump.spill_bytes).unwrap_or(i64::MAX)),
+        gen_instructions: Some(i64::try_from(dump.instructions).unwrap_or(i64::MAX)),
+        sends: Some(sends),
+        ..Row::default()
+    }])
+}
+
+fn parse_version(s: &str) -> Option<gpukit_visa::Version> {
+    let (major, minor) = s.split_once('.')?;
+    Some(gpukit_visa::Version::new(
+        major.parse().ok()?,
+        minor.parse().ok()?,
+    ))
 }
 
 /// Whether an ELF of no other known kind may be NEO's OpenCL ELF (its `e_type` is in

@@ -123,14 +123,16 @@ pub fn run(a: Args) -> CmdResult {
         files,
         |found| match found {
             Found::File(path) => scan_guarded(&path, options),
-            Found::Skipped(path, why) => extract::skipped(&path, &why),
+            Found::Skipped(path, why) => extract::skipped(&path, row::ErrorKind::Io, &why),
             Found::Output(..) => unreachable!("the output is taken out of the walk above"),
         },
         |file| {
             tally.files += 1;
             tally.bytes += file.bytes_read;
             for r in &file.rows {
-                if r.file_error {
+                if r.skipped {
+                    tally.skipped += 1;
+                } else if r.file_error {
                     tally.file_errors += 1;
                 } else {
                     tally.kernels += 1;
@@ -167,7 +169,11 @@ fn scan_guarded(path: &Path, options: extract::Options) -> extract::FileRows {
         extract::scan_file(path, options)
     }))
     .unwrap_or_else(|_| {
-        extract::skipped(path, "internal error: the reader panicked (a gpukit bug)")
+        extract::skipped(
+            path,
+            row::ErrorKind::Internal,
+            "internal error: the reader panicked (a gpukit bug)",
+        )
     })
 }
 
@@ -252,6 +258,7 @@ struct Tally {
     kernels: u64,
     kernel_errors: u64,
     file_errors: u64,
+    skipped: u64,
     bytes: u64,
 }
 
@@ -261,12 +268,13 @@ impl Tally {
         let mb = self.bytes as f64 / 1e6;
         format!(
             "scan: {} files, {} kernels, {} errors ({} files without kernels, {} kernels \
-             not decoded), {mb:.1} MB read in {seconds:.2} s ({:.0} files/s, {:.1} MB/s)",
+             not decoded), {} skipped (no GPU format), {mb:.1} MB read in {seconds:.2} s ({:.0} files/s, {:.1} MB/s)",
             self.files,
             self.kernels,
             self.file_errors + self.kernel_errors,
             self.file_errors,
             self.kernel_errors,
+            self.skipped,
             rate(self.files as f64),
             rate(mb),
         )

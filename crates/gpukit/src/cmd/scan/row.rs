@@ -13,6 +13,8 @@ pub struct Row {
     pub routine: Option<&'static str>,
     pub size_bytes: i64,
     pub error: Option<String>,
+    pub error_kind: Option<ErrorKind>,
+    pub skipped: bool,
     pub compiler: Option<String>,
     pub platform: Option<String>,
     pub visa_version: Option<String>,
@@ -34,6 +36,9 @@ pub struct Row {
     pub sgprs: Option<i64>,
     pub local_bytes: Option<i64>,
     pub scratch_bytes: Option<i64>,
+    pub num_grf: Option<i64>,
+    pub spill_bytes: Option<i64>,
+    pub gen_instructions: Option<i64>,
     /// Not a column: the row stands for a whole file that yielded no kernel.
     pub file_error: bool,
 }
@@ -78,12 +83,41 @@ impl RowPath {
     }
 }
 
+/// The `error_kind` column: why a row has `error`, from a small fixed set, so that
+/// errors can be grouped (the `error` text carries offsets and names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The file could not be opened or read (permissions, vanished, not a regular file).
+    Io,
+    /// A file of a GPU format that its reader rejects.
+    Malformed,
+    /// A file of a GPU format that holds no kernel.
+    NoKernel,
+    /// A kernel whose instruction stream does not decode (vISA binaries).
+    Undecoded,
+    /// A reader panicked: a gpukit bug.
+    Internal,
+}
+
+impl ErrorKind {
+    pub fn id(self) -> &'static str {
+        match self {
+            ErrorKind::Io => "io",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::NoKernel => "no-kernel",
+            ErrorKind::Undecoded => "undecoded",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
 impl Row {
     /// The row of a file that yields no kernel, saying why.
     pub fn file_error(
         path: &RowPath,
         format: Option<&'static str>,
         size: i64,
+        kind: ErrorKind,
         error: impl Into<String>,
     ) -> Row {
         Row {
@@ -91,6 +125,20 @@ impl Row {
             format,
             size_bytes: size,
             error: Some(error.into()),
+            error_kind: Some(kind),
+            file_error: true,
+            ..Row::default()
+        }
+    }
+
+    /// The row of a file of no GPU format (`README.md`, a library, LLVM IR): recorded,
+    /// not an error.
+    pub fn skipped(path: &RowPath, format: &'static str, size: i64) -> Row {
+        Row {
+            path: path.clone(),
+            format: Some(format),
+            size_bytes: size,
+            skipped: true,
             file_error: true,
             ..Row::default()
         }
@@ -160,7 +208,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Format detected from the content (`gpukit info`'s ids: visa-binary, visa-text, iga-json-1, iga-json-2, amd-cl1, amd-cl1-cpu, amd-cl2, amd-il, amd-metadata, opencl-c, intel-zebin, intel-patch-tokens, other-elf, unknown); null when the file cannot be read.",
+        doc: "Format detected from the content (`gpukit info`'s ids: visa-binary, visa-text, iga-json-1, iga-json-2, amd-cl1, amd-cl1-cpu, amd-cl2, amd-il, amd-metadata, opencl-c, intel-zebin, intel-patch-tokens, igc-asm-dump; and for skipped files other-elf, llvm-ir, llvm-bitcode, spirv, empty, unknown); null when the file cannot be read.",
         get: |r| r.format.map_or(Value::Null, Value::Str),
     },
     Column {
@@ -196,6 +244,22 @@ pub const COLUMNS: &[Column] = &[
         get: |r| s(&r.error),
     },
     Column {
+        name: "error_kind",
+        ty: Type::Str,
+        required: false,
+        group: "all",
+        doc: "Why `error` is set, one of a fixed set for grouping: `io` (the file cannot be read), `malformed` (a GPU format its reader rejects), `no-kernel` (a GPU format with no kernel in it), `undecoded` (a vISA kernel whose instruction stream does not decode), `internal` (a gpukit bug); null when `error` is.",
+        get: |r| r.error_kind.map_or(Value::Null, |k| Value::Str(k.id())),
+    },
+    Column {
+        name: "skipped",
+        ty: Type::Bool,
+        required: true,
+        group: "all",
+        doc: "The file is of no GPU format gpukit reads (`format` says which: unknown, empty, other-elf, llvm-ir, llvm-bitcode, spirv): recorded with no kernel and no error.",
+        get: |r| Value::Bool(r.skipped),
+    },
+    Column {
         name: "compiler",
         ty: Type::Str,
         required: false,
@@ -208,7 +272,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Intel platform (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform; patch-token program binary: `gfxcore-family-N`, the header's GFXCORE family code; zebin: null) or AMD device (CL1/CL2 binary, metadata `;device:`).",
+        doc: "Intel platform in one vocabulary (skl, icllp, tgllp, dg2, mtl, pvc; bdw, xehp, xe2), whatever the file's spelling (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform family; asm dump: `//.platform`; patch-token program binary: the header's GFXCORE family code, `gfxcore-family-N` when it names none; zebin: null), or AMD device lower-cased (CL1/CL2 binary, metadata `;device:`).",
         get: |r| s(&r.platform),
     },
     Column {
@@ -287,8 +351,8 @@ pub const COLUMNS: &[Column] = &[
         name: "sends",
         ty: Type::Int,
         required: false,
-        group: "iga",
-        doc: "IGA: send instructions.",
+        group: "iga intel",
+        doc: "IGA: send instructions; IGC asm dump: send instructions of the listing.",
         get: |r| i(r.sends),
     },
     Column {
@@ -362,6 +426,30 @@ pub const COLUMNS: &[Column] = &[
         group: "amd intel",
         doc: "AMD: scratch memory per work-item (CL1/metadata `;memory:hwprivate`, CL2 setup scratch size): register spills and private arrays, the spill column of AMD kernels; Intel program binary: private memory per work-item.",
         get: |r| i(r.scratch_bytes),
+    },
+    Column {
+        name: "num_grf",
+        ty: Type::Int,
+        required: false,
+        group: "intel",
+        doc: "IGC asm dump: `numGRF` of `//.thread_config`, the GRF count the kernel was register-allocated for (IGC 1.0.x dumps: `-TotalGRFNum` of `//.full_options`).",
+        get: |r| i(r.num_grf),
+    },
+    Column {
+        name: "spill_bytes",
+        ty: Type::Int,
+        required: false,
+        group: "intel",
+        doc: "IGC asm dump: `//.spill size`, scratch bytes of spilled registers (0 when the dump states none): the record of Intel spills.",
+        get: |r| i(r.spill_bytes),
+    },
+    Column {
+        name: "gen_instructions",
+        ty: Type::Int,
+        required: false,
+        group: "intel",
+        doc: "IGC asm dump: Gen instruction lines of the listing (after IGC's last pass; its `//.instCount` may differ).",
+        get: |r| i(r.gen_instructions),
     },
 ];
 

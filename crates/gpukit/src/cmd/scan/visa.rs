@@ -32,7 +32,12 @@ pub fn text_rows(text: &str, options: Options) -> Result<Vec<Row>, String> {
 
 /// The IGC release whose writer the version's layout is (`text::Style`).
 fn producer(object: &Object) -> &'static str {
-    match Style::for_version(object.version) {
+    producer_of(object.version)
+}
+
+/// The same for a version as an IGC asm dump's `//.vISA version` states it.
+pub fn producer_of(version: gpukit_visa::Version) -> &'static str {
+    match Style::for_version(version) {
         Style::Igc1_0_5353 => "igc-1.0.5353",
         Style::Igc1_0_12504 => "igc-1.0.12504",
         Style::Igc2 => "igc-2",
@@ -102,7 +107,10 @@ fn routine(name: &[u8], kind: &'static str, body: &Routine) -> Row {
             row.instructions = Some(list.len() as i64);
             row.opcodes = Some(histogram);
         }
-        Code::Undecoded { error, .. } => row.error = Some(error.to_string()),
+        Code::Undecoded { error, .. } => {
+            row.error = Some(error.to_string());
+            row.error_kind = Some(super::row::ErrorKind::Undecoded);
+        }
     }
     row
 }
