@@ -73,6 +73,7 @@ fn launch(base: u64) -> Launch {
         },
         slm_bytes: 0,
         max_instructions: u64::MAX,
+        scratch_bytes: interp::SCRATCH_BYTES as u32,
     }
 }
 

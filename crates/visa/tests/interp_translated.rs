@@ -313,6 +313,7 @@ fn run(text: &str, inputs: &[u8], translate: bool) -> Result<Vec<u8>, String> {
         },
         slm_bytes: 1024,
         max_instructions: 10_000,
+        scratch_bytes: interp::SCRATCH_BYTES as u32,
     };
     interp::run_with_options(
         &object.kernels[0].body,
