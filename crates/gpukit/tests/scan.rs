@@ -839,7 +839,9 @@ fn vocabulary_and_intel_spills() {
     let _ = std::fs::remove_dir_all(&dir);
     let Some(run) = run.ok().filter(|o| o.status.success()) else {
         assert!(!required(), "DuckDB is required under REQUIRE_PEERS=1");
-        skipped(format_args!("the README spill query: python3 -c 'import duckdb' fails"));
+        skipped(format_args!(
+            "the README spill query: python3 -c 'import duckdb' fails"
+        ));
         return;
     };
     let got: Vec<Vec<String>> = serde_json::from_slice(&run.stdout).unwrap();
