@@ -3,7 +3,7 @@
 //! once (so `-o` stays atomic).
 
 use crate::error::{print_stderr, CmdError, CmdResult};
-use crate::output::{emit, JsonArg};
+use crate::output::{emit_streamed, JsonArg};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -33,8 +33,22 @@ pub fn run_files<R: Serialize>(
     files: &[PathBuf],
     json: JsonArg,
     output: Option<&Path>,
-    mut one: impl FnMut(&Path) -> Result<Outcome<R>, CmdError>,
+    one: impl FnMut(&Path) -> Result<Outcome<R>, CmdError>,
     text: impl Fn(&R) -> String,
+) -> CmdResult {
+    run_files_streamed(files, json, output, one, |r, w| {
+        w.write_all(text(r).as_bytes())
+    })
+}
+
+/// [`run_files`] whose text is written into the output as it is produced, so a report
+/// whose text outgrows its model (a program of many kernels) is never held whole.
+pub fn run_files_streamed<R: Serialize>(
+    files: &[PathBuf],
+    json: JsonArg,
+    output: Option<&Path>,
+    mut one: impl FnMut(&Path) -> Result<Outcome<R>, CmdError>,
+    text: impl Fn(&R, &mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> CmdResult {
     // All inputs are known before the output is opened, also those that fail to read.
     for path in files {
@@ -64,10 +78,12 @@ pub fn run_files<R: Serialize>(
             all => json.emit_many(output, all)?,
         }
     } else {
-        emit(
-            output,
-            reports.iter().map(&text).collect::<String>().as_bytes(),
-        )?;
+        emit_streamed(output, |w| {
+            for r in &reports {
+                text(r, w)?;
+            }
+            Ok(())
+        })?;
     }
     match exit {
         0 => Ok(()),

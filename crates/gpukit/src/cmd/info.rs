@@ -4,7 +4,7 @@
 use crate::detect::{self, Format};
 use crate::error::{CmdError, CmdResult};
 use crate::output::JsonArg;
-use crate::report::{run_files, Outcome};
+use crate::report::{run_files_streamed, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -76,7 +76,14 @@ struct SignatureSummary {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    run_files(&a.files, a.json, a.output.as_deref(), report, text)
+    run_files_streamed(&a.files, a.json, a.output.as_deref(), report, |r, w| {
+        w.write_all(text(r).as_bytes())?;
+        // A program's kernels are written one at a time: their text outgrows the model.
+        match &r.summary {
+            Summary::Intel(p) => crate::cmd::intel::info::render_to(p, w),
+            _ => Ok(()),
+        }
+    })
 }
 
 fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
@@ -261,9 +268,9 @@ fn text(r: &Report) -> String {
                 let _ = writeln!(s, "  kernel {}({})", k.kernel, k.arguments.join(", "));
             }
         }
-        Summary::Intel(p) => {
+        Summary::Intel(_) => {
+            // The program's own lines follow, streamed (`run`).
             let _ = writeln!(s, "{}: {}", r.file, r.description);
-            s.push_str(&crate::cmd::intel::info::render(p));
         }
         Summary::AsmDump(d) => {
             let _ = writeln!(s, "{}: {}", r.file, r.description);

@@ -419,7 +419,7 @@ fn intel_ze_info_dense_yaml() {
 }
 
 /// Many kernels with short names: the ABI model per kernel against the budget
-/// (`--json` prints every one of them).
+/// (`--json` prints every one of them; `gpukit info` streams them as `intel info` does).
 #[test]
 fn intel_zebin_many_small_kernels() {
     let make = |n: usize| {
@@ -440,6 +440,7 @@ fn intel_zebin_many_small_kernels() {
     for (style, args) in [
         ("text", &["intel", "info", "{}"][..]),
         ("json", &["intel", "info", "--json", "{}"][..]),
+        ("gpukit-info", &["info", "{}"][..]),
     ] {
         two_sizes(
             &format!("intel-zebin-small-kernels-{style}"),

@@ -32,18 +32,21 @@ pub fn run(a: Args) -> CmdResult {
     if a.json.enabled() {
         return a.json.emit_one(a.output.as_deref(), &program);
     }
-    // Written a kernel at a time: the text of many kernels outgrows the model.
-    emit_streamed(a.output.as_deref(), |w| {
-        let mut s = String::new();
-        render_program(&program, &mut s);
+    emit_streamed(a.output.as_deref(), |w| render_to(&program, w))
+}
+
+/// The text of `p`, written a kernel at a time: the text of many kernels outgrows the
+/// model, so it is never held whole (`intel info` and `gpukit info` alike).
+pub(crate) fn render_to(p: &Program, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut s = String::new();
+    render_program(p, &mut s);
+    w.write_all(s.as_bytes())?;
+    for k in &p.kernels {
+        s.clear();
+        render_kernel(k, &mut s);
         w.write_all(s.as_bytes())?;
-        for k in &program.kernels {
-            s.clear();
-            render_kernel(k, &mut s);
-            w.write_all(s.as_bytes())?;
-        }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 fn kind_name(k: ArgKind) -> &'static str {
@@ -56,15 +59,6 @@ fn kind_name(k: ArgKind) -> &'static str {
         ArgKind::Sampler => "sampler",
         ArgKind::Other => "other",
     }
-}
-
-pub(crate) fn render(p: &Program) -> String {
-    let mut s = String::new();
-    render_program(p, &mut s);
-    for k in &p.kernels {
-        render_kernel(k, &mut s);
-    }
-    s
 }
 
 /// The lines about the whole program.
