@@ -112,21 +112,31 @@ impl Allocation {
     }
 }
 
-/// Reads the header of an IGC `.asm` dump. Instruction lines are not looked at.
+/// Reads the register assignment of an IGC `.asm` dump. The header facts (kernel,
+/// platform, GRF mode, spill size) come from [`crate::asm_dump::read`], the one reader
+/// of the header; this adds the `//.declare` lines and each Gen instruction's `$N`.
 pub fn read(text: &str) -> Result<Allocation, AllocError> {
+    let dump = crate::asm_dump::read(text).map_err(|e| AllocError {
+        line: e.line,
+        column: e.col,
+        message: format!("{}: {}", e.field, e.message),
+    })?;
     let mut alloc = Allocation {
-        num_grf: 0,
+        kernel: Some(dump.kernel),
+        // `numGRF=` of `//.thread_config`, else the options' `-TotalGRFNum`, else
+        // 128, the default of every platform in these dumps.
+        num_grf: dump
+            .num_grf
+            .or(dump.total_grf_option)
+            .filter(|&n| n > 0)
+            .unwrap_or(128),
+        grf_bytes: grf_bytes_of(dump.platform.as_deref().unwrap_or("")),
+        platform: dump.platform,
+        spill_bytes: dump.spill_bytes,
         ..Allocation::default()
     };
-    let mut total_grf_option = None;
-    let mut header = false;
     for (n, line) in text.lines().enumerate() {
         let line_no = n + 1;
-        let err = |col: usize, message: String| AllocError {
-            line: line_no,
-            column: col + 1,
-            message,
-        };
         let Some(rest) = line.strip_prefix("//.") else {
             if let Some(id) = visa_id(line) {
                 alloc.visa_ids.push(id);
@@ -134,51 +144,20 @@ pub fn read(text: &str) -> Result<Allocation, AllocError> {
             }
             continue;
         };
-        header = true;
         if let Some(d) = rest.strip_prefix("declare ") {
+            let err = |col: usize, message: String| AllocError {
+                line: line_no,
+                column: col + 1,
+                message,
+            };
             if alloc.variables.len() >= MAX_DECLARATIONS {
                 return Err(err(0, format!("more than {MAX_DECLARATIONS} declarations")));
             }
             let offset = line.len() - d.len();
             let decl = declaration(d, line_no).map_err(|(col, m)| err(offset + col, m))?;
             alloc.variables.push(decl);
-        } else if let Some(k) = rest.strip_prefix("kernel ") {
-            alloc.kernel = Some(k.trim().to_string());
-        } else if let Some(p) = rest.strip_prefix("platform ") {
-            alloc.platform = Some(p.trim().to_string());
-        } else if let Some(t) = rest.strip_prefix("thread_config ") {
-            for item in t.split(',') {
-                if let Some(v) = item.trim().strip_prefix("numGRF=") {
-                    let col = line.len() - t.len();
-                    alloc.num_grf =
-                        number(v).ok_or_else(|| err(col, format!("bad numGRF `{v}`")))?;
-                }
-            }
-        } else if let Some(s) = rest.strip_prefix("spill size ") {
-            let col = line.len() - s.len();
-            alloc.spill_bytes = u64::from(
-                number(s.trim()).ok_or_else(|| err(col, format!("bad spill size `{s}`")))?,
-            );
-        } else if let Some(o) = rest.strip_prefix("full_options ") {
-            let mut words = o.split_whitespace();
-            while let Some(w) = words.next() {
-                if w == "-TotalGRFNum" {
-                    total_grf_option = words.next().and_then(number);
-                }
-            }
         }
     }
-    if !header {
-        return Err(AllocError {
-            line: 1,
-            column: 1,
-            message: "no `//.` header line: not an IGC .asm dump".into(),
-        });
-    }
-    if alloc.num_grf == 0 {
-        alloc.num_grf = total_grf_option.filter(|&n| n > 0).unwrap_or(128);
-    }
-    alloc.grf_bytes = grf_bytes_of(alloc.platform.as_deref().unwrap_or(""));
     Ok(alloc)
 }
 

@@ -103,14 +103,17 @@ fn current_header() {
 
 #[test]
 fn errors_name_line_and_column() {
-    let e = read("//.declare V1 rf=r size=x type=d words (r1.0)\n").unwrap_err();
-    assert_eq!((e.line, e.column), (1, 20), "{e}");
+    // A dump starts with its `//.kernel` line (the header reader refuses anything else).
+    let e = read("//.kernel k\n//.declare V1 rf=r size=x type=d words (r1.0)\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 20), "{e}");
     let e = read("//.kernel k\n//.declare V1 rf=r size=4 type=zz words\n").unwrap_err();
     assert_eq!(e.line, 2, "{e}");
-    let e = read("//.declare V1 rf=r size=4 type=d words (spilled -> \n").unwrap_err();
+    let e = read("//.kernel k\n//.declare V1 rf=r size=4 type=d words (spilled -> \n").unwrap_err();
     assert!(e.message.contains("unclosed"), "{e}");
-    let e = read("//.declare V1 rf=r size=4 type=d words (r1)\n").unwrap_err();
+    let e = read("//.kernel k\n//.declare V1 rf=r size=4 type=d words (r1)\n").unwrap_err();
     assert!(e.message.contains("placement"), "{e}");
+    let e = read("//.declare V1 rf=r size=4 type=d words (r1.0)\n").unwrap_err();
+    assert!(e.message.contains("//.kernel"), "{e}");
     assert!(read("mov (8|M0) r1.0<1>:ud r0.0<8;8,1>:ud\n").is_err());
     assert!(read("").is_err());
 }
