@@ -144,7 +144,7 @@ struct Csv {
 impl Csv {
     fn new(mut stream: Stream, options: CsvOptions) -> std::io::Result<Csv> {
         let header: Vec<&str> = COLUMNS.iter().map(|c| c.name).collect();
-        stream.write_all(format!("{}\n", header.join(",")).as_bytes())?;
+        stream.write_all(format!("{}\r\n", header.join(",")).as_bytes())?;
         Ok(Csv {
             stream,
             line: Vec::with_capacity(4096),
@@ -203,9 +203,8 @@ impl RowWriter for Csv {
                 Value::List(l) => csv_field(&l.join(" "), options, out),
             }
         }
-        // LF ends a record (RFC 4180 says CRLF; every reader takes both, and LF keeps
-        // the files diffable with the other formats' output).
-        out.push(b'\n');
+        // CRLF ends a record, as RFC 4180 says (a CR or LF inside a field is quoted).
+        out.extend_from_slice(b"\r\n");
         self.stream.write_all(out)
     }
     fn finish(self: Box<Self>) -> std::io::Result<Stream> {
