@@ -96,7 +96,7 @@ const SPELLINGS: &[(&str, &str)] = &[
 ];
 
 /// The one spelling of a platform name as a scan row holds it: an Intel name in
-/// [`SPELLINGS`] becomes its vocabulary word; any other name (AMD devices
+/// `SPELLINGS` becomes its vocabulary word; any other name (AMD devices
 /// `Pitcairn`/`pitcairn`) is lower-cased, so each platform has one spelling.
 pub fn canonical(name: &str) -> String {
     let lower = name.trim().to_ascii_lowercase();
