@@ -68,6 +68,12 @@ fn corpus(folder: &str) -> Option<PathBuf> {
     let required = std::env::var_os("REQUIRE_PEERS").is_some_and(|v| v == "1")
         || std::env::var_os("CI").is_some_and(|v| v == "true");
     assert!(!required, "corpus folder {} missing", dir.display());
+    // Said past libtest's capture, so a fresh clone's `cargo test` shows what it skipped.
+    let test = std::thread::current().name().unwrap_or("test").to_string();
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!("skipped: {test} ({} is missing)\n", dir.display()),
+    );
     None
 }
 

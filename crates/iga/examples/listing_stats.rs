@@ -1,7 +1,7 @@
 //! Reads an IGA JSON listing (`iga64 -Xprint-json`) and prints its platform, labels and
 //! instruction count.
 //!
-//!     cargo run -p gpukit-iga --example summary -- kernel.json
+//!     cargo run -p gpukit-iga --example listing_stats -- kernel.json
 use gpukit_iga::model::Element;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
