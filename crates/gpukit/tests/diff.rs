@@ -5,6 +5,9 @@
 //! two listings sharing nothing diff within the memory budget; and the HTML page
 //! loads in headless Chromium (screenshots in `target/diff-screenshots/`).
 
+#[path = "common/browser.rs"]
+mod browser;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -421,31 +424,6 @@ fn disjoint_listings_stay_in_budget() {
 }
 
 /// Debian's Chromium, headless, with every route off the machine closed.
-fn chromium(args: &[&str]) -> std::process::Output {
-    let profile = scratch("diff-chromium-profile");
-    Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--proxy-server=127.0.0.1:9",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-            &format!("--user-data-dir={}", profile.display()),
-        ])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("chromium runs")
-}
-
 #[test]
 fn html_page_loads_in_chromium() {
     let dir = scratch("diff-browser");
@@ -508,19 +486,7 @@ fn html_page_loads_in_chromium() {
     let shots = scratch("diff-screenshots");
     for (name, size) in [("top", "1400,1400"), ("full", "1400,4000")] {
         let png = shots.join(format!("diff-{name}.png"));
-        let out = chromium(&[
-            &format!("--window-size={size}"),
-            &format!("--screenshot={}", png.display()),
-            &format!("file://{}", page.display()),
-        ]);
-        let log = String::from_utf8_lossy(&out.stderr);
-        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
-        assert!(
-            console.is_empty(),
-            "console messages:\n{}",
-            console.join("\n")
-        );
-        let bytes = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
-        assert!(bytes > 10_000, "screenshot {} bytes", bytes);
+        let profile = scratch("diff-chromium-profile");
+        browser::screenshot_clean(Some(&profile), &page, &png, size, name);
     }
 }

@@ -4,6 +4,9 @@
 //! Chromium (Debian's `chromium`) loads a sample without console errors and writes a
 //! screenshot of each to `target/report-screenshots/`.
 
+#[path = "common/browser.rs"]
+mod browser;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -152,33 +155,6 @@ fn every_corpus_file_gets_a_page() {
 
 /// Debian's Chromium, headless, with every route off the machine closed: names do
 /// not resolve and any connection goes to a closed loopback port.
-fn chromium(args: &[&str]) -> std::process::Output {
-    Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-default-apps",
-            "--disable-extensions",
-            "--disable-breakpad",
-            "--no-pings",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--proxy-server=127.0.0.1:9",
-            "--proxy-bypass-list=<-loopback>",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("chromium runs")
-}
-
 #[test]
 fn pages_load_in_chromium() {
     let have = Command::new("chromium")
@@ -199,20 +175,7 @@ fn pages_load_in_chromium() {
     for page in pages(&dir) {
         let stem = page.file_stem().unwrap().to_string_lossy().into_owned();
         let png = shots.join(format!("{stem}.png"));
-        let out = chromium(&[
-            "--window-size=1400,2400",
-            &format!("--screenshot={}", png.display()),
-            &format!("file://{}", page.display()),
-        ]);
-        let log = String::from_utf8_lossy(&out.stderr);
-        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
-        assert!(
-            console.is_empty(),
-            "{stem}: console messages:\n{}",
-            console.join("\n")
-        );
-        let size = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
-        assert!(size > 10_000, "{stem}: screenshot {} bytes", size);
+        browser::screenshot_clean(None, &page, &png, "1400,2400", &stem);
     }
 }
 
