@@ -22,11 +22,13 @@ pub mod cfg;
 pub mod convert;
 pub mod error;
 pub mod limits;
+pub mod message;
 pub mod model;
 pub mod ops;
 pub mod read;
 pub mod render;
 pub mod svg;
+pub mod syntax;
 pub mod write;
 
 pub use convert::{convert, convert_owned};

@@ -26,16 +26,19 @@ pub const DPAS: Attrs = 1 << 7;
 pub const ACC_IN: Attrs = 1 << 8;
 /// Writes the accumulator implicitly.
 pub const ACC_OUT: Attrs = 1 << 9;
+/// Has no destination operand (the text starts with the sources).
+pub const NO_DST: Attrs = 1 << 10;
 
 pub fn attrs(op: &str) -> Attrs {
     match op {
         "send" | "sendc" => SEND | UNARY_SEND,
         "sends" | "sendsc" => SEND,
-        "goto" | "if" | "else" | "brc" | "brd" => BRANCH | BRANCH_CTRL,
-        "break" | "call" | "calla" | "cont" | "endif" | "halt" | "join" | "ret" | "while" => BRANCH,
-        "jmpi" => BRANCH | NO_EXEC_SIZE,
-        "nop" | "illegal" | "wait" => NO_EXEC_SIZE,
-        "sync" => NO_EXEC_SIZE | SUBFUNC,
+        "goto" | "if" | "else" | "brc" | "brd" => BRANCH | BRANCH_CTRL | NO_DST,
+        "call" | "calla" => BRANCH,
+        "break" | "cont" | "endif" | "halt" | "join" | "ret" | "while" => BRANCH | NO_DST,
+        "jmpi" => BRANCH | NO_EXEC_SIZE | NO_DST,
+        "nop" | "illegal" | "wait" => NO_EXEC_SIZE | NO_DST,
+        "sync" => NO_EXEC_SIZE | SUBFUNC | NO_DST,
         "math" => SUBFUNC,
         "bfn" => SUBFUNC | LOGIC,
         "dpas" | "dpasw" => SUBFUNC | DPAS,

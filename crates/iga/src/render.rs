@@ -12,6 +12,11 @@
 use crate::cfg::branch_targets;
 use crate::model::*;
 use crate::ops;
+use crate::syntax::{gen_of, has_reg_num, has_subregs, label_text, sfid_name, sfid_text, Gen};
+
+fn src_mod(op: &str, m: SrcMod) -> &'static str {
+    crate::syntax::src_mod_text(ops::has(op, ops::LOGIC), m)
+}
 
 /// Column widths of iga64's default layout.
 mod width {
@@ -23,28 +28,6 @@ mod width {
     pub const SEND_DST: usize = 7;
     pub const SEND_SRC: usize = 6;
     pub const SEND_DESC: usize = 10;
-}
-
-/// Platform generations the layout depends on (IGA's `Platform` order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Gen {
-    Gen9,
-    Gen11,
-    Xe,
-    XeHp,
-    XeHpg,
-    XeHpc,
-}
-
-fn gen_of(platform: &str) -> Gen {
-    match platform {
-        "skl" | "gen9" | "bxt" | "kbl" | "glk" | "cfl" => Gen::Gen9,
-        "icl" | "gen11" | "icllp" => Gen::Gen11,
-        "xe" | "tgl" | "tgllp" | "gen12p1" => Gen::Xe,
-        "xehp" => Gen::XeHp,
-        "xehpg" | "dg2" => Gen::XeHpg,
-        _ => Gen::XeHpc,
-    }
 }
 
 /// One output line with iga64's column bookkeeping.
@@ -136,19 +119,6 @@ impl Cx<'_> {
     }
 }
 
-/// JSON labels are `L` + the PC in at least four digits; the text drops the zeros.
-fn label_text(symbol: &str) -> String {
-    match symbol.strip_prefix('L') {
-        Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            format!(
-                "L{}",
-                digits.trim_start_matches('0').parse::<u64>().unwrap_or(0)
-            )
-        }
-        _ => symbol.to_string(),
-    }
-}
-
 /// Ops printed without an execution size (`nop`, `sync.*`, ...).
 fn implicit_exec_size(op: &str) -> bool {
     ops::has(op, ops::NO_EXEC_SIZE)
@@ -160,15 +130,6 @@ fn is_dpas(i: &Instruction) -> bool {
 
 fn is_ternary(i: &Instruction) -> bool {
     !i.is_send() && i.srcs.len() == 3 && !is_dpas(i)
-}
-
-/// Registers printed without a number when it is 0.
-fn has_reg_num(name: &str) -> bool {
-    !matches!(name, "null" | "ip")
-}
-
-fn has_subregs(name: &str) -> bool {
-    !matches!(name, "null" | "ip" | "ce" | "msg")
 }
 
 fn reg_text(r: &Reg, sub: bool) -> String {
@@ -188,17 +149,6 @@ fn flag_reg_text(i: &Instruction) -> String {
     match &i.flag_reg {
         Some(f) => reg_text(f, true),
         None => "f0.0".into(),
-    }
-}
-
-fn src_mod(op: &str, m: SrcMod) -> &'static str {
-    let logic = ops::has(op, ops::LOGIC);
-    match m {
-        SrcMod::None => "",
-        SrcMod::Neg if logic => "~",
-        SrcMod::Neg => "-",
-        SrcMod::Abs => "(abs)",
-        SrcMod::NegAbs => "-(abs)",
     }
 }
 
@@ -699,36 +649,7 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -
         ][((desc >> 9) & 7) as usize];
         return Some(format!("fence.{sfid}.{fence_op}.{scope}"));
     }
-    let name = match op {
-        0x00 => "load",
-        0x01 => "load_strided",
-        0x02 => "load_quad",
-        0x03 => "load_block2d",
-        0x04 => "store",
-        0x05 => "store_strided",
-        0x06 => "store_quad",
-        0x07 => "store_block2d",
-        0x08 => "atomic_iinc",
-        0x09 => "atomic_idec",
-        0x0A => "atomic_load",
-        0x0B => "atomic_store",
-        0x0C => "atomic_iadd",
-        0x0D => "atomic_isub",
-        0x0E => "atomic_smin",
-        0x0F => "atomic_smax",
-        0x10 => "atomic_umin",
-        0x11 => "atomic_umax",
-        0x12 => "atomic_icas",
-        0x13 => "atomic_fadd",
-        0x14 => "atomic_fsub",
-        0x15 => "atomic_fmin",
-        0x16 => "atomic_fmax",
-        0x17 => "atomic_fcas",
-        0x18 => "atomic_and",
-        0x19 => "atomic_or",
-        0x1A => "atomic_xor",
-        _ => return None,
-    };
+    let name = crate::message::lsc_mnemonic(op)?;
     let data = [
         "d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h", "d?",
     ][((desc >> 9) & 7) as usize];
@@ -776,40 +697,4 @@ fn lsc_message(sfid: &str, desc: u64, ex_desc: u64, ex_desc_reg: Option<&str>) -
         _ => {}
     }
     Some(s)
-}
-
-/// Shared function ids of the pre-Xe extended descriptor.
-fn sfid_name(v: u64) -> Option<&'static str> {
-    Some(match v {
-        0x0 => "null",
-        0x2 => "smpl",
-        0x3 => "gtwy",
-        0x4 => "dc2",
-        0x5 => "rc",
-        0x6 => "urb",
-        0x7 => "ts",
-        0x8 => "vme",
-        0x9 => "dcro",
-        0xA => "dc0",
-        0xB => "pixi",
-        0xC => "dc1",
-        0xD => "cre",
-        _ => return None,
-    })
-}
-
-/// How iga64 names a shared function in the send comment.
-fn sfid_text(s: &str) -> &str {
-    match s {
-        "dc0" => "hdc.dc0",
-        "dc1" => "hdc.dc1",
-        "dc2" => "hdc.dc2",
-        "dcro" => "hdc.ro",
-        "smpl" => "sampler",
-        "gtwy" => "gateway",
-        "ts" => "spawner",
-        "rc" => "hdc.rc",
-        "pixi" => "pixel interpolator",
-        other => other,
-    }
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod json;
 mod listing;
+pub mod text;
 
 use crate::error::{Error, ErrorKind, Repair};
 use crate::limits;
