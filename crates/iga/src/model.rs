@@ -274,6 +274,10 @@ pub struct DataOperand {
     /// Payload length in registers; absent when the encoding does not say.
     pub len: Option<i64>,
     pub defs: Vec<i64>,
+    /// The type the assembly text printed on this payload: sends before Xe carry
+    /// an encoded operand type that neither JSON version keeps (`"type":null`).
+    /// `None` when read from JSON; `Some("")` when the text printed no type.
+    pub printed_type: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -289,6 +293,10 @@ pub struct AddressOperand {
     pub surface: Option<Surface>,
     /// 1.0 keys of `addr` iga64 did not print.
     pub addr_extra: Extra,
+    /// The type the assembly text printed on this payload: sends before Xe carry
+    /// an encoded operand type that neither JSON version keeps (`"type":null`).
+    /// `None` when read from JSON; `Some("")` when the text printed no type.
+    pub printed_type: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

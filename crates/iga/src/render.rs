@@ -379,9 +379,14 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
             ));
             if gen < Gen::Xe {
                 // iga64 prints a type that differs from the op's implicit one: a unary
-                // send's is UD, a split send (`sends`) has none.
+                // send's is UD, a split send (`sends`) has none. Read from text, the
+                // type is known; from JSON it is inferred from the message.
                 let unary = ops::has(&i.op, ops::UNARY_SEND);
-                match pre_xe_send_dst_type(i) {
+                let known = da
+                    .printed_type
+                    .as_deref()
+                    .map(|t| (!t.is_empty()).then_some(t));
+                match known.unwrap_or_else(|| pre_xe_send_dst_type(i)) {
                     Some("ud") if unary => {}
                     Some(t) => {
                         l.emit(":");
@@ -533,9 +538,14 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             // addresses, :uq).
             let unary = ops::has(&i.op, ops::UNARY_SEND);
             let a64 = i.comment.as_deref().is_some_and(|c| c.starts_with("a64 "));
-            match gen {
-                Gen::Gen11 if unary => l.emit(":f"),
-                Gen::Gen9 if unary && a64 => l.emit(":uq"),
+            match (a.printed_type.as_deref(), gen) {
+                (Some(""), _) => {}
+                (Some(t), _) => {
+                    l.emit(":");
+                    l.emit(t);
+                }
+                (None, Gen::Gen11) if unary => l.emit(":f"),
+                (None, Gen::Gen9) if unary && a64 => l.emit(":uq"),
                 _ => {}
             }
         }

@@ -800,6 +800,7 @@ fn read_operand(cx: &Cx<'_>, node: &Node<'_>, path: &P<'_>) -> Result<Operand, B
             reg: o.reg("reg")?,
             len: o.opt_int("len")?,
             defs: o.ids("defs")?,
+            printed_type: None,
         }),
         "AD" => OperandKind::Address(Box::new(match cx.version {
             Version::V1 => read_address_v1(cx, &mut o, path)?,
@@ -858,6 +859,7 @@ fn read_address_v1(
         scale,
         surface,
         addr_extra,
+        printed_type: None,
     })
 }
 
@@ -903,6 +905,7 @@ fn read_address_v2(
         scale: 1,
         surface,
         addr_extra: Vec::new(),
+        printed_type: None,
     })
 }
 

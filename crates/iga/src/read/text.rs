@@ -653,13 +653,18 @@ fn descriptor(src: &str, t: Tok<'_>) -> Result<(Operand, Option<u64>), Box<Error
 }
 
 /// A send payload register: `r12`, `r12:w` (pre-Xe type), `r11:2` (XeHPG length), `null`.
-fn payload(src: &str, t: Tok<'_>) -> Result<(Reg, Option<i64>), Box<Error>> {
+/// Returns the register, the length and the printed type (`""` for none).
+fn payload<'t>(src: &str, t: Tok<'t>) -> Result<(Reg, Option<i64>, &'t str), Box<Error>> {
     let (body, suffix) = match t.s.split_once(':') {
-        Some((b, s)) => (b, Some(s)),
-        None => (t.s, None),
+        Some((b, s)) => (b, s),
+        None => (t.s, ""),
     };
     match register(body) {
-        Some((reg, "")) => Ok((reg, suffix.and_then(|s| s.parse().ok()))),
+        Some((reg, "")) => match suffix.parse::<i64>() {
+            Ok(len) => Ok((reg, Some(len), "")),
+            Err(_) if suffix.bytes().all(|b| b.is_ascii_lowercase()) => Ok((reg, None, suffix)),
+            Err(_) => Err(err(src, t.at, t.s, "a payload length or type after `:`")),
+        },
         _ => Err(err(src, t.at, t.s, "a send payload register such as `r12`")),
     }
 }
@@ -719,8 +724,8 @@ fn send_operands(
             &format!("{want} send operands (destination, payloads, descriptors)"),
         ));
     }
-    let (dst, _) = payload(src, toks[0])?;
-    let (src0, _) = payload(src, toks[1])?;
+    let (dst, _, dst_type) = payload(src, toks[0])?;
+    let (src0, _, src0_type) = payload(src, toks[1])?;
     let src1 = if n_payloads == 2 {
         Some(payload(src, toks[2])?)
     } else {
@@ -756,7 +761,7 @@ fn send_operands(
     let (mlen, xlen, rlen) = match (desc, comment_lengths(comment)) {
         (Some(d), _) => {
             let x = match (&src1, ex_desc) {
-                (Some((_, Some(l))), _) => *l,
+                (Some((_, Some(l), _)), _) => *l,
                 (_, Some(e)) => ((e >> 6) & 0x1F) as i64,
                 _ => 0,
             };
@@ -770,6 +775,7 @@ fn send_operands(
             reg: dst,
             len: Some(rlen),
             defs: Vec::new(),
+            printed_type: Some(dst_type.to_string()),
         }),
         extra: Vec::new(),
     }));
@@ -782,15 +788,17 @@ fn send_operands(
             scale: 1,
             surface: msg.surface,
             addr_extra: Vec::new(),
+            printed_type: Some(src0_type.to_string()),
         })),
         extra: Vec::new(),
     });
-    if let Some((reg, _)) = src1 {
+    if let Some((reg, _, ty)) = src1 {
         i.srcs.push(Operand {
             kind: OperandKind::Data(DataOperand {
                 reg,
                 len: Some(xlen),
                 defs: Vec::new(),
+                printed_type: Some(ty.to_string()),
             }),
             extra: Vec::new(),
         });
@@ -820,11 +828,12 @@ fn ldst_operands(
         ));
     };
     let data = |t: Tok<'_>| -> Result<DataOperand, Box<Error>> {
-        let (reg, len) = payload(src, t)?;
+        let (reg, len, _) = payload(src, t)?;
         Ok(DataOperand {
             reg,
             len: Some(len.unwrap_or(0)),
             defs: Vec::new(),
+            printed_type: None,
         })
     };
     let null = || DataOperand {
@@ -835,6 +844,7 @@ fn ldst_operands(
         },
         len: Some(0),
         defs: Vec::new(),
+        printed_type: None,
     };
     let (dst, after) = match (ax, toks.len() - ax - 1) {
         (0, n @ 0..=1) => (null(), n),
@@ -883,7 +893,7 @@ fn ldst_operands(
         }
         None => (addr, 0),
     };
-    let (reg, len) = payload(
+    let (reg, len, _) = payload(
         src,
         Tok {
             s: addr,
@@ -929,6 +939,7 @@ fn ldst_operands(
             scale: 1,
             surface: Some(surface),
             addr_extra: Vec::new(),
+            printed_type: None,
         })),
         extra: Vec::new(),
     });
