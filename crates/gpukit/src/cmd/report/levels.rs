@@ -83,7 +83,12 @@ pub(super) fn read(source: Option<&Path>, asm: Option<&Path>) -> Result<Dumps, C
         let text = crate::input::text(p, crate::input::read_any(p)?)?;
         dumps.source = Some(Text {
             name: name(p),
-            lines: text.lines().map(str::to_string).collect(),
+            // IGC's copy of the source ends in a NUL.
+            lines: text
+                .trim_end_matches('\0')
+                .lines()
+                .map(str::to_string)
+                .collect(),
             marks: Vec::new(),
         });
     } else {
@@ -93,7 +98,16 @@ pub(super) fn read(source: Option<&Path>, asm: Option<&Path>) -> Result<Dumps, C
     }
     if let Some(p) = asm {
         crate::input::declare(p);
-        let text = crate::input::text(p, crate::input::read_any(p)?)?;
+        let bytes = crate::input::read_any(p)?;
+        let format = crate::detect::detect(&bytes);
+        if format != crate::detect::Format::IgcAsmDump {
+            return Err(CmdError::Input(format!(
+                "{}: this is {}, not IGC's Gen assembly dump (.asm)",
+                crate::error::name(p),
+                format.describe()
+            )));
+        }
+        let text = crate::input::text(p, bytes)?;
         let alloc = asm_alloc::read(&text)
             .map_err(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.column, e.message));
         dumps.asm = Some((name(p), text, alloc));
