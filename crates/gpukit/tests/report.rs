@@ -92,11 +92,30 @@ fn check_page(path: &Path) {
     for (at, _) in html.match_indices("href=\"#") {
         let rest = &html[at + 7..];
         let id = &rest[..rest.find('"').unwrap()];
+        if let Some((k, line)) = listing_line(id) {
+            // A listing line: its rows are made by the page's script, so the target
+            // is a line of the kernel's vISA pane.
+            let pane = format!("id=\"k{k}-visa\"");
+            let at = html
+                .find(&pane)
+                .unwrap_or_else(|| panic!("{name}: #{id} has no pane"));
+            let lines = &html[at..];
+            let lines = &lines[lines.find("data-lines=\"").unwrap() + 12..];
+            let lines: usize = lines[..lines.find('"').unwrap()].parse().unwrap();
+            assert!(line < lines, "{name}: #{id} is past the {lines} lines");
+            continue;
+        }
         assert!(
             html.contains(&format!("id=\"{id}\"")),
             "{name}: link to #{id} has no target"
         );
     }
+}
+
+/// `kK-lN`: line N of kernel K's listing.
+fn listing_line(id: &str) -> Option<(usize, usize)> {
+    let (k, l) = id.strip_prefix('k')?.split_once("-l")?;
+    Some((k.parse().ok()?, l.parse().ok()?))
 }
 
 #[test]
@@ -185,4 +204,146 @@ fn skipped(why: std::fmt::Arguments) {
     use std::io::Write;
     let test = std::thread::current().name().unwrap_or("test").to_string();
     let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
+}
+
+// ---- the three levels: OpenCL source, vISA, Gen
+
+/// The checked-in shader dump of a small kernel (IGC 2.40, tgllp, compiled with `-g`):
+/// `OCL_asm<hash>.cl`, and the kernel's `.visaasm` and `.asm`.
+const DUMP: &str = "tests/cli/report/levels";
+const DUMP_STEM: &str = "OCL_asmfc56e5b51e5b3fd0_simd32_entry_0001";
+
+fn report_json(args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+        .arg("report")
+        .arg("--json")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "gpukit report failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// What the three levels of the fixture must show: each Gen `$N` line linked to the
+/// vISA line printed with `$N`, the `LOC` lines linked to their source lines, and
+/// IGC's registers beside the estimate.
+fn check_fixture_levels(page: &serde_json::Value) {
+    let k = &page["kernels"][0];
+    let levels = &k["levels"];
+    let source = levels["source"]["lines"].as_array().unwrap();
+    assert_eq!(
+        source.len(),
+        8,
+        "the .cl has 8 lines (IGC's copy ends in a NUL)"
+    );
+    let listing = k["listing"].as_array().unwrap();
+    let visa_source = levels["visa_source"].as_array().unwrap();
+    assert_eq!(visa_source.len(), listing.len());
+    // `shl` comes from `float v = x[i];` (line 5, 0-based 4).
+    let shl = listing
+        .iter()
+        .position(|l| l["text"].as_str().unwrap().trim_start().starts_with("shl"))
+        .unwrap();
+    assert_eq!(visa_source[shl], 4);
+    assert!(source[4].as_str().unwrap().contains("float v = x[i];"));
+    let gen = levels["gen"]["lines"].as_array().unwrap();
+    let gen_visa = levels["gen_visa"].as_array().unwrap();
+    assert_eq!(gen.len(), gen_visa.len());
+    let mut linked = 0;
+    for (g, v) in gen_visa.iter().enumerate() {
+        let Some(v) = v.as_u64() else { continue };
+        let text = gen[g].as_str().unwrap();
+        let id = &text[text.rfind('$').unwrap() + 1..];
+        let id: String = id.chars().take_while(char::is_ascii_digit).collect();
+        let visa = listing[v as usize]["text"].as_str().unwrap();
+        // Labels, FILE and LOC print no id; every other vISA line ends with it.
+        if visa.contains("/// $") {
+            assert!(visa.ends_with(&format!("/// ${id}")), "{text} -> {visa}");
+        }
+        linked += 1;
+    }
+    // Every Gen instruction but the four hash movs IGC appends after the end.
+    assert_eq!(linked, 35, "Gen lines linked");
+    let detail = &k["pressure_detail"];
+    assert_eq!(detail["num_grf"], 128);
+    let physical = detail["physical_grfs"].as_array().unwrap();
+    assert_eq!(
+        physical.len(),
+        k["pressure"]["bytes"].as_array().unwrap().len()
+    );
+    assert!(physical.iter().any(|p| p.as_u64().unwrap() > 0));
+}
+
+#[test]
+fn three_levels_found_beside_the_dump() {
+    let visa = root().join(DUMP).join(format!("{DUMP_STEM}.visaasm"));
+    let page = report_json(&[visa.as_os_str()]);
+    check_fixture_levels(&page);
+    assert_eq!(page["kernels"][0]["levels"]["notes"], serde_json::json!([]));
+    // Without the levels: the vISA page of before.
+    let plain = report_json(&[visa.as_os_str(), "--no-levels".as_ref()]);
+    assert!(plain["kernels"][0]["levels"].is_null());
+}
+
+#[test]
+fn three_levels_from_flags() {
+    // Renamed into a folder where nothing is found beside the vISA.
+    let dir = out_dir("report-levels-flags");
+    let from = root().join(DUMP);
+    for (src, dst) in [
+        (format!("{DUMP_STEM}.visaasm"), "k.visaasm"),
+        (format!("{DUMP_STEM}.asm"), "gen.txt"),
+        ("OCL_asmfc56e5b51e5b3fd0.cl".to_string(), "prog.cl"),
+    ] {
+        std::fs::copy(from.join(src), dir.join(dst)).unwrap();
+    }
+    let alone = report_json(&[dir.join("k.visaasm").as_os_str()]);
+    assert!(alone["kernels"][0]["levels"].is_null());
+    let page = report_json(&[
+        dir.join("k.visaasm").as_os_str(),
+        "--source".as_ref(),
+        dir.join("prog.cl").as_os_str(),
+        "--asm".as_ref(),
+        dir.join("gen.txt").as_os_str(),
+    ]);
+    check_fixture_levels(&page);
+    // Only the source: the vISA is linked to it, and the page says the .asm is missing.
+    let page = report_json(&[
+        dir.join("k.visaasm").as_os_str(),
+        "--source".as_ref(),
+        dir.join("prog.cl").as_os_str(),
+    ]);
+    let notes = page["kernels"][0]["levels"]["notes"].to_string();
+    assert!(notes.contains("no Gen assembly"), "{notes}");
+}
+
+/// A kernel that spilled: its spill and fill sends are marked in the Gen listing and
+/// on the pressure chart (the corpus's `spill_matmul__sgemm_regblock`).
+#[test]
+fn spill_points_are_marked() {
+    let visa = root().join("../shared/corpus/intel-sid/tgllp/spill_matmul__sgemm_regblock.visaasm");
+    if !visa.exists() {
+        assert!(!required(), "../shared/corpus is missing");
+        skipped(format_args!("../shared/corpus is missing"));
+        return;
+    }
+    // The source is in `../intel/cl/`, not beside it: given.
+    let cl = root().join("../shared/corpus/intel/cl/spill_matmul.cl");
+    let page = report_json(&[visa.as_os_str(), "--source".as_ref(), cl.as_os_str()]);
+    let k = &page["kernels"][0];
+    let marks = k["levels"]["gen"]["marks"].as_array().unwrap();
+    let spills = k["pressure_detail"]["spills"].as_array().unwrap();
+    assert!(marks.iter().any(|m| m[1] == "spill") && marks.iter().any(|m| m[1] == "fill"));
+    assert_eq!(
+        spills.len(),
+        marks.len(),
+        "every spill send names its vISA instruction"
+    );
+    let source = k["levels"]["source"]["name"].as_str().unwrap();
+    assert_eq!(source, "spill_matmul.cl");
 }

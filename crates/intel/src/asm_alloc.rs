@@ -181,7 +181,7 @@ pub fn grf_bytes_of(platform: &str) -> u32 {
 /// `//$1:&1:%16` (1.0.5353), `// wr:2+0, rd:2; untyped ... // $27` (sends),
 /// `//  ALU pipe: float; $60` (2.x on DG2 and later). SBID tokens (`{$12.dst}`) come
 /// before the comment.
-fn visa_id(line: &str) -> Option<u32> {
+pub fn visa_id(line: &str) -> Option<u32> {
     if line.starts_with("//") || line.trim().is_empty() {
         return None;
     }

@@ -31,28 +31,31 @@ table.listing tr:target td { outline: 2px solid #c0392b; }
 .legend span { display: inline-block; padding: 0 6px; margin-right: 8px; }
 .note { color: #5a6a7a; font-size: 12px; }
 .findings li { margin: 2px 0; }
+.levels { display: flex; gap: 8px; align-items: stretch; }
+.pane { flex: 1 1 0; min-width: 0; border: 1px solid #d6dde6; }
+.pane .ph { background: #eef3fb; padding: 2px 6px; font-size: 12px; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.pane .body { height: 70vh; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
+.levels .pane .body { height: 62vh; }
+.pane .r { height: 16px; line-height: 16px; white-space: pre; width: max-content; min-width: 100%; cursor: default; }
+.pane .r .ln { display: inline-block; min-width: 5.5em; padding-right: 8px; text-align: right; color: #8a97a6; user-select: none; }
+.pane .r.label { color: #7a4b00; font-weight: bold; }
+.pane .r.finding { background: #fdecea; }
+.pane .r.spill { background: #f9d6d2; }
+.pane .r.fill { background: #fde3c8; }
+.pane .r.hd { background: #ffe8a8; }
+.pane .r.hu { background: #d8ecff; }
+.pane .r.lk { background: #c9f0c9; }
+.pane .r.cur { outline: 2px solid #2e8b57; outline-offset: -2px; }
+.zoom canvas { display: block; width: 960px; max-width: 100%; }
+.zoom canvas.main { height: 300px; cursor: crosshair; }
+.zoom canvas.over { height: 70px; cursor: crosshair; border-top: 1px solid #e3e8ef; }
+.cfgbox summary { font-weight: bold; color: #34495e; cursor: pointer; margin: 12px 0 6px; }
+.cfgbox g.block.hit rect { fill: #ffe08a; stroke: #c0392b; stroke-width: 2; }
 "#;
 
-/// Highlights, on hovering a listing line, the lines that write (yellow) or read
-/// (blue) any of the names it writes or reads.
-const SCRIPT: &str = r#"
-document.querySelectorAll('table.listing').forEach(function (t) {
-  var rows = Array.prototype.slice.call(t.rows);
-  var split = function (s) { return (s || '').split(' ').filter(Boolean); };
-  t.addEventListener('mouseover', function (e) {
-    var tr = e.target.closest('tr');
-    if (!tr) return;
-    rows.forEach(function (r) { r.classList.remove('hd', 'hu'); });
-    var names = split(tr.dataset.d).concat(split(tr.dataset.u));
-    if (!names.length) return;
-    rows.forEach(function (r) {
-      var d = split(r.dataset.d), u = split(r.dataset.u);
-      if (names.some(function (n) { return d.indexOf(n) >= 0; })) r.classList.add('hd');
-      else if (names.some(function (n) { return u.indexOf(n) >= 0; })) r.classList.add('hu');
-    });
-  });
-});
-"#;
+/// The page's behaviour: lazy listings, links between the levels, the zoomable
+/// pressure chart, the CFG search (see the file's comments).
+const SCRIPT: &str = include_str!("page.js");
 
 /// The whole page as one string (tests, small pages); [`write_page`] streams it.
 pub fn render_page(page: &Page) -> String {
@@ -93,6 +96,141 @@ pub fn write_page(page: &Page, out: &mut dyn Write) -> std::io::Result<()> {
     }
     let _ = write!(s, "<script>{SCRIPT}</script>\n</body></html>\n");
     out.write_all(s.as_bytes())
+}
+
+/// Blocks up to which the CFG is shown unfolded.
+const CFG_OPEN_BLOCKS: usize = 400;
+
+/// The pressure chart (drawn by the page's script at any zoom, from its data), the
+/// static picture folded under it, and what is live at the peak.
+fn pressure(
+    s: &mut String,
+    out: &mut dyn Write,
+    k: usize,
+    kernel: &Kernel,
+    p: &crate::model::Pressure,
+) -> std::io::Result<()> {
+    let anchor = |line: usize| format!("k{k}-l{line}");
+    let detail = kernel.pressure_detail.as_ref();
+    s.push_str("<h3>Register pressure</h3>\n<p class=\"legend note\"><span style=\"background:#9cc3e6\">live GRFs (estimate)</span>");
+    if detail.is_some_and(|d| !d.live_bytes.is_empty()) {
+        s.push_str("<span style=\"color:#1e7b3c\">&#9472; live bytes (in GRFs)</span>");
+    }
+    if detail.is_some_and(|d| !d.physical_grfs.is_empty()) {
+        s.push_str(
+            "<span style=\"color:#8e44ad\">&#9472; physical GRFs (IGC&#39;s registers)</span>",
+        );
+    }
+    if detail.is_some_and(|d| !d.spills.is_empty()) {
+        s.push_str("<span style=\"color:#c0392b\">&#9650; spill</span><span style=\"color:#e67e22\">&#9650; fill</span>");
+    }
+    s.push_str("<span style=\"color:#c0392b\">- - register file</span></p>");
+    let _ = write!(
+        s,
+        "<div class=\"zoom\" data-k=\"{k}\"><canvas class=\"main\"></canvas><canvas class=\"over\"></canvas><p class=\"note\"><span class=\"zinfo\"></span>: drag on either chart to zoom, scroll the wheel over the upper one, double-click for the whole kernel, click an instruction to find it in the listing</p><script type=\"application/json\">"
+    );
+    out.write_all(s.as_bytes())?;
+    s.clear();
+    out.write_all(crate::panes::pressure_json(p, detail).as_bytes())?;
+    s.push_str("</script></div>\n<details><summary class=\"note\">the same as a picture</summary>");
+    let picture = svg::pressure(
+        p,
+        &format!(
+            "{}: live registers along the instruction stream",
+            kernel.name
+        ),
+        &anchor,
+    );
+    pass(s, out, &picture)?;
+    s.push_str("</details>");
+    let _ = write!(s, "<p class=\"note\">{}</p>", escape(&p.source));
+    if !p.peak_live.is_empty() {
+        let _ = write!(
+            s,
+            "<h3>Live at the peak: {} variables</h3><div class=\"scroll short\"><table class=\"grid\"><tr><th>name</th><th>bytes</th></tr>",
+            p.peak_live.len()
+        );
+        for (name, bytes) in &p.peak_live {
+            let _ = write!(s, "<tr><td>{}</td><td>{bytes}</td></tr>", escape(name));
+        }
+        s.push_str("</table></div>\n");
+    }
+    drain(s, out)
+}
+
+/// The listing as a lazy pane; with the kernel's other levels, the source, vISA and
+/// Gen panes side by side and the links between them.
+fn listings(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> std::io::Result<()> {
+    let levels = kernel.levels.as_ref();
+    if kernel.listing.is_empty() && levels.is_none() {
+        return Ok(());
+    }
+    match levels {
+        Some(l) => {
+            s.push_str("<h3>OpenCL source, vISA and Gen</h3><p class=\"legend note\"><span style=\"background:#c9f0c9\">linked</span>hover a line: the lines of the other levels it corresponds to (vISA <code>LOC</code> lines, Gen <code>$N</code>); click: scroll to them<span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>in vISA, what the line writes or reads</p>");
+            for note in &l.notes {
+                let _ = write!(s, "<p class=\"note\">{}</p>", escape(note));
+            }
+            s.push_str("<div class=\"levels\">");
+        }
+        None => s.push_str("<h3>Listing</h3><p class=\"legend note\"><span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>what the line under the pointer writes or reads</p>"),
+    }
+    if let Some(src) = levels.and_then(|l| l.source.as_ref()) {
+        text_pane(s, out, &format!("k{k}-source"), k, "source", src)?;
+    }
+    let flagged: std::collections::HashSet<usize> =
+        kernel.findings.iter().filter_map(|f| f.line).collect();
+    let title = if levels.is_some() { "vISA" } else { "Listing" };
+    let mut pane = crate::panes::PaneWriter::begin(
+        s,
+        &format!("k{k}-visa"),
+        k,
+        "visa",
+        title,
+        kernel.listing.len(),
+    );
+    let mut failed = Ok(());
+    kernel.listing.for_each_line(&mut |i, line| {
+        pane.row(s, &line.text, Some(line), flagged.contains(&i), None);
+        failed = drain(s, out);
+        failed.is_ok()
+    });
+    failed?;
+    pane.end(s);
+    if let Some(l) = levels {
+        if let Some(gen) = &l.gen {
+            text_pane(s, out, &format!("k{k}-gen"), k, "gen", gen)?;
+        }
+        s.push_str("</div>");
+        let _ = write!(s, "<script type=\"application/json\" id=\"k{k}-links\">");
+        out.write_all(s.as_bytes())?;
+        s.clear();
+        out.write_all(crate::panes::links_json(&l.visa_source, &l.gen_visa).as_bytes())?;
+        s.push_str("</script>\n");
+    }
+    drain(s, out)
+}
+
+/// A held listing as a pane.
+fn text_pane(
+    s: &mut String,
+    out: &mut dyn Write,
+    id: &str,
+    k: usize,
+    level: &str,
+    text: &crate::model::Text,
+) -> std::io::Result<()> {
+    let marks: std::collections::HashMap<u32, crate::model::Mark> =
+        text.marks.iter().copied().collect();
+    let title = format!("{}: {}", crate::panes::level_title(level), text.name);
+    let mut pane = crate::panes::PaneWriter::begin(s, id, k, level, &title, text.lines.len());
+    for (i, line) in text.lines.iter().enumerate() {
+        let mark = u32::try_from(i).ok().and_then(|i| marks.get(&i).copied());
+        pane.row(s, line, None, false, mark);
+        drain(s, out)?;
+    }
+    pane.end(s);
+    drain(s, out)
 }
 
 /// Passes what `s` holds on to `out` once it is a chunk, when it ends a line.
@@ -145,38 +283,24 @@ fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> st
         drain(s, out)?;
     }
     if let Some(p) = &kernel.pressure {
-        s.push_str("<h3>Register pressure</h3>\n");
-        let picture = svg::pressure(
-            p,
-            &format!(
-                "{}: live registers along the instruction stream",
-                kernel.name
-            ),
-            &anchor,
-        );
-        pass(s, out, &picture)?;
-        let _ = write!(s, "<p class=\"note\">{}</p>", escape(&p.source));
-        if !p.peak_live.is_empty() {
-            let _ = write!(
-                s,
-                "<h3>Live at the peak: {} variables</h3><div class=\"scroll short\"><table class=\"grid\"><tr><th>name</th><th>bytes</th></tr>",
-                p.peak_live.len()
-            );
-            for (name, bytes) in &p.peak_live {
-                let _ = write!(s, "<tr><td>{}</td><td>{bytes}</td></tr>", escape(name));
-            }
-            s.push_str("</table></div>\n");
-        }
+        pressure(s, out, k, kernel, p)?;
     }
     s.push_str("<div class=\"pics\">");
     if let Some(g) = &kernel.cfg {
+        // Folded from the start when large: its drawing is for finding a block, and
+        // the search does that.
+        let open = if g.nodes.len() <= CFG_OPEN_BLOCKS {
+            " open"
+        } else {
+            ""
+        };
         let _ = write!(
             s,
-            "<div><h3>Control flow: {} blocks</h3><p class=\"legend note\"><span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">",
+            "<div><details class=\"cfgbox\"{open}><summary>Control flow: {} blocks</summary><p class=\"legend note\"><input type=\"search\" placeholder=\"find a block\"> <span class=\"hits\"></span> <span style=\"color:#667\">&#8594; forward edge</span><span style=\"color:#d9770b\">&#8594; back edge (loop)</span>click a block for its code</p><div class=\"scroll\">",
             g.nodes.len(),
         );
         pass(s, out, &svg::cfg(g, &anchor))?;
-        s.push_str("</div></div>");
+        s.push_str("</div></details></div>");
     }
     for bars in kernel.bars.iter().filter(|b| !b.items.is_empty()) {
         let _ = write!(
@@ -219,41 +343,7 @@ fn section(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> st
         s.push_str("</ul>\n");
         drain(s, out)?;
     }
-    if !kernel.listing.is_empty() {
-        let flagged: std::collections::HashSet<usize> =
-            kernel.findings.iter().filter_map(|f| f.line).collect();
-        s.push_str("<h3>Listing</h3><p class=\"legend note\"><span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>what the line under the pointer writes or reads</p><div class=\"scroll\"><table class=\"listing\">");
-        let mut failed = Ok(());
-        kernel.listing.for_each_line(&mut |i, line| {
-            let mut class = Vec::new();
-            if line.is_label {
-                class.push("label");
-            }
-            if flagged.contains(&i) {
-                class.push("finding");
-            }
-            let _ = write!(s, "<tr id=\"{}\"", anchor(i));
-            if !class.is_empty() {
-                let _ = write!(s, " class=\"{}\"", class.join(" "));
-            }
-            if !line.defs.is_empty() {
-                let _ = write!(s, " data-d=\"{}\"", escape(&line.defs.join(" ")));
-            }
-            if !line.uses.is_empty() {
-                let _ = write!(s, " data-u=\"{}\"", escape(&line.uses.join(" ")));
-            }
-            let _ = writeln!(
-                s,
-                "><td class=\"ln\">{}</td><td>{}</td></tr>",
-                i + 1,
-                escape(&line.text)
-            );
-            failed = drain(s, out);
-            failed.is_ok()
-        });
-        failed?;
-        s.push_str("</table></div>\n");
-    }
+    listings(s, out, k, kernel)?;
     s.push_str("</section>\n");
     drain(s, out)
 }

@@ -14,6 +14,7 @@ pub mod html;
 pub mod layout;
 pub mod limits;
 pub mod model;
+pub mod panes;
 pub mod svg;
 
 pub use html::{render_page, write_page};

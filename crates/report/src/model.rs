@@ -22,10 +22,50 @@ pub struct Kernel {
     pub tables: Vec<Table>,
     pub cfg: Option<Graph>,
     pub pressure: Option<Pressure>,
+    pub pressure_detail: Option<PressureDetail>,
     /// Bar charts: the instruction mix, or resources in one unit per chart.
     pub bars: Vec<Bars>,
     pub findings: Vec<Finding>,
     pub listing: Listing,
+    /// The levels the kernel was compiled through, when its other dumps are known: the
+    /// OpenCL source and the Gen code, linked to the listing (the vISA level).
+    pub levels: Option<Levels>,
+}
+
+/// A kernel's OpenCL source and Gen assembly beside its vISA listing, and how their
+/// lines correspond. Line numbers are 0-based positions in each listing.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Levels {
+    /// The OpenCL source, when found.
+    pub source: Option<Text>,
+    /// The Gen assembly (IGC's `.asm`), when found.
+    pub gen: Option<Text>,
+    /// Per line of the vISA listing: the source line it was compiled from (0-based),
+    /// from the vISA `LOC`/`FILE` instructions; `None` where none is recorded.
+    pub visa_source: Vec<Option<u32>>,
+    /// Per line of the Gen listing: the vISA listing line it was made from (its `$N`).
+    pub gen_visa: Vec<Option<u32>>,
+    /// What could not be linked, and why (shown above the listings).
+    pub notes: Vec<String>,
+}
+
+/// A listing held whole: a file's name and its lines, each with its marks.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Text {
+    pub name: String,
+    pub lines: Vec<String>,
+    /// Lines to mark (spill and fill sends), with what they are.
+    pub marks: Vec<(u32, Mark)>,
+}
+
+/// Why a line of a held listing is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// A store of registers to scratch memory.
+    Spill,
+    /// A load of spilled registers back.
+    Fill,
 }
 
 /// One bar chart: a heading for the page and (name, value) bars of one unit.
@@ -89,6 +129,24 @@ pub struct Pressure {
     pub source: String,
     /// The listing line of each instruction position (for links from the chart).
     pub lines: Vec<usize>,
+}
+
+/// More series over the positions of [`Pressure`], where known: the page's zoomable
+/// chart draws them over the estimate. (Apart from `Pressure`, which other pictures
+/// build with only what they draw.)
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PressureDetail {
+    /// Bytes of the live variables at each instruction: the estimate without
+    /// rounding each variable up to whole GRFs.
+    pub live_bytes: Vec<u64>,
+    /// GRFs the allocator's registers of the live variables cover at each
+    /// instruction (empty without an allocation).
+    pub physical_grfs: Vec<u32>,
+    /// The allocator's register file in GRFs, when known (drawn instead of the
+    /// estimate's budget line).
+    pub num_grf: Option<u32>,
+    /// Instruction positions where the machine code spills or fills registers.
+    pub spills: Vec<(usize, Mark)>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

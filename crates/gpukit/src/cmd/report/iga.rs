@@ -138,6 +138,8 @@ pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
         bars: vec![Bars::mix(mix.into_iter().collect())],
         findings,
         listing: listing.into(),
+        pressure_detail: None,
+        levels: None,
     };
     Ok(Page {
         facts: vec![("repairs".into(), parsed.repairs.len().to_string())],

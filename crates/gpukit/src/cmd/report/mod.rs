@@ -6,6 +6,7 @@
 
 mod amd;
 mod iga;
+mod levels;
 mod visa;
 
 use crate::detect::{self, Format};
@@ -29,6 +30,15 @@ pub struct Args {
     /// Platform of vISA inputs, for GRF size and platform rules (default: from the file)
     #[arg(long, value_parser = crate::platform::parse)]
     platform: Option<Platform>,
+    /// The OpenCL source of a vISA input (default: found beside it in its dump folder)
+    #[arg(long, value_name = "F.cl")]
+    source: Option<PathBuf>,
+    /// IGC's Gen assembly dump of a vISA input (default: the `.asm` beside it)
+    #[arg(long, value_name = "F.asm")]
+    asm: Option<PathBuf>,
+    /// Show the vISA only: look for no source or `.asm` beside vISA inputs
+    #[arg(long, conflicts_with_all = ["source", "asm"])]
+    no_levels: bool,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -37,6 +47,11 @@ pub fn run(a: Args) -> CmdResult {
     if a.files.len() > 1 && a.dir.is_none() && !a.json.enabled() {
         return Err(CmdError::Usage(
             "several inputs make several pages: give --dir OUT/".into(),
+        ));
+    }
+    if a.files.len() > 1 && (a.source.is_some() || a.asm.is_some()) {
+        return Err(CmdError::Usage(
+            "--source and --asm belong to one vISA input: give one file".into(),
         ));
     }
     // Every input and every page is known before the first page is written, so no
@@ -65,7 +80,12 @@ pub fn run(a: Args) -> CmdResult {
     let mut pages = Vec::new();
     let mut exit = 0u8;
     for (i, path) in a.files.iter().enumerate() {
-        match page(path, a.platform) {
+        let levels = Levels {
+            source: a.source.as_deref(),
+            asm: a.asm.as_deref(),
+            find: !a.no_levels,
+        };
+        match page_with(path, a.platform, &levels) {
             Ok(page) => {
                 if let Some(out) = page_paths.get(i) {
                     if a.json.enabled() {
@@ -136,7 +156,28 @@ fn page_name(path: &Path, used: &mut std::collections::HashSet<String>) -> Strin
     format!("{chosen}.html")
 }
 
+/// Where a vISA input's other levels come from.
+struct Levels<'a> {
+    source: Option<&'a Path>,
+    asm: Option<&'a Path>,
+    /// Look beside the input for what is not given.
+    find: bool,
+}
+
+/// The page of one input, its vISA alone.
 pub(crate) fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdError> {
+    page_with(
+        path,
+        platform,
+        &Levels {
+            source: None,
+            asm: None,
+            find: false,
+        },
+    )
+}
+
+fn page_with(path: &Path, platform: Option<Platform>, want: &Levels) -> Result<Page, CmdError> {
     let bytes = crate::input::read_any(path)?;
     let format = detect::detect(&bytes);
     let title = format!(
@@ -147,7 +188,25 @@ pub(crate) fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdE
         format.describe()
     );
     let mut page = match format {
-        Format::VisaBinary | Format::VisaText => visa::page(path, bytes, format, platform)?,
+        Format::VisaBinary | Format::VisaText => {
+            let dumps = if want.find || want.source.is_some() || want.asm.is_some() {
+                let (source, asm) = if want.find {
+                    levels::find(path, want.source, want.asm)
+                } else {
+                    (
+                        want.source.map(Path::to_path_buf),
+                        want.asm.map(Path::to_path_buf),
+                    )
+                };
+                // Nothing beside the file: the plain vISA page.
+                (source.is_some() || asm.is_some())
+                    .then(|| levels::read(source.as_deref(), asm.as_deref()))
+                    .transpose()?
+            } else {
+                None
+            };
+            visa::page(path, bytes, format, platform, dumps.as_ref())?
+        }
         Format::IgaJson1 | Format::IgaJson2 => iga::page(path)?,
         Format::AmdCl1 | Format::AmdCl2 => amd::page(path)?,
         other => {

@@ -2,11 +2,13 @@
 //! summary, inputs and attributes, the CFG of its instruction stream, register
 //! pressure from liveness of its variables, the mix, verify findings and listing.
 
+use super::levels::{self, Dumps};
 use crate::detect::Format;
 use crate::error::CmdError;
 use gpukit_report::limits::{ANALYSED_INSTRUCTIONS, LISTING_LINES};
 use gpukit_report::{
-    Bars, Finding, Graph, Kernel, Line, Listing, ListingSource, Node, Page, Pressure, Table,
+    Bars, Finding, Graph, Kernel, Line, Listing, ListingSource, Node, Page, Pressure,
+    PressureDetail, Table,
 };
 use gpukit_visa::analysis::{variable_accesses, Liveness};
 use gpukit_visa::text::Style;
@@ -25,6 +27,7 @@ pub(super) fn page(
     bytes: Vec<u8>,
     format: Format,
     platform: Option<Platform>,
+    dumps: Option<&Dumps>,
 ) -> Result<Page, CmdError> {
     let object = if format == Format::VisaBinary {
         let lenient = gpukit_visa::binary::ReadOptions {
@@ -63,6 +66,7 @@ pub(super) fn page(
         ..Page::default()
     };
     for (i, k) in object.kernels.iter().enumerate() {
+        let name = String::from_utf8_lossy(&k.name);
         let mut kernel = routine(
             &object,
             &k.name,
@@ -72,6 +76,7 @@ pub(super) fn page(
             style,
             grf,
             &findings,
+            dumps.filter(|d| levels::belongs(d, &name, i == 0)),
         );
         for g in &k.gen_binaries {
             kernel.summary.push((
@@ -96,6 +101,7 @@ pub(super) fn page(
             style,
             grf,
             &findings,
+            None,
         ));
     }
     Ok(page)
@@ -127,6 +133,7 @@ fn routine(
     style: Style,
     grf: u32,
     findings: &[verify::Finding],
+    dumps: Option<&Dumps>,
 ) -> Kernel {
     let name = String::from_utf8_lossy(name).into_owned();
     let var_name = |id: u32| variable_name(r, id);
@@ -219,7 +226,7 @@ fn routine(
     } else {
         Liveness::analyze(r, grf).map_err(|e| e.to_string())
     };
-    let (cfg, pressure) = match analysis {
+    let (cfg, pressure) = match &analysis {
         Ok(live) => {
             let graph = Graph {
                 nodes: live
@@ -274,9 +281,23 @@ fn routine(
             (Some(graph), (!code.is_empty()).then_some(pressure))
         }
         Err(e) => {
-            summary.push(("register pressure".into(), e));
+            summary.push(("register pressure".into(), e.clone()));
             (None, None)
         }
+    };
+    let live = analysis.as_ref().ok();
+    let (levels, pressure_detail) = match dumps {
+        Some(d) => {
+            let (levels, detail) = levels::levels(d, r, live, listing_len, &line_of);
+            (Some(levels), detail)
+        }
+        None => (
+            None,
+            live.map(|l| PressureDetail {
+                live_bytes: l.live_bytes.clone(),
+                ..PressureDetail::default()
+            }),
+        ),
     };
     let findings = findings
         .iter()
@@ -303,7 +324,9 @@ fn routine(
         summary,
         tables,
         cfg: cfg.filter(|g| !g.nodes.is_empty()),
+        pressure_detail: pressure_detail.filter(|_| pressure.is_some()),
         pressure,
+        levels,
         bars: vec![Bars::mix(
             mix.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         )],

@@ -4,7 +4,7 @@ mod dis;
 mod fmt;
 mod gen;
 pub(crate) mod info;
-mod pressure;
+pub(crate) mod pressure;
 mod region;
 mod run;
 mod verify;
