@@ -36,6 +36,8 @@ pub struct Request {
 /// What a finished launch leaves.
 pub struct Outcome {
     pub stats: Stats,
+    /// What the request's `--check` found (nothing when it asked for no check).
+    pub findings: Vec<interp::check::Finding>,
     /// Every buffer as the kernel left it.
     pub memory: Memory,
     /// The instruction limit the launch ran under.
@@ -406,6 +408,25 @@ pub fn launch(
         })
         .collect();
 
+    // --check's shadow memory: a cell per byte of the buffers and the group's SLM,
+    // and room for as much again (at most 16 MiB) for private scratch.
+    let mut options = options;
+    if options.checks.any() {
+        let bytes: u64 = mem
+            .buffers
+            .iter()
+            .map(|b| (b.data.len() as u64).next_multiple_of(4096))
+            .sum::<u64>()
+            + u64::from(slm).next_multiple_of(4096);
+        let shadow = bytes.saturating_mul(interp::check::SHADOW_BYTES_PER_BYTE);
+        let shadow = shadow.saturating_add(shadow.min(16 << 20));
+        budget.charge(
+            &format!("kernel {name}: shadow memory of --check"),
+            shadow,
+            Origin::Request,
+        )?;
+        options.check_shadow_bytes = shadow;
+    }
     // The engine's own state for the live work-group: every thread's registers.
     budget.charge(
         &format!(
@@ -446,7 +467,7 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    let stats = interp::run_with_options(
+    let (stats, findings) = interp::run_checked(
         kernel.body,
         &kernel.functions,
         &launch,
@@ -463,6 +484,7 @@ pub fn launch(
     })?;
     Ok(Outcome {
         stats,
+        findings,
         memory: mem,
         instruction_limit,
         simd: launch.simd,

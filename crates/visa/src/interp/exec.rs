@@ -5,6 +5,7 @@
 
 mod lsc;
 
+use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, Place};
 use super::value::{decode, encode, is_float, is_unsigned, Val};
 use super::{fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE};
@@ -26,6 +27,7 @@ pub(crate) fn run_thread(
     stats: &mut Stats,
     trace: &mut Option<&mut dyn FnMut(String)>,
     group: [u32; 3],
+    check: &mut Option<Checker>,
 ) -> Result<Stop, RunError> {
     let simd = launch.simd as usize;
     let mut scratch = super::fast::Scratch::default();
@@ -87,6 +89,13 @@ pub(crate) fn run_thread(
                 inst.mnemonic()
             ));
         }
+        if let Some(c) = check.as_mut() {
+            c.at(th.index, pc);
+        }
+        let mask_offset = inst
+            .exec()
+            .and_then(|e| MaskControl::from_code(e.emask()))
+            .map_or(0, |m| m.offset());
         let mut ctx = Ctx {
             p,
             r,
@@ -95,18 +104,29 @@ pub(crate) fn run_thread(
             slm,
             active,
             grf: launch.grf_bytes,
-            mask_offset: inst
-                .exec()
-                .and_then(|e| MaskControl::from_code(e.emask()))
-                .map_or(0, |m| m.offset()),
+            mask_offset,
+            check: check.as_mut(),
+            lane: active.trailing_zeros(),
+            atomic: false,
         };
         let outcome = ctx
             .step(inst, pc)
             .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
         stats.channel_instructions += u64::from(active.count_ones());
+        if let Some(c) = check.as_mut() {
+            if let Some(m) = c.take_error() {
+                return Err(err_at(inst, &at, th.index, m));
+            }
+        }
         match outcome {
             Flow::Next => advance(th, active, pc + 1),
             Flow::Barrier => {
+                if let Some(c) = check.as_mut() {
+                    let live = (0..simd)
+                        .filter(|c| th.pc[*c] != DONE)
+                        .fold(0, |m, c| m | (1 << c));
+                    c.barrier(p, active, live, &th.pc);
+                }
                 advance(th, active, pc + 1);
                 return Ok(Stop::Barrier);
             }
@@ -160,6 +180,13 @@ struct Ctx<'a, 'b> {
     grf: u32,
     /// The current instruction's mask offset (M5 -> 16): predicate bit of channel 0.
     mask_offset: u32,
+    /// `--check`'s shadow state, told of every memory access.
+    check: Option<&'a mut Checker>,
+    /// The channel of the thread whose memory access runs (the first active one
+    /// for a block message, which the whole thread makes).
+    lane: u32,
+    /// The accesses running belong to an atomic operation.
+    atomic: bool,
 }
 
 fn int(v: Val) -> i128 {
@@ -953,6 +980,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
+                    self.lane = self.mask_offset + c as u32;
                     let r = int(s(0, c))
                         .wrapping_mul(int(s(1, c)))
                         .wrapping_add(int(s(2, c)));
@@ -1212,24 +1240,71 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// The bytes at a resolved place, into `out`.
-    fn mem_read_into(&self, place: Place, out: &mut [u8]) {
-        let len = out.len();
-        out.copy_from_slice(match place {
+    /// Tells `--check` of an access to `len` bytes at `place` by [`Ctx::lane`].
+    /// `written`: the bytes a write stores (a write of what memory already holds
+    /// races with no other write).
+    fn check_access(&mut self, place: Place, len: usize, written: Option<&[u8]>) {
+        if self.check.is_none() {
+            return;
+        }
+        let access = match (self.atomic, written) {
+            // An atomic's read and write are one access, noted at the write.
+            (true, None) => return,
+            (true, Some(_)) => Access::Atomic,
+            (false, Some(new)) => Access::Write {
+                unchanged: self.mem_bytes(place, len) == new,
+            },
+            (false, None) => Access::Read,
+        };
+        if let Some(c) = self.check.as_deref_mut() {
+            c.access(self.p, place, len, self.lane, access);
+        }
+    }
+
+    /// The bytes at a resolved place (bounds were checked when it was resolved).
+    fn mem_bytes(&self, place: Place, len: usize) -> &[u8] {
+        match place {
             Place::Buffer(b, o) => &self.mem.buffers[b].data[o..o + len],
             Place::Slm(o) => &self.slm[o..o + len],
             Place::Scratch(o) => &self.th.scratch[o..o + len],
-        });
-    }
-
-    fn mem_read(&self, place: Place, len: usize) -> Vec<u8> {
-        match place {
-            Place::Buffer(b, o) => self.mem.buffers[b].data[o..o + len].to_vec(),
-            Place::Slm(o) => self.slm[o..o + len].to_vec(),
-            Place::Scratch(o) => self.th.scratch[o..o + len].to_vec(),
         }
     }
+
+    /// A finding of a check other than memory's (`over-read`, `div-zero`) by channel
+    /// `lane` of the instruction running; nothing unless `--check` asks for `kind`.
+    #[allow(dead_code)]
+    pub(super) fn flag(
+        &mut self,
+        kind: Kind,
+        lane: u32,
+        memory: Option<String>,
+        offset: Option<u64>,
+        message: String,
+    ) {
+        if let Some(c) = self.check.as_deref_mut() {
+            c.flag(
+                self.p,
+                kind,
+                self.mask_offset + lane,
+                memory,
+                offset,
+                message,
+            );
+        }
+    }
+
+    /// The bytes at a resolved place, into `out`.
+    fn mem_read_into(&mut self, place: Place, out: &mut [u8]) {
+        self.check_access(place, out.len(), None);
+        out.copy_from_slice(self.mem_bytes(place, out.len()));
+    }
+
+    fn mem_read(&mut self, place: Place, len: usize) -> Vec<u8> {
+        self.check_access(place, len, None);
+        self.mem_bytes(place, len).to_vec()
+    }
     fn mem_write(&mut self, place: Place, bytes: &[u8]) {
+        self.check_access(place, bytes.len(), Some(bytes));
         match place {
             Place::Buffer(b, o) => {
                 self.mem.buffers[b].data[o..o + bytes.len()].copy_from_slice(bytes)
@@ -1334,6 +1409,7 @@ impl Ctx<'_, '_> {
                 if chen & (1 << c) == 0 {
                     continue;
                 }
+                self.lane = self.mask_offset + c as u32;
                 let off = global + self.raw_dword(offsets, c)? as i128 + 4 * color as i128;
                 let place = self.resolve_surface(surface, off, 4)?;
                 self.transfer(load, place, data, k * block + 4 * c, 4)?;
@@ -1355,6 +1431,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
+            self.lane = self.mask_offset + c as u32;
             let off = global + self.raw_dword(offsets, c)? as i128;
             let place = self.resolve_surface(surface, off, n)?;
             if load {
@@ -1402,6 +1479,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
+            self.lane = self.mask_offset + c as u32;
             let off = self.raw_dword(offsets, c)? as i128;
             let place = self.resolve_surface(surface, off, size)?;
             self.atomic_one(inst, op, place, c, size)?;
@@ -1432,6 +1510,7 @@ impl Ctx<'_, '_> {
         };
         let a = elem(self, "src0")?;
         let b = elem(self, "src1")?;
+        self.atomic = true;
         let old_bytes = self.mem_read(place, size);
         let mut ob = [0u8; 8];
         ob[..size].copy_from_slice(&old_bytes);
@@ -1478,6 +1557,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
+                    self.lane = self.mask_offset + c as u32;
                     let a = self.raw_qword(addrs, c)?;
                     if size == 1 {
                         let place = self.mem.resolve_a64(a, n)?;
@@ -1508,6 +1588,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
+                    self.lane = self.mask_offset + c as u32;
                     let a = self.raw_qword(addrs, c)?;
                     let place = self.mem.resolve_a64(a, size)?;
                     self.atomic_one(inst, op, place, c, size)?;
@@ -1531,6 +1612,7 @@ impl Ctx<'_, '_> {
                         if chen & (1 << c) == 0 {
                             continue;
                         }
+                        self.lane = self.mask_offset + c as u32;
                         // SVM offsets are 64-bit, one per channel.
                         let a = base
                             .wrapping_add(self.raw_qword(offsets, c)?)
@@ -1638,6 +1720,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
+            self.lane = self.mask_offset + c as u32;
             let mut coords = [0f32; 3];
             for (k, slot) in coords.iter_mut().enumerate() {
                 if let Some(r) = params.get(k).filter(|r| r.id != 0) {
@@ -1709,6 +1792,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
+            self.lane = self.mask_offset + c as u32;
             let at = (
                 coord(self, "u", c)?,
                 coord(self, "v", c)?,

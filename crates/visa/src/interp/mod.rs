@@ -10,6 +10,7 @@
 //! deadlock. Operands are found through the layout's field names
 //! ([`crate::InstRef::operand`]), so the one opcode table drives this too.
 
+pub mod check;
 mod exec;
 mod fast;
 mod image;
@@ -476,11 +477,20 @@ pub struct Options {
     /// Lower routines for the translated engine before the run (`fast`); off runs
     /// every instruction on the generic path.
     pub translate: bool,
+    /// `--check`: what to look for (nothing by default). Any check runs every
+    /// instruction on the generic path, where the checker's hooks are.
+    pub checks: check::Checks,
+    /// Shadow memory the checks may allocate, bytes (the caller budgets it).
+    pub check_shadow_bytes: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { translate: true }
+        Options {
+            translate: true,
+            checks: check::Checks::default(),
+            check_shadow_bytes: 0,
+        }
     }
 }
 
@@ -490,9 +500,21 @@ pub fn run_with_options(
     functions: &[(&[u8], &Routine)],
     launch: &Launch,
     mem: &mut Memory,
-    mut trace: Option<&mut dyn FnMut(String)>,
+    trace: Option<&mut dyn FnMut(String)>,
     options: &Options,
 ) -> Result<Stats, RunError> {
+    run_checked(routine, functions, launch, mem, trace, options).map(|(stats, _)| stats)
+}
+
+/// [`run_with_options`], with what the [`Options::checks`] found.
+pub fn run_checked(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
+    mut trace: Option<&mut dyn FnMut(String)>,
+    options: &Options,
+) -> Result<(Stats, Vec<check::Finding>), RunError> {
     let top = |message: String| RunError {
         index: None,
         function: None,
@@ -507,7 +529,11 @@ pub fn run_with_options(
     let shape = Shape::of(launch).map_err(top)?;
     let mut program = Program::new(routine, functions, launch.grf_bytes).map_err(top)?;
     let grf_len = program.grf_bytes_needed();
-    if options.translate && trace.is_none() {
+    let mut checker = options
+        .checks
+        .any()
+        .then(|| check::Checker::new(options.checks, options.check_shadow_bytes, launch, mem));
+    if options.translate && trace.is_none() && checker.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }
     let Shape {
@@ -638,6 +664,9 @@ pub fn run_with_options(
                 }
                 stats.groups += 1;
                 stats.threads += threads.len() as u64;
+                if let Some(c) = checker.as_mut() {
+                    c.begin_group(group, threads_per_group);
+                }
                 // Cooperative scheduling: run each thread to its next barrier or its end.
                 let mut done = vec![false; threads.len()];
                 loop {
@@ -647,7 +676,15 @@ pub fn run_with_options(
                             continue;
                         }
                         let stop = exec::run_thread(
-                            &program, th, launch, mem, &mut slm, &mut stats, &mut trace, group,
+                            &program,
+                            th,
+                            launch,
+                            mem,
+                            &mut slm,
+                            &mut stats,
+                            &mut trace,
+                            group,
+                            &mut checker,
                         )?;
                         match stop {
                             Stop::Done => done[i] = true,
@@ -658,7 +695,15 @@ pub fn run_with_options(
                         break;
                     }
                     let finished = done.iter().filter(|d| **d).count();
-                    if finished > 0 {
+                    // Under --check, a finding: the waiting threads go on.
+                    let reported = finished > 0
+                        && checker
+                            .as_mut()
+                            .is_some_and(|c| c.barrier_unreached(&program, &done));
+                    if let Some(c) = checker.as_mut() {
+                        c.next_interval();
+                    }
+                    if finished > 0 && !reported {
                         return Err(RunError {
                             group,
                             ..top(format!(
@@ -671,7 +716,12 @@ pub fn run_with_options(
             }
         }
     }
-    Ok(stats)
+    Ok((
+        stats,
+        checker
+            .map(check::Checker::into_findings)
+            .unwrap_or_default(),
+    ))
 }
 
 impl Program<'_> {

@@ -64,6 +64,11 @@ pub struct Args {
     /// Run every instruction on the generic interpreter, none on the translated engine
     #[arg(long)]
     no_translate: bool,
+    /// Look for data races, uninitialised reads and divergent barriers (every check, or
+    /// a list: races,uninit,barriers,over-read,div-zero); each finding is a line on
+    /// stderr (and in --json), and any finding exits 1
+    #[arg(long, value_name = "LIST", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    check: Option<String>,
 }
 
 /// `--json`: the run's statistics and the CPU time the run took (process CPU time,
@@ -72,6 +77,8 @@ pub struct Args {
 struct Report<'a> {
     #[serde(flatten)]
     stats: &'a interp::Stats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    findings: Option<&'a [interp::check::Finding]>,
     cpu_nanoseconds: u64,
     channel_instructions_per_cpu_second: f64,
 }
@@ -209,6 +216,12 @@ pub fn run(a: Args) -> CmdResult {
         max_instructions: a.max_instructions,
         options: interp::Options {
             translate: !a.no_translate,
+            checks: match &a.check {
+                Some(list) => interp::check::Checks::parse(list)
+                    .map_err(|m| usage(format!("--check: {m}")))?,
+                None => interp::check::Checks::default(),
+            },
+            ..interp::Options::default()
         },
     };
     let kernel = Kernel {
@@ -258,14 +271,26 @@ pub fn run(a: Args) -> CmdResult {
             stats.channel_instructions as f64 / secs
         );
     }
+    for finding in &outcome.findings {
+        crate::error::print_stderr(
+            &finding.line(&|site| site_place(&a.file, text.as_deref(), kernel.body, site)),
+        );
+    }
+    let found = if outcome.findings.is_empty() {
+        Ok(())
+    } else {
+        Err(CmdError::Reported(1))
+    };
     if a.json.enabled() {
         let report = Report {
             stats,
+            findings: a.check.is_some().then_some(outcome.findings.as_slice()),
             cpu_nanoseconds: cpu,
             channel_instructions_per_cpu_second: stats.channel_instructions as f64
                 / (cpu.max(1) as f64 / 1e9),
         };
-        return emit(None, &a.json.one(&report));
+        emit(None, &a.json.one(&report))?;
+        return found;
     }
     emit(
         None,
@@ -274,5 +299,31 @@ pub fn run(a: Args) -> CmdResult {
             outcome.simd, stats.groups, stats.threads, stats.instructions, stats.channel_instructions, stats.barriers
         )
         .as_bytes(),
-    )
+    )?;
+    found
+}
+
+/// Where a `--check` finding's instruction is: `file:line` of a text (the kernel's
+/// instructions), else its index.
+fn site_place(
+    file: &Path,
+    text: Option<&str>,
+    body: &gpukit_visa::Routine,
+    site: &interp::check::Site,
+) -> String {
+    let file = crate::error::name(file);
+    if let Some(f) = &site.function {
+        return format!(
+            "{file}: function {f} instruction #{} ({})",
+            site.index, site.mnemonic
+        );
+    }
+    let count = body.code.instructions_or_empty().len();
+    match text
+        .and_then(|t| runtime::instruction_lines(t, count))
+        .and_then(|m| m.get(site.index).copied())
+    {
+        Some(line) => format!("{file}:{line} ({})", site.mnemonic),
+        None => format!("{file}: instruction #{} ({})", site.index, site.mnemonic),
+    }
 }

@@ -143,6 +143,7 @@ impl Ctx<'_, '_> {
             }
             let op = atomic_op(subop)?;
             let dst = self.raw(inst, "dst")?;
+            self.atomic = true;
             let data = |ctx: &Self, name: &str, lane: usize| -> Res<u64> {
                 match inst.operand(name) {
                     Some(Operand::Raw(r)) if r.id != 0 => {
@@ -158,6 +159,7 @@ impl Ctx<'_, '_> {
                 if chen & (1 << n) == 0 {
                     continue;
                 }
+                self.lane = self.mask_offset + n as u32;
                 let place = self.lsc_place(&target, address(self, n)?, mem_bytes)?;
                 let old = self.mem_read(place, mem_bytes);
                 let mut ob = [0u8; 8];
@@ -212,6 +214,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << n) == 0 {
                 continue;
             }
+            self.lane = self.mask_offset + n as u32;
             let base = address(self, n)?;
             for (k, v) in components.iter().enumerate() {
                 let at = base + (*v * mem_bytes) as i128;

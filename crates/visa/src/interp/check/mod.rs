@@ -1,0 +1,737 @@
+//! `visa run --check`: what the run finds wrong with the kernel besides faults.
+//!
+//! The generic path calls the [`Checker`] at every memory access (with the work-item
+//! making it) and at every barrier. It keeps shadow memory, per byte: the last
+//! write and the last read (work-item, barrier epoch, instruction) and whether the
+//! byte was ever written, and reports
+//! - data races: two work-items touch a byte, at least one writes, neither access is
+//!   atomic on both sides, and no barrier orders them (the same barrier interval of
+//!   one work-group, or different work-groups);
+//! - reads of uninitialised shared local and private memory;
+//! - barriers some work-items of a group reach and others do not (divergent control
+//!   flow around a barrier, or work-items that ended before it);
+//! - and the kinds other checks of the engine flag through [`Checker::flag`]
+//!   (compiler over-reads, integer division by zero).
+//!
+//! Epochs number the barrier intervals of the whole launch in order: work-groups run
+//! one after another, so an access stamped before the current group's first epoch
+//! came from another group and nothing orders it with this one.
+
+use super::memory::Place;
+use super::Program;
+use crate::isa::Opcode;
+use crate::model::Operand;
+use std::collections::HashSet;
+use std::fmt;
+
+/// What a finding is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Race,
+    Uninit,
+    Barrier,
+    /// A load the compiler made wider than the source's access, past a buffer's end.
+    OverRead,
+    /// Integer division by zero in an enabled channel.
+    DivZero,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [
+        Kind::Race,
+        Kind::Uninit,
+        Kind::Barrier,
+        Kind::OverRead,
+        Kind::DivZero,
+    ];
+    /// The name `--check` takes and findings print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Race => "race",
+            Kind::Uninit => "uninit",
+            Kind::Barrier => "barrier",
+            Kind::OverRead => "over-read",
+            Kind::DivZero => "div-zero",
+        }
+    }
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The checks a run makes (none by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks(u8);
+
+impl Checks {
+    pub fn all() -> Checks {
+        Checks(Kind::ALL.iter().fold(0, |m, k| m | k.bit()))
+    }
+    /// A comma-separated list of check names (`races,uninit,barriers`; a name may
+    /// also be given singular), or `all`.
+    pub fn parse(list: &str) -> Result<Checks, String> {
+        let mut set = Checks::default();
+        for word in list.split(',').map(str::trim) {
+            if word == "all" {
+                set = Checks::all();
+                continue;
+            }
+            let kind = Kind::ALL
+                .into_iter()
+                .find(|k| word == k.name() || word.strip_suffix('s') == Some(k.name()))
+                .ok_or_else(|| {
+                    format!(
+                        "unknown check {word:?} (races, uninit, barriers, over-read, div-zero or all)"
+                    )
+                })?;
+            set.0 |= kind.bit();
+        }
+        Ok(set)
+    }
+    pub fn has(self, kind: Kind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+    pub fn any(self) -> bool {
+        self.0 != 0
+    }
+}
+
+/// An OpenCL source position the vISA carries (`FILE` and `LOC`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SourceLine {
+    pub file: Option<String>,
+    pub line: u32,
+}
+
+/// One side of a finding: an instruction and the work-item executing it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Site {
+    /// Index of the instruction in its routine's stream.
+    pub index: usize,
+    /// The function holding it, when that is not the kernel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    pub mnemonic: String,
+    /// `read`, `write`, `atomic`, or `barrier` / `end` / `waits elsewhere` for barriers.
+    pub action: &'static str,
+    /// The work-item's global id.
+    pub work_item: [u32; 3],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLine>,
+}
+
+/// One thing `--check` found (the first occurrence; `count` says how many alike).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    pub kind: Kind,
+    /// `argument N`, `__local`, `private`, or another buffer's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    pub message: String,
+    pub sites: Vec<Site>,
+    /// Occurrences of the same kind at the same instructions and memory.
+    pub count: u64,
+}
+
+impl Finding {
+    /// The finding as one line, with each site placed by `place` (e.g. `file:line`).
+    pub fn line(&self, place: &dyn Fn(&Site) -> String) -> String {
+        let mut s = format!("{}: ", self.kind.name());
+        if let Some(m) = &self.memory {
+            s.push_str(m);
+            if let Some(o) = self.offset {
+                s.push_str(&format!(" offset {o}"));
+            }
+            s.push_str(": ");
+        }
+        s.push_str(&self.message);
+        for (i, site) in self.sites.iter().enumerate() {
+            s.push_str(if i == 0 { ": " } else { "; " });
+            let [x, y, z] = site.work_item;
+            s.push_str(&format!(
+                "{} by work-item ({x},{y},{z}) at {}",
+                site.action,
+                place(site)
+            ));
+            if let Some(src) = &site.source {
+                s.push_str(&format!(
+                    " ({}:{})",
+                    src.file.as_deref().unwrap_or("source"),
+                    src.line
+                ));
+            }
+        }
+        if self.count > 1 {
+            s.push_str(&format!(" ({} times)", self.count));
+        }
+        s
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.line(&|s| format!("instruction #{} ({})", s.index, s.mnemonic)))
+    }
+}
+
+/// How a work-item touches memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    /// `unchanged`: memory already held the bytes written (such a write races with
+    /// no other write, as every work-item storing the same value does not).
+    Write {
+        unchanged: bool,
+    },
+    /// A read-modify-write atomic: ordered with other atomics, not with plain accesses.
+    Atomic,
+}
+
+/// Nobody has touched the byte (in a stamp's `item`).
+const NOBODY: u32 = u32::MAX;
+/// Several work-items read the byte in the same interval.
+const MANY: u32 = u32::MAX - 1;
+
+/// One access of a byte: who, in which barrier interval, where.
+#[derive(Clone, Copy, Debug)]
+struct Stamp {
+    item: u32,
+    epoch: u32,
+    pc: u32,
+    atomic: bool,
+}
+
+const UNTOUCHED: Stamp = Stamp {
+    item: NOBODY,
+    epoch: 0,
+    pc: 0,
+    atomic: false,
+};
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    write: Stamp,
+    read: Stamp,
+    init: bool,
+}
+
+/// Shadow bytes a [`Cell`] costs, for the budget.
+pub const SHADOW_BYTES_PER_BYTE: u64 = std::mem::size_of::<Cell>() as u64;
+
+/// What a memory's bytes are checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Kernel arguments and other global buffers: races; the host initialised them.
+    Shared,
+    /// Private memory (per hardware thread, reused by every group): uninitialised reads.
+    Private,
+    /// Not checked (the printf buffer, images, program data).
+    Ignored,
+}
+
+#[derive(Default)]
+struct Shadow {
+    cells: Vec<Cell>,
+}
+
+/// Where a checked access lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    Buffer(usize),
+    Slm,
+    Scratch,
+}
+
+/// The shadow state of one launch under `--check`.
+pub(crate) struct Checker {
+    checks: Checks,
+    /// Shadow bytes the checker may allocate, and has.
+    limit: u64,
+    used: u64,
+    simd: u32,
+    local: [u32; 3],
+    global: [u32; 3],
+    epoch: u32,
+    group_start: u32,
+    group: [u32; 3],
+    /// The hardware thread running, and the program counter of its instruction.
+    thread: u32,
+    pc: u32,
+    roles: Vec<Role>,
+    names: Vec<String>,
+    buffers: Vec<Shadow>,
+    slm: Shadow,
+    /// Per hardware thread of the group: its scratch space.
+    scratch: Vec<Shadow>,
+    /// Per hardware thread of the group: the barrier it waits at, if any.
+    waiting: Vec<Option<(u32, u32)>>,
+    findings: Vec<Finding>,
+    /// Why checking had to stop (shadow memory beyond its limit), for the run loop.
+    error: Option<String>,
+    /// (kind, first pc, second pc, memory) of the findings reported, for `count`.
+    seen: HashSet<(Kind, u32, u32, Option<String>)>,
+}
+
+/// The names the runtime gives the buffers it adds beside the arguments.
+pub const PRIVATE_BUFFER: &str = "private memory";
+
+impl Checker {
+    pub(crate) fn new(
+        checks: Checks,
+        limit: u64,
+        launch: &super::Launch,
+        buffers: &super::Memory,
+    ) -> Checker {
+        let roles = buffers
+            .buffers
+            .iter()
+            .map(|b| {
+                if b.name == PRIVATE_BUFFER {
+                    Role::Private
+                } else if b.name.starts_with("argument ") && b.image.is_none() {
+                    Role::Shared
+                } else {
+                    Role::Ignored
+                }
+            })
+            .collect();
+        Checker {
+            checks,
+            limit,
+            used: 0,
+            simd: launch.simd,
+            local: launch.local,
+            global: launch.global,
+            epoch: 0,
+            group_start: 0,
+            group: [0; 3],
+            thread: 0,
+            pc: 0,
+            roles,
+            names: buffers.buffers.iter().map(|b| b.name.clone()).collect(),
+            buffers: buffers.buffers.iter().map(|_| Shadow::default()).collect(),
+            slm: Shadow::default(),
+            scratch: Vec::new(),
+            waiting: Vec::new(),
+            findings: Vec::new(),
+            error: None,
+            seen: HashSet::new(),
+        }
+    }
+
+    pub(crate) fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+
+    /// A work-group starts: a new barrier interval no earlier access shares; its
+    /// shared local memory and its threads' private memory are uninitialised again.
+    pub(crate) fn begin_group(&mut self, group: [u32; 3], threads: u32) {
+        self.epoch += 1;
+        self.group_start = self.epoch;
+        self.group = group;
+        self.slm.cells.clear();
+        for s in &mut self.scratch {
+            s.cells.clear();
+        }
+        self.scratch.resize_with(threads as usize, Shadow::default);
+        self.waiting = vec![None; threads as usize];
+        for (shadow, role) in self.buffers.iter_mut().zip(&self.roles) {
+            if *role == Role::Private {
+                for c in &mut shadow.cells {
+                    *c = fresh(false);
+                }
+            }
+        }
+    }
+
+    /// Every live thread of the group met at a barrier.
+    pub(crate) fn next_interval(&mut self) {
+        self.epoch += 1;
+        self.waiting.iter_mut().for_each(|w| *w = None);
+    }
+
+    /// Hardware thread `thread` runs the instruction at `pc` next.
+    pub(crate) fn at(&mut self, thread: u32, pc: u32) {
+        self.thread = thread;
+        self.pc = pc;
+    }
+
+    /// The global id of channel `lane` of the running thread.
+    fn work_item(&self, thread: u32, lane: u32) -> [u32; 3] {
+        let l = u64::from(thread) * u64::from(self.simd) + u64::from(lane);
+        let (lx, ly) = (u64::from(self.local[0]), u64::from(self.local[1]));
+        let local = [l % lx, (l / lx) % ly, l / (lx * ly)];
+        std::array::from_fn(|d| {
+            self.group[d]
+                .wrapping_mul(self.local[d])
+                .wrapping_add(local[d] as u32)
+        })
+    }
+
+    /// A work-item's number in stamps: its linear global id (a launch holds fewer
+    /// than [`MANY`] work-items, or the budget stops it first; a collision would
+    /// only hide a race).
+    fn item_number(&self, global: [u32; 3]) -> u32 {
+        let n = u64::from(global[0])
+            + u64::from(global[1]) * u64::from(self.global[0])
+            + u64::from(global[2]) * u64::from(self.global[0]) * u64::from(self.global[1]);
+        (n % u64::from(MANY)) as u32
+    }
+
+    /// The global id of work-item number `n` ([`Checker::item_number`]).
+    fn global_id(&self, n: u32) -> [u32; 3] {
+        let (gx, gy) = (self.global[0].max(1), self.global[1].max(1));
+        [n % gx, (n / gx) % gy, n / gx / gy]
+    }
+
+    /// Channel `lane` of the running thread accesses `len` bytes at `place`.
+    pub(crate) fn access(
+        &mut self,
+        p: &Program,
+        place: Place,
+        len: usize,
+        lane: u32,
+        access: Access,
+    ) {
+        if let Err(e) = self.shadow_access(p, place, len, lane, access) {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// Why checking stopped, once.
+    pub(crate) fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    fn shadow_access(
+        &mut self,
+        p: &Program,
+        place: Place,
+        len: usize,
+        lane: u32,
+        access: Access,
+    ) -> Result<(), String> {
+        let (space, at) = match place {
+            Place::Buffer(b, o) => (Space::Buffer(b), o),
+            Place::Slm(o) => (Space::Slm, o),
+            Place::Scratch(o) => (Space::Scratch, o),
+        };
+        let role = match space {
+            Space::Buffer(b) => self.roles.get(b).copied().unwrap_or(Role::Ignored),
+            Space::Slm => Role::Shared,
+            Space::Scratch => Role::Private,
+        };
+        if role == Role::Ignored {
+            return Ok(());
+        }
+        let races = role == Role::Shared && self.checks.has(Kind::Race);
+        let uninit =
+            self.checks.has(Kind::Uninit) && (role == Role::Private || space == Space::Slm);
+        if !races && !uninit {
+            return Ok(());
+        }
+        // Host-given buffers start initialised; local and private memory do not.
+        let host_initialised = matches!(space, Space::Buffer(_)) && role == Role::Shared;
+        let global = self.work_item(self.thread, lane);
+        let stamp = Stamp {
+            item: self.item_number(global),
+            epoch: self.epoch,
+            pc: self.pc,
+            atomic: access == Access::Atomic,
+        };
+        let need = at + len;
+        let thread = self.thread as usize;
+        let shadow_len = match space {
+            Space::Buffer(b) => self.buffers[b].cells.len(),
+            Space::Slm => self.slm.cells.len(),
+            Space::Scratch => self.scratch.get(thread).map_or(0, |s| s.cells.len()),
+        };
+        if shadow_len < need {
+            let grow = (need.next_multiple_of(4096) - shadow_len) as u64 * SHADOW_BYTES_PER_BYTE;
+            if self.used + grow > self.limit {
+                return Err(format!(
+                    "--check needs more shadow memory than its {}-byte share of the memory budget (raise it with --max-memory)",
+                    self.limit
+                ));
+            }
+            self.used += grow;
+            let cells = match space {
+                Space::Buffer(b) => &mut self.buffers[b].cells,
+                Space::Slm => &mut self.slm.cells,
+                Space::Scratch => &mut self.scratch[thread].cells,
+            };
+            cells.resize(need.next_multiple_of(4096), fresh(host_initialised));
+        }
+        let mut race: Option<(Stamp, usize, &'static str)> = None;
+        let mut unset: Option<usize> = None;
+        {
+            let (epoch, group_start) = (self.epoch, self.group_start);
+            let unordered =
+                |s: &Stamp| s.item != NOBODY && (s.epoch == epoch || s.epoch < group_start);
+            let cells = match space {
+                Space::Buffer(b) => &mut self.buffers[b].cells,
+                Space::Slm => &mut self.slm.cells,
+                Space::Scratch => &mut self.scratch[thread].cells,
+            };
+            for (k, cell) in cells[at..at + len].iter_mut().enumerate() {
+                let conflicts =
+                    |s: &Stamp| s.item != stamp.item && unordered(s) && !(s.atomic && stamp.atomic);
+                if races && race.is_none() {
+                    let uniform = matches!(access, Access::Write { unchanged: true });
+                    if conflicts(&cell.write) && !uniform {
+                        race = Some((cell.write, k, "write"));
+                    } else if access != Access::Read && conflicts(&cell.read) {
+                        race = Some((cell.read, k, "read"));
+                    }
+                }
+                match access {
+                    Access::Read => {
+                        if uninit && !cell.init && unset.is_none() {
+                            unset = Some(k);
+                        }
+                        // Two readers in one interval: keep the first one's place.
+                        cell.read = if cell.read.item == NOBODY
+                            || cell.read.item == stamp.item
+                            || !unordered(&cell.read)
+                        {
+                            stamp
+                        } else {
+                            Stamp {
+                                item: MANY,
+                                ..cell.read
+                            }
+                        };
+                    }
+                    Access::Write { .. } | Access::Atomic => {
+                        cell.write = stamp;
+                        cell.read = UNTOUCHED;
+                        cell.init = true;
+                    }
+                }
+            }
+        }
+        let memory = match space {
+            Space::Buffer(_) if role == Role::Private => "private".to_string(),
+            Space::Buffer(b) => self.names[b].clone(),
+            Space::Slm => "__local".to_string(),
+            Space::Scratch => "private (scratch)".to_string(),
+        };
+        let action = |a: Access| match a {
+            Access::Read => "read",
+            Access::Write { .. } => "write",
+            Access::Atomic => "atomic",
+        };
+        if let Some((other, k, other_action)) = race {
+            let other_action = if other.atomic { "atomic" } else { other_action };
+            let message = if other.epoch < self.group_start {
+                "data race between work-groups"
+            } else {
+                "data race within a work-group (no barrier between the accesses)"
+            };
+            let first = self.site(p, other.pc, self.global_id(other.item), other_action);
+            let second = self.site(p, stamp.pc, global, action(access));
+            self.report(
+                Kind::Race,
+                Some(memory.clone()),
+                Some((at + k) as u64),
+                message.into(),
+                vec![first, second],
+            );
+        }
+        if let Some(k) = unset {
+            let site = self.site(p, stamp.pc, global, "read");
+            self.report(
+                Kind::Uninit,
+                Some(memory),
+                Some((at + k) as u64),
+                "read of uninitialised memory".into(),
+                vec![site],
+            );
+        }
+        Ok(())
+    }
+
+    /// The running thread executes a barrier with channels `active`; `live` are the
+    /// channels that have not ended. Some live channels elsewhere means the barrier
+    /// sits in divergent control flow.
+    pub(crate) fn barrier(&mut self, p: &Program, active: u32, live: u32, pcs: &[u32]) {
+        if let Some(w) = self.waiting.get_mut(self.thread as usize) {
+            *w = Some((self.pc, active));
+        }
+        if !self.checks.has(Kind::Barrier) || active == live {
+            return;
+        }
+        let lane = active.trailing_zeros();
+        let other = (live & !active).trailing_zeros();
+        let here = self.site(p, self.pc, self.work_item(self.thread, lane), "barrier");
+        let mut there = self.site(
+            p,
+            pcs[other as usize],
+            self.work_item(self.thread, other),
+            "elsewhere",
+        );
+        there.action = "not at the barrier: waits";
+        self.report(
+            Kind::Barrier,
+            None,
+            None,
+            format!(
+                "barrier in divergent control flow: {} of {} work-items of a hardware thread reach it",
+                active.count_ones(),
+                live.count_ones()
+            ),
+            vec![here, there],
+        );
+    }
+
+    /// Some threads of the group wait at a barrier that `finished` threads ended
+    /// without reaching. Returns whether that was reported (the run then goes on
+    /// past the barrier, as a device's thread count would let it).
+    pub(crate) fn barrier_unreached(&mut self, p: &Program, finished: &[bool]) -> bool {
+        if !self.checks.has(Kind::Barrier) {
+            return false;
+        }
+        let Some((t, (pc, active))) = self
+            .waiting
+            .iter()
+            .enumerate()
+            .find_map(|(t, w)| w.map(|w| (t, w)))
+        else {
+            return false;
+        };
+        let here = self.site(
+            p,
+            pc,
+            self.work_item(t as u32, active.trailing_zeros()),
+            "barrier",
+        );
+        let ended = finished.iter().position(|f| *f).unwrap_or(0) as u32;
+        let gone = Site {
+            action: "ended without reaching it",
+            ..self.site(p, pc, self.work_item(ended, 0), "")
+        };
+        let waiting = self.waiting.iter().filter(|w| w.is_some()).count();
+        let done = finished.iter().filter(|f| **f).count();
+        self.report(
+            Kind::Barrier,
+            None,
+            None,
+            format!(
+                "barrier reached by some work-items of a group but not all: {waiting} hardware thread(s) wait, {done} ended"
+            ),
+            vec![here, gone],
+        );
+        true
+    }
+
+    /// A finding of another check of the engine (`over-read`, `div-zero`) by channel
+    /// `lane` of the running thread, when that check is on.
+    pub(crate) fn flag(
+        &mut self,
+        p: &Program,
+        kind: Kind,
+        lane: u32,
+        memory: Option<String>,
+        offset: Option<u64>,
+        message: String,
+    ) {
+        if !self.checks.has(kind) {
+            return;
+        }
+        let site = self.site(p, self.pc, self.work_item(self.thread, lane), "here");
+        self.report(kind, memory, offset, message, vec![site]);
+    }
+
+    fn report(
+        &mut self,
+        kind: Kind,
+        memory: Option<String>,
+        offset: Option<u64>,
+        message: String,
+        sites: Vec<Site>,
+    ) {
+        let first = sites.first().map_or(0, |s| s.index as u32);
+        let second = sites.get(1).map_or(0, |s| s.index as u32);
+        let key = (kind, first, second, memory.clone());
+        if !self.seen.insert(key.clone()) {
+            if let Some(f) = self.findings.iter_mut().find(|f| {
+                f.kind == kind
+                    && f.memory == key.3
+                    && f.sites.first().map_or(0, |s| s.index as u32) == first
+                    && f.sites.get(1).map_or(0, |s| s.index as u32) == second
+            }) {
+                f.count += 1;
+            }
+            return;
+        }
+        self.findings.push(Finding {
+            kind,
+            memory,
+            offset,
+            message,
+            sites,
+            count: 1,
+        });
+    }
+
+    /// The instruction at `pc`, by `global`, with its source line where the vISA has one.
+    fn site(&self, p: &Program, pc: u32, global: [u32; 3], action: &'static str) -> Site {
+        let Some((r, inst)) = p.at(pc) else {
+            return Site {
+                index: pc as usize,
+                function: None,
+                mnemonic: String::new(),
+                action,
+                work_item: global,
+                source: None,
+            };
+        };
+        let index = (pc - r.start) as usize;
+        Site {
+            index,
+            function: (r.start != 0).then(|| String::from_utf8_lossy(r.name).into_owned()),
+            mnemonic: inst.mnemonic().to_string(),
+            action,
+            work_item: global,
+            source: source_line(r, index),
+        }
+    }
+}
+
+fn fresh(init: bool) -> Cell {
+    Cell {
+        write: UNTOUCHED,
+        read: UNTOUCHED,
+        init,
+    }
+}
+
+/// The last `LOC` (and `FILE`) before instruction `index` of a routine.
+fn source_line(r: &super::Layout, index: usize) -> Option<SourceLine> {
+    let mut line = None;
+    let mut file = None;
+    for i in (0..=index).rev() {
+        let inst = r.insts.get(i)?;
+        match (inst.opcode, line.is_some()) {
+            (Opcode::LOC, false) => {
+                if let Some(Operand::Int(l)) = inst.operand("line") {
+                    line = Some(*l);
+                }
+            }
+            (Opcode::FILE, true) => {
+                if let Some(Operand::Int(s)) = inst.operand("file") {
+                    file = r
+                        .strings
+                        .get(*s as usize)
+                        .map(|b| String::from_utf8_lossy(b).into_owned());
+                }
+                break;
+            }
+            _ => {}
+        }
+    }
+    line.map(|line| SourceLine { file, line })
+}
