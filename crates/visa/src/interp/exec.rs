@@ -1024,7 +1024,7 @@ impl Ctx<'_, '_> {
                     }
                     Opcode::ADD => a + b,
                     Opcode::MUL => a * b,
-                    Opcode::MAD => a.mul_add(b, x),
+                    Opcode::MAD => super::value::mad(a, b, x, dst_ty == Type::F),
                     Opcode::DIV => a / b,
                     Opcode::INV => 1.0 / a,
                     Opcode::SQRT => a.sqrt(),

@@ -150,6 +150,46 @@ pub fn f32_to_f16(f: f32) -> u16 {
     sign | (half + round as u32) as u16
 }
 
+/// `mad` on float values: fused, one rounding, as the hardware's `mad`
+/// (`2_datatypes.md` lists FMA among the fused operations). Into an f32
+/// destination with operands that are f32 values it is the f32 fused result
+/// ([`fma_f32`]), which a later rounding to f32 leaves alone; otherwise fused in
+/// `f64`. Both engines call this, so they agree bit for bit.
+pub(crate) fn mad(a: f64, b: f64, x: f64, into_f32: bool) -> f64 {
+    let single = |v: f64| v.is_nan() || v as f32 as f64 == v;
+    if into_f32 && single(a) && single(b) && single(x) {
+        fma_f32(a as f32, b as f32, x as f32) as f64
+    } else {
+        a.mul_add(b, x)
+    }
+}
+
+/// `a * b + c` rounded once to f32, without a call to the C library's `fmaf` (which
+/// `f32::mul_add` becomes where the build does not assume an FMA unit): the product
+/// of two f32 values is exact in `f64`; the sum is rounded to `f64` by round-to-odd
+/// (its exact error from TwoSum decides the last bit), and 53 >= 24 + 2 bits make
+/// the final rounding to f32 the correct one (Boldo and Melquiond, "Emulation of FMA
+/// and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+#[inline]
+pub(crate) fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    let c = c as f64;
+    let s = p + c;
+    let back = s - p;
+    let error = (p - (s - back)) + (c - back);
+    let bits = s.to_bits();
+    // An inexact sum with an even last bit moves one ulp toward the exact value, to
+    // its odd neighbour (an infinite or NaN sum, and an exact one, stay). Without
+    // branches: the channel loops vectorise and nothing mispredicts.
+    let inexact = ((error != 0.0) & s.is_finite()) as u64;
+    let toward = if (error > 0.0) == (s > 0.0) {
+        1
+    } else {
+        u64::MAX
+    };
+    f64::from_bits(bits.wrapping_add(toward.wrapping_mul(inexact & !bits & 1))) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +208,53 @@ mod tests {
         );
         assert_eq!(encode(Type::UB, Val::I(300), true), 255);
         assert_eq!(encode(Type::UB, Val::I(300), false) as u8, 44);
+    }
+
+    /// fma_f32 is the correctly rounded fused result: f32::mul_add's, on operands
+    /// chosen to round ties, cancel, overflow and reach the subnormals.
+    #[test]
+    fn fma_f32_rounds_once() {
+        let mut seed = 0x2400_0001u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let special = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0 + f32::EPSILON,
+            1.0 - f32::EPSILON / 2.0,
+            3.0,
+            0.1,
+        ];
+        let mut pick = || {
+            let r = next();
+            if r % 4 == 0 {
+                special[(r >> 8) as usize % special.len()]
+            } else if r % 4 == 1 {
+                // Nearby exponents make ties and cancellation likely.
+                f32::from_bits(0x3F80_0000 | (r >> 20) as u32 & 0x807F_FFFF)
+            } else {
+                f32::from_bits((r >> 16) as u32)
+            }
+        };
+        for _ in 0..2_000_000 {
+            let (a, b, c) = (pick(), pick(), pick());
+            let want = a.mul_add(b, c);
+            let got = fma_f32(a, b, c);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"
+            );
+        }
     }
 }

@@ -474,17 +474,39 @@ impl Lowering<'_, '_> {
         if srcs.len() != needs || !allowed {
             return None;
         }
-        if float && alu == Alu::Mad && srcs[..2].iter().all(Src::is_float) {
-            alu = Alu::MadExact;
+        // Predicate logic on whole predicate words (one channel reads a predicate's
+        // word as an integer: the integer path).
+        if let (Dst::Pred(d), false, true) = (&dst, float, ctl.exec > 1) {
+            if matches!(alu, Alu::Mov | Alu::And | Alu::Or | Alu::Xor | Alu::Not) {
+                let mut flags = [None; 2];
+                let mut all = true;
+                for (f, s) in flags.iter_mut().zip(&srcs) {
+                    match s {
+                        Src::Pred(i) => *f = *i,
+                        _ => all = false,
+                    }
+                }
+                if all {
+                    return Some(Op::Flags {
+                        alu,
+                        ctl,
+                        srcs: flags,
+                        dst: *d,
+                    });
+                }
+            }
+        }
+        if float && alu == Alu::Mad && dst_float {
+            alu = Alu::MadF32;
         }
         // f32 throughout: the sum or product of two f32 values rounds to the same f32
-        // whether or not it is first rounded to f64.
+        // whether or not it is first rounded to f64, and mad is fused either way.
         let f32_operand = |s: &Src| match s {
             Src::Reg(r, _) => r.ty == Lane::F,
             Src::Float(f) => (*f as f32) as f64 == *f || f.is_nan(),
             _ => false,
         };
-        let single = matches!(alu, Alu::Add | Alu::Mul | Alu::Mov)
+        let single = matches!(alu, Alu::Add | Alu::Mul | Alu::Mov | Alu::MadF32)
             && matches!(&dst, Dst::Reg(r, false) if r.ty == Lane::F)
             && srcs.iter().all(f32_operand);
         Some(Op::Alu {

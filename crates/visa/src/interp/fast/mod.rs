@@ -14,8 +14,10 @@
 //! generic path with its usual message. The ops compute exactly what the generic
 //! path computes (integers of at most 32 bits in `i64` lanes, which hold every
 //! intermediate the generic `i128` arithmetic keeps in the low 32 bits; floats in
-//! `f64` lanes, the generic path's own precision), which `tests/interp_translated.rs`
-//! checks instruction by instruction.
+//! `f64` lanes, the generic path's own precision, or in `f32` lanes for add, mul,
+//! mov and the fused mad of f32 operands, whose results are the same), which
+//! `tests/interp_translated.rs` checks instruction by instruction. Branches are
+//! followed in the same run, so a loop of lowered instructions never leaves it.
 // Channel loops index per-channel arrays and bit masks by the same channel number.
 #![allow(clippy::needless_range_loop)]
 
@@ -23,6 +25,7 @@ mod lower;
 mod memory;
 
 use super::memory::Memory;
+use super::value::{fma_f32, mad};
 use super::Thread;
 use crate::semantics::PredControl;
 
@@ -45,9 +48,9 @@ impl Code {
 
 /// Runs translated ops from program counter `pc` (the lowest of the thread's
 /// channels, `active` the channels there) for as long as the next instruction is
-/// lowered and no op moves the channels apart. False when the op at `pc` is not
-/// lowered, or is the one that reaches the instruction limit: the generic path
-/// runs it (and reports the limit).
+/// lowered, following branches. False when the op at `pc` is not lowered, or is the
+/// one that reaches the instruction limit: the generic path runs it (and reports
+/// the limit).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     p: &super::Program,
@@ -61,58 +64,83 @@ pub(crate) fn run(
     stats: &mut super::Stats,
     max_instructions: u64,
 ) -> bool {
-    let Some(mut op) = p.fast.at(pc) else {
-        return false;
-    };
-    // Channels that wait at a later instruction; while there are none, the active
-    // channels' program counters are written only when the run stops.
-    let mut waiting = 0u32;
-    for (c, at) in th.pc[..simd].iter().enumerate() {
-        if *at != super::DONE && active & (1 << c) == 0 {
-            waiting |= 1 << c;
-        }
-    }
     let mut ran = false;
-    loop {
-        if stats.instructions >= max_instructions {
+    // Counted here and written back once: the loop touches no memory it needn't.
+    let (mut instructions, mut channel_instructions) =
+        (stats.instructions, stats.channel_instructions);
+    // Channels that wait at a later instruction and the nearest such instruction;
+    // while the active channels run, their program counters are written only when
+    // the run stops.
+    let (mut waiting, mut meet) = waiting(th, simd, active);
+    while let Some(op) = p.fast.at(pc) {
+        if instructions >= max_instructions {
             break;
         }
-        match op.run(th, mem, slm, scratch, active, pc) {
-            Next::Moved => {
-                stats.instructions += 1;
-                stats.channel_instructions += u64::from(active.count_ones());
-                return true;
-            }
+        let next = op.run(th, mem, slm, scratch, active, pc);
+        if let Next::Generic = next {
             // The generic path runs it (and reports what is wrong).
-            Next::Generic => break,
-            Next::Fall => {
-                stats.instructions += 1;
-                stats.channel_instructions += u64::from(active.count_ones());
-                ran = true;
-            }
+            break;
+        }
+        instructions += 1;
+        channel_instructions += u64::from(active.count_ones());
+        ran = true;
+        if let Next::Moved = next {
+            // Every channel's program counter is current: go on at the lowest.
+            let Some(lowest) = th.pc[..simd]
+                .iter()
+                .copied()
+                .filter(|p| *p != super::DONE)
+                .min()
+            else {
+                active = 0;
+                break;
+            };
+            pc = lowest;
+            active = (0..simd)
+                .filter(|c| th.pc[*c] == pc)
+                .fold(0, |m, c| m | (1 << c));
+            (waiting, meet) = self::waiting(th, simd, active);
+            continue;
         }
         // The active channels move on and meet any that wait at the next instruction.
         pc += 1;
-        let mut left = waiting;
-        while left != 0 {
-            let c = left.trailing_zeros();
-            left &= left - 1;
-            if th.pc[c as usize] == pc {
-                active |= 1 << c;
-                waiting &= !(1 << c);
+        if pc == meet {
+            let mut left = waiting;
+            meet = super::DONE;
+            while left != 0 {
+                let c = left.trailing_zeros();
+                left &= left - 1;
+                let at = th.pc[c as usize];
+                if at == pc {
+                    active |= 1 << c;
+                    waiting &= !(1 << c);
+                } else {
+                    meet = meet.min(at);
+                }
             }
         }
-        match p.fast.at(pc) {
-            Some(next) => op = next,
-            None => break,
-        }
     }
+    stats.instructions = instructions;
+    stats.channel_instructions = channel_instructions;
     let mut left = active;
     while left != 0 {
         th.pc[left.trailing_zeros() as usize] = pc;
         left &= left - 1;
     }
     ran
+}
+
+/// The live channels outside `active`, and the lowest program counter they wait at
+/// (`DONE` when there are none).
+fn waiting(th: &Thread, simd: usize, active: u32) -> (u32, u32) {
+    let (mut waiting, mut meet) = (0u32, super::DONE);
+    for (c, at) in th.pc[..simd].iter().enumerate() {
+        if *at != super::DONE && active & (1 << c) == 0 {
+            waiting |= 1 << c;
+            meet = meet.min(*at);
+        }
+    }
+    (waiting, meet)
 }
 
 /// The element type of a register operand, as lanes see it.
@@ -304,8 +332,8 @@ pub(crate) enum Alu {
     Add3,
     Mul,
     Mad,
-    /// `mad` of two f32 factors (their product is exact in `f64`).
-    MadExact,
+    /// `mad` into an f32 destination (`value::mad`: the f32 fused result).
+    MadF32,
     Avg,
     And,
     Or,
@@ -341,7 +369,7 @@ impl Alu {
             Div => (2, true, false),
             Avg | And | Or | Xor | Shl | Shr | Asr => (2, false, true),
             Mad => (3, true, true),
-            MadExact | Lrp => (3, true, false),
+            MadF32 | Lrp => (3, true, false),
             Add3 => (3, false, true),
         }
     }
@@ -376,6 +404,14 @@ pub(crate) enum Op {
         ctl: Ctl,
         srcs: Box<[Src; 2]>,
         dst: Dst,
+    },
+    /// mov, and, or, xor or not of predicates into a predicate, over several
+    /// channels: on the predicate words' bits (indices as in [`Src::Pred`]).
+    Flags {
+        alu: Alu,
+        ctl: Ctl,
+        srcs: [Option<usize>; 2],
+        dst: Option<usize>,
     },
     /// `movs` to a surface or sampler variable (index checked against the thread's).
     SetState {
@@ -413,7 +449,7 @@ type Singles = [f32; 32];
 pub(crate) struct Scratch {
     ints: [Ints; 4],
     floats: [Floats; 4],
-    single: [Singles; 3],
+    single: [Singles; 4],
 }
 
 impl Default for Scratch {
@@ -421,7 +457,7 @@ impl Default for Scratch {
         Scratch {
             ints: [[0; 32]; 4],
             floats: [[0.0; 32]; 4],
-            single: [[0.0; 32]; 3],
+            single: [[0.0; 32]; 4],
         }
     }
 }
@@ -560,11 +596,16 @@ impl Src {
     }
 }
 
-/// Add, mul and mov in f32: the same results as in f64 rounded to f32 (the exact sum
-/// or product of two f32 values rounds the same either way; mov quiets a signalling
-/// NaN as the conversion to f64 does).
-fn single_alu(alu: Alu, a: &Singles, b: &Singles, out: &mut [f32]) {
+/// Add, mul, mad and mov in f32: the same results as in f64 rounded to f32 (the
+/// exact sum or product of two f32 values rounds the same either way; mad is
+/// `value::mad`'s f32 fused result; mov quiets a signalling NaN as the conversion to
+/// f64 does).
+fn single_alu(alu: Alu, a: &Singles, b: &Singles, x: &Singles, out: &mut [f32]) {
     match alu {
+        Alu::MadF32 => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(c, o)| *o = fma_f32(a[c], b[c], x[c])),
         Alu::Add => out
             .iter_mut()
             .enumerate()
@@ -607,20 +648,37 @@ fn int_modifier(m: Modifier, v: &mut [i64]) {
 /// Stores the low bytes of `bits[c]` for every enabled channel.
 #[inline]
 fn store(grf: &mut [u8], reg: &Reg, n: usize, chen: u32, bits: impl Fn(usize) -> u32) {
-    let size = reg.ty.size();
+    match reg.ty.size() {
+        4 => store_sized::<4>(grf, &reg.place, n, chen, bits),
+        2 => store_sized::<2>(grf, &reg.place, n, chen, bits),
+        _ => store_sized::<1>(grf, &reg.place, n, chen, bits),
+    }
+}
+
+/// [`store`] of `SIZE`-byte elements: copies of a size known here, not calls to
+/// `memmove`, and only the enabled channels visited.
+#[inline]
+fn store_sized<const SIZE: usize>(
+    grf: &mut [u8],
+    place: &Place,
+    n: usize,
+    chen: u32,
+    bits: impl Fn(usize) -> u32,
+) {
     let all = n == 32 || chen == (1u32 << n) - 1;
-    if let (Place::Contiguous(a), true, 4) = (&reg.place, all, size) {
+    if let (Place::Contiguous(a), true) = (place, all) {
         let a = *a as usize;
-        for (c, d) in grf[a..a + 4 * n].chunks_exact_mut(4).enumerate() {
-            d.copy_from_slice(&bits(c).to_le_bytes());
+        for (c, d) in grf[a..a + SIZE * n].chunks_exact_mut(SIZE).enumerate() {
+            d.copy_from_slice(&bits(c).to_le_bytes()[..SIZE]);
         }
         return;
     }
-    for c in 0..n {
-        if chen & (1 << c) != 0 {
-            let at = reg.place.at(c, size);
-            grf[at..at + size].copy_from_slice(&bits(c).to_le_bytes()[..size]);
-        }
+    let mut left = chen;
+    while left != 0 {
+        let c = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let at = place.at(c, SIZE);
+        grf[at..at + SIZE].copy_from_slice(&bits(c).to_le_bytes()[..SIZE]);
     }
 }
 
@@ -708,6 +766,28 @@ impl Op {
                 Next::Fall
             }
             Op::Memory(m) => m.run(th, mem, slm, &mut scratch.ints, active),
+            Op::Flags {
+                alu,
+                ctl,
+                srcs,
+                dst,
+            } => {
+                let chen = ctl.enables(active, &th.preds, true);
+                let read = |s: Option<usize>| s.map_or(0, |i| th.preds[i]) >> ctl.offset;
+                let (a, b) = (read(srcs[0]), read(srcs[1]));
+                let bits = match alu {
+                    Alu::And => a & b,
+                    Alu::Or => a | b,
+                    Alu::Xor => a ^ b,
+                    Alu::Not => !a,
+                    _ => a,
+                };
+                if let Some(i) = *dst {
+                    let m = chen << ctl.offset;
+                    th.preds[i] = (th.preds[i] & !m) | ((bits << ctl.offset) & m);
+                }
+                Next::Fall
+            }
             Op::Alu {
                 alu,
                 float,
@@ -723,8 +803,8 @@ impl Op {
                     for (k, src) in srcs.iter().enumerate() {
                         src.singles(th, n, &mut s[k]);
                     }
-                    let [a, b, out] = s;
-                    single_alu(*alu, a, b, &mut out[..n]);
+                    let [a, b, x, out] = s;
+                    single_alu(*alu, a, b, x, &mut out[..n]);
                     if let Dst::Reg(r, _) = dst {
                         store(&mut th.grf, r, n, chen, |c| out[c].to_bits());
                     }
@@ -756,22 +836,17 @@ impl Op {
             } => {
                 let chen = ctl.enables(active, &th.preds, false);
                 let n = ctl.exec as usize;
-                let mut bits = 0u32;
-                if *float {
+                let bits = if *float {
                     let [a, b, ..] = &mut scratch.floats;
                     srcs[0].floats(th, n, a);
                     srcs[1].floats(th, n, b);
-                    for c in 0..n {
-                        bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
-                    }
+                    compare(*relop, &a[..n], &b[..n])
                 } else {
                     let [a, b, ..] = &mut scratch.ints;
                     srcs[0].ints(th, n, ctl.offset, a);
                     srcs[1].ints(th, n, ctl.offset, b);
-                    for c in 0..n {
-                        bits |= (relation(*relop, a[c].partial_cmp(&b[c])) as u32) << c;
-                    }
-                }
+                    compare(*relop, &a[..n], &b[..n])
+                };
                 match dst {
                     Dst::Pred(None) => {}
                     Dst::Pred(Some(i)) => {
@@ -851,15 +926,22 @@ impl Op {
     }
 }
 
-fn relation(relop: u8, o: Option<std::cmp::Ordering>) -> bool {
-    use std::cmp::Ordering::*;
+/// The channels where `a relop b` holds (relation code 0-5: eq ne gt ge lt le; an
+/// unordered pair is only "ne"), one bit each; the relation chosen once per op.
+fn compare<T: PartialOrd>(relop: u8, a: &[T], b: &[T]) -> u32 {
+    fn each<T>(a: &[T], b: &[T], holds: impl Fn(&T, &T) -> bool) -> u32 {
+        a.iter()
+            .zip(b)
+            .enumerate()
+            .fold(0, |bits, (c, (x, y))| bits | (holds(x, y) as u32) << c)
+    }
     match relop {
-        0 => o == Some(Equal),
-        1 => o != Some(Equal),
-        2 => o == Some(Greater),
-        3 => matches!(o, Some(Greater | Equal)),
-        4 => o == Some(Less),
-        _ => matches!(o, Some(Less | Equal)),
+        0 => each(a, b, |x, y| x == y),
+        1 => each(a, b, |x, y| x != y),
+        2 => each(a, b, |x, y| x > y),
+        3 => each(a, b, |x, y| x >= y),
+        4 => each(a, b, |x, y| x < y),
+        _ => each(a, b, |x, y| x <= y),
     }
 }
 
@@ -877,9 +959,8 @@ fn float_alu(alu: Alu, s: &[Floats], out: &mut [f64]) {
         Alu::Mov => each!(|c| a[c]),
         Alu::Add => each!(|c| a[c] + b[c]),
         Alu::Mul => each!(|c| a[c] * b[c]),
-        Alu::Mad => each!(|c| a[c].mul_add(b[c], x[c])),
-        // Products of f32 values are exact in f64: the generic path's mul_add, unfused.
-        Alu::MadExact => each!(|c| a[c] * b[c] + x[c]),
+        Alu::Mad => each!(|c| mad(a[c], b[c], x[c], false)),
+        Alu::MadF32 => each!(|c| mad(a[c], b[c], x[c], true)),
         Alu::Div => each!(|c| a[c] / b[c]),
         Alu::Inv => each!(|c| 1.0 / a[c]),
         Alu::Sqrt => each!(|c| a[c].sqrt()),
