@@ -347,3 +347,309 @@ fn spill_points_are_marked() {
     let source = k["levels"]["source"]["name"].as_str().unwrap();
     assert_eq!(source, "spill_matmul.cl");
 }
+
+/// Writes into `dir` a shader dump of a generated kernel of about `n` vISA
+/// instructions, as IGC lays one out: `OCL_asmgen.cl` (one line per four
+/// instructions), `OCL_asmgen_simd16_big.visaasm` (with `FILE`/`LOC`, a branch every
+/// 40 source lines) and its `.asm` (one Gen instruction per vISA instruction, with
+/// `$N`, and a spill send every 2,000). Returns the `.visaasm`.
+fn generated_dump(dir: &Path, n: usize) -> PathBuf {
+    use std::fmt::Write as _;
+    const VARS: usize = 64;
+    let (mut cl, mut visa, mut asm) = (String::new(), String::new(), String::new());
+    visa.push_str(".version 4.2\n\n.kernel \"big\"\n");
+    asm.push_str(
+        "//.kernel big\n//.platform TGLLP\n//.thread_config numGRF=128, numAcc=2, numSWSB=16\n\n",
+    );
+    for v in 0..VARS {
+        let _ = writeln!(
+            visa,
+            ".decl V{:04} v_type=G type=d num_elts=16 align=hword",
+            33 + v
+        );
+        let _ = writeln!(
+            asm,
+            "//.declare V{:04} ({v})  rf=r size=64 type=d align=16 words (r{}.0)",
+            33 + v,
+            10 + 2 * v
+        );
+    }
+    visa.push_str(
+        ".decl P1 v_type=P num_elts=16\n.kernel_attr SimdSize=16\n_main_0:\n    FILE \"big.cl\"\n",
+    );
+    cl.push_str("__kernel void big(__global int *p)\n{\n");
+    // Instruction indices as IGC numbers them: the label is 0, FILE 1.
+    let mut id = 2;
+    let mut line = 2;
+    let mut block = 0;
+    while id < n {
+        line += 1;
+        let _ = writeln!(cl, "    p[{line}] = p[{}] + p[{}];", line + 1, line + 7);
+        let _ = writeln!(visa, "    LOC {line}");
+        id += 1;
+        // The working set grows and shrinks, so the pressure does.
+        let width = 8 + (line / 100) % (VARS - 7);
+        for j in 0..3 {
+            let k = line * 3 + j;
+            let (d, a, b) = (k % width, (k + 1) % width, (k + 5) % width);
+            let _ = writeln!(
+                visa,
+                "    add (M1, 16) V{:04}(0,0)<1> V{:04}(0,0)<1;1,0> V{:04}(0,0)<1;1,0>",
+                33 + d,
+                33 + a,
+                33 + b
+            );
+            let _ = writeln!(
+                asm,
+                "        add (16|M0)   r{}.0<1>:d  r{}.0<8;8,1>:d  r{}.0<8;8,1>:d   // ${id}",
+                10 + 2 * d,
+                10 + 2 * a,
+                10 + 2 * b
+            );
+            if id % 2000 == 0 {
+                let _ = writeln!(
+                    asm,
+                    "        send.dc0 (16|M0)  null  r54  r8  0x80  0x020F1000  {{@1,$0}} // wr:1h+2, rd:0; hword scratch block write x2 //  scratch space spill:  from offset[0x32]; ; ${id}"
+                );
+            }
+            id += 1;
+        }
+        if line % 40 == 0 {
+            block += 1;
+            let v = 33 + line % VARS;
+            let _ = writeln!(visa, "    cmp.lt (M1, 16) P1 V{v:04}(0,0)<1;1,0> 0x10:d");
+            let _ = writeln!(visa, "    (P1) goto (M1, 16) L{block}\nL{block}:");
+            let _ = writeln!(
+                asm,
+                "        cmp (16|M0)   (lt)f0.0   null<1>:d  r{}.0<8;8,1>:d  16:w   // ${id}\n(f0.0)  jmpi  L{block}   // ${}\nL{block}:",
+                10 + 2 * (line % VARS),
+                id + 1
+            );
+            id += 3;
+        }
+    }
+    let _ = writeln!(visa, "    ret (M1, 1)");
+    let _ = writeln!(asm, "        ret (16|M0)   r0   // ${id}");
+    cl.push_str("}\n");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("OCL_asmgen.cl"), cl).unwrap();
+    std::fs::write(dir.join("OCL_asmgen_simd16_big.asm"), asm).unwrap();
+    let path = dir.join("OCL_asmgen_simd16_big.visaasm");
+    std::fs::write(&path, visa).unwrap();
+    path
+}
+
+/// The largest corpus kernel that has its `.asm` beside it (by vISA text size).
+fn largest_corpus_kernel() -> Option<PathBuf> {
+    let corpus = root().join("../shared/corpus");
+    let mut best: Option<(u64, PathBuf)> = None;
+    let mut stack = vec![corpus];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).ok()?.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "visaasm")
+                && p.with_extension("asm").is_file()
+            {
+                let len = e.metadata().map_or(0, |m| m.len());
+                if best.as_ref().is_none_or(|(l, _)| len > *l) {
+                    best = Some((len, p));
+                }
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The source of a corpus kernel `<clfile>__<kernel>.visaasm` whose folder has no
+/// `../cl/` (IGC 2.x's corpus shares the sources of the others): `<clfile>.cl` in any
+/// corpus `cl/` folder.
+fn corpus_source(visa: &Path) -> Option<PathBuf> {
+    let stem = visa.file_stem()?.to_str()?;
+    let (clfile, _) = stem.split_once("__")?;
+    if visa
+        .parent()?
+        .join("../cl")
+        .join(format!("{clfile}.cl"))
+        .is_file()
+    {
+        return None; // found beside it
+    }
+    let corpus = root().join("../shared/corpus");
+    std::fs::read_dir(&corpus)
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("cl").join(format!("{clfile}.cl")))
+        .find(|p| p.is_file())
+}
+
+/// Appended to a copy of a page: once it has loaded, hovers (and clicks) a linked
+/// line of `level` and writes what lit up in each level, and how long the page took
+/// to load, into a `<pre id="probe">` for `--dump-dom`; what is above the levels is
+/// hidden, so that a screenshot shows them.
+fn probe_script(level: &str) -> String {
+    format!(
+        r#"<script>window.addEventListener('load', function () {{
+  var load = performance.now();
+  // What is above the levels is hidden, for the screenshot.
+  var head = document.getElementById('k0-levels');
+  for (var el = head.previousElementSibling; el; el = el.previousElementSibling) {{
+    if (el.tagName !== 'H2') el.style.display = 'none';
+  }}
+  var links = JSON.parse(document.getElementById('k0-links').textContent);
+  var P = window.gpukitPanes.panes, level = '{level}', i = -1;
+  if (level === 'source') i = links.src.find(function (s) {{ return s !== null; }});
+  else i = links.gen.findIndex(function (v) {{ return v !== null; }}) ;
+  var pane = P['k0-' + level];
+  pane.reveal(i);
+  var row = pane.row(i);
+  row.dispatchEvent(new MouseEvent('mouseover', {{ bubbles: true }}));
+  row.dispatchEvent(new MouseEvent('click', {{ bubbles: true }}));
+  var out = {{ load_ms: Math.round(load), level: level, line: i, lit: {{}}, lines: {{}} }};
+  ['source', 'visa', 'gen'].forEach(function (lv) {{
+    var p = P['k0-' + lv];
+    out.lines[lv] = p ? +p.el.dataset.lines : 0;
+    out.lit[lv] = p ? p.el.querySelectorAll('.r.lk').length : 0;
+  }});
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.insertBefore(pre, document.body.firstChild);
+}});</script>"#
+    )
+}
+
+/// The three-level pages of the largest corpus kernel and of a generated
+/// 60,000-instruction kernel in headless Chromium: all three levels present, hover
+/// linking lights up the other levels, the load time printed, screenshots (the top
+/// of each page, and its levels after a click) in `target/report-levels-screenshots/`.
+#[test]
+fn three_level_pages_in_chromium() {
+    let have = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os("REQUIRE_PEERS").is_none(),
+            "REQUIRE_PEERS=1 but Debian's chromium is not installed"
+        );
+        skipped(format_args!("chromium is not installed"));
+        return;
+    }
+    let dir = out_dir("report-levels-browser");
+    let shots = out_dir("report-levels-screenshots");
+    let mut cases = vec![(generated_dump(&dir.join("generated"), 60_000), "source")];
+    match largest_corpus_kernel() {
+        // Corpus kernels were compiled without -g: no LOC lines, so the probe starts
+        // from a Gen line.
+        Some(p) => cases.push((p, "gen")),
+        None => {
+            assert!(!required(), "../shared/corpus is missing");
+            skipped(format_args!(
+                "three_level_pages_in_chromium: corpus kernel (../shared/corpus is missing)"
+            ));
+        }
+    }
+    for (visa, level) in cases {
+        let stem = visa.file_stem().unwrap().to_string_lossy().into_owned();
+        let page = dir.join(format!("{stem}.html"));
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+            .arg("report")
+            .arg(&visa)
+            .args(
+                corpus_source(&visa)
+                    .map(|cl| ["--source".into(), cl.into_os_string()])
+                    .into_iter()
+                    .flatten(),
+            )
+            .arg("-o")
+            .arg(&page)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = started.elapsed();
+        let html = std::fs::read_to_string(&page).unwrap();
+        for pane in ["k0-source", "k0-visa", "k0-gen"] {
+            assert!(
+                html.contains(&format!("id=\"{pane}\"")),
+                "{stem}: no {pane} pane"
+            );
+        }
+        check_page(&page);
+        // The page as it opens.
+        let png = shots.join(format!("{stem}.png"));
+        let started = std::time::Instant::now();
+        browser::screenshot_clean(None, &page, &png, "1600,1400", &stem);
+        let opened = started.elapsed();
+        // Hover a linked line, and read what lit up.
+        let probe = dir.join(format!("{stem}.probe.html"));
+        std::fs::write(
+            &probe,
+            html.replace("</body>", &format!("{}</body>", probe_script(level))),
+        )
+        .unwrap();
+        let dom = browser::chromium(
+            None,
+            &["--dump-dom", &format!("file://{}", probe.display())],
+        );
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        let at = dom
+            .find("<pre id=\"probe\">")
+            .unwrap_or_else(|| panic!("{stem}: the probe did not run"));
+        let json = &dom[at + 16..];
+        let json = json[..json.find("</pre>").unwrap()].replace("&quot;", "\"");
+        let probe_out: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for lv in ["source", "visa", "gen"] {
+            assert!(
+                probe_out["lines"][lv].as_u64().unwrap() > 0,
+                "{stem}: {lv} is empty"
+            );
+        }
+        // What a hover lights up: the other levels' lines.
+        let lit = &probe_out["lit"];
+        assert!(
+            lit["visa"].as_u64().unwrap() > 0,
+            "{stem}: no vISA line lit: {probe_out}"
+        );
+        assert!(
+            lit["gen"].as_u64().unwrap() > 0,
+            "{stem}: no Gen line lit: {probe_out}"
+        );
+        if level == "source" {
+            assert!(lit["source"].as_u64().unwrap() > 0, "{stem}: {probe_out}");
+        }
+        browser::screenshot_clean(
+            None,
+            &probe,
+            &shots.join(format!("{stem}.levels.png")),
+            "1600,1400",
+            &stem,
+        );
+        let _ = writeln_stderr(format_args!(
+            "{stem}: {} vISA / {} Gen / {} source lines; page {:.1} MB written in {:.2} s; \
+             Chromium start + load + screenshot {:.2} s; in-page load {} ms; hover lit {}",
+            probe_out["lines"]["visa"],
+            probe_out["lines"]["gen"],
+            probe_out["lines"]["source"],
+            html.len() as f64 / 1e6,
+            written.as_secs_f64(),
+            opened.as_secs_f64(),
+            probe_out["load_ms"],
+            probe_out["lit"],
+        ));
+    }
+    let _ = writeln_stderr(format_args!("screenshots: {}", shots.display()));
+}
+
+fn writeln_stderr(what: std::fmt::Arguments) -> std::io::Result<()> {
+    use std::io::Write;
+    writeln!(std::io::stderr(), "{what}")
+}

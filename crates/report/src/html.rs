@@ -98,6 +98,9 @@ pub fn write_page(page: &Page, out: &mut dyn Write) -> std::io::Result<()> {
     out.write_all(s.as_bytes())
 }
 
+/// Instruction positions up to which the pressure chart is also a static picture.
+const PICTURE_POSITIONS: usize = 10_000;
+
 /// Blocks up to which the CFG is shown unfolded.
 const CFG_OPEN_BLOCKS: usize = 400;
 
@@ -132,17 +135,22 @@ fn pressure(
     out.write_all(s.as_bytes())?;
     s.clear();
     out.write_all(crate::panes::pressure_json(p, detail).as_bytes())?;
-    s.push_str("</script></div>\n<details><summary class=\"note\">the same as a picture</summary>");
-    let picture = svg::pressure(
-        p,
-        &format!(
-            "{}: live registers along the instruction stream",
-            kernel.name
-        ),
-        &anchor,
-    );
-    pass(s, out, &picture)?;
-    s.push_str("</details>");
+    s.push_str("</script></div>\n");
+    // The chart as a picture too (for a page read without its script), while it is
+    // small: at 100,000 positions it would be megabytes the chart draws anyway.
+    if p.bytes.len() <= PICTURE_POSITIONS {
+        s.push_str("<details><summary class=\"note\">the same as a picture</summary>");
+        let picture = svg::pressure(
+            p,
+            &format!(
+                "{}: live registers along the instruction stream",
+                kernel.name
+            ),
+            &anchor,
+        );
+        pass(s, out, &picture)?;
+        s.push_str("</details>");
+    }
     let _ = write!(s, "<p class=\"note\">{}</p>", escape(&p.source));
     if !p.peak_live.is_empty() {
         let _ = write!(
@@ -167,7 +175,8 @@ fn listings(s: &mut String, out: &mut dyn Write, k: usize, kernel: &Kernel) -> s
     }
     match levels {
         Some(l) => {
-            s.push_str("<h3>OpenCL source, vISA and Gen</h3><p class=\"legend note\"><span style=\"background:#c9f0c9\">linked</span>hover a line: the lines of the other levels it corresponds to (vISA <code>LOC</code> lines, Gen <code>$N</code>); click: scroll to them<span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>in vISA, what the line writes or reads</p>");
+            let _ = write!(s, "<h3 id=\"k{k}-levels\">OpenCL source, vISA and Gen</h3>");
+            s.push_str("<p class=\"legend note\"><span style=\"background:#c9f0c9\">linked</span>hover a line: the lines of the other levels it corresponds to (vISA <code>LOC</code> lines, Gen <code>$N</code>); click: scroll to them<span class=\"hd\" style=\"background:#ffe8a8\">writes</span><span style=\"background:#d8ecff\">reads</span>in vISA, what the line writes or reads</p>");
             for note in &l.notes {
                 let _ = write!(s, "<p class=\"note\">{}</p>", escape(note));
             }

@@ -325,7 +325,7 @@
         drag = null;
         if (Math.abs(to - from) >= 2) zoomTo(Math.min(from, to), Math.max(from, to) + 1);
         else if (c === main && to >= 0 && to < n) {
-          var line = data.lines[to];
+          var line = data.lines ? data.lines[to] : Math.min(data.first + to, data.last);
           var p = panes['k' + k + '-visa'];
           if (p) { p.reveal(line); select(k, 'visa', line, true); }
           info.textContent = 'instruction ' + to + ': ' + data.est[to] + ' GRFs' +

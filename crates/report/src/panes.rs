@@ -219,8 +219,21 @@ pub fn pressure_json(p: &Pressure, detail: Option<&PressureDetail>) -> String {
     }
     s.push_str(",\"blocks\":");
     push_numbers(&mut s, p.block_starts.iter().map(Some));
-    s.push_str(",\"lines\":");
-    push_numbers(&mut s, p.lines.iter().map(Some));
+    // The listing line of each position: most often consecutive lines from the
+    // first, up to the listing's last (two numbers instead of one per position).
+    let first = p.lines.first().copied().unwrap_or(0);
+    let last = p.lines.last().copied().unwrap_or(0);
+    let consecutive = p
+        .lines
+        .iter()
+        .enumerate()
+        .all(|(i, &l)| l == (first + i).min(last));
+    if consecutive {
+        let _ = write!(s, ",\"first\":{first},\"last\":{last}");
+    } else {
+        s.push_str(",\"lines\":");
+        push_numbers(&mut s, p.lines.iter().map(Some));
+    }
     s.push('}');
     s
 }
