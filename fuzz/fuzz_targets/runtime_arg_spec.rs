@@ -1,5 +1,6 @@
-//! `visa run --arg N=SPEC`: argument specs from arbitrary text, under a small
-//! budget: never a panic, never an allocation past the budget.
+//! `visa run --arg ARG=SPEC`: argument specs from arbitrary text (indices and
+//! names, files, `bytes:`, the `range:`/`random:`/`fill:` generators, scalars,
+//! images), under a small budget: never a panic, never an allocation past the budget.
 #![no_main]
 use gpukit_runtime::{parse_arg, ArgSpec, Budget, Error};
 

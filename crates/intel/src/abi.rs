@@ -28,7 +28,8 @@ pub struct Program {
     pub container: Container,
     /// Patch-token format version (`CURRENT_ICBE_VERSION`) or `.ze_info` version.
     pub version: String,
-    /// Patch tokens: GFXCORE family code; zebin: the ELF `e_flags`/machine are not decoded.
+    /// The GFXCORE family code (NEO's `GFXCORE_FAMILY`) the program was built for:
+    /// patch tokens' header `Device`, zebin's `IntelGT` note of that type.
     pub device: Option<u32>,
     pub pointer_size: u32,
     /// Program-scope `__constant` data (its initial bytes).
@@ -48,6 +49,24 @@ pub struct Program {
     #[serde(skip)]
     pub data_pointers: Vec<DataPointer>,
     pub kernels: Vec<KernelAbi>,
+}
+
+/// GFXCORE families with 64-byte GRFs: Xe-HPC (PVC, `IGFX_XE_HPC_CORE` 0xc08) and
+/// the Xe cores after it (Xe2 0xc09, Xe3 0xc0a, ...). Gen12LP (tgllp, 18) and Xe-HPG
+/// (dg2, 0xc07) have 32-byte GRFs.
+const CORES_WITH_64_BYTE_GRF: std::ops::Range<u32> = 0xc08..0xd00;
+
+impl Program {
+    /// Bytes of one general register on the device the program was built for: 64
+    /// from Xe-HPC on, else (and when the binary does not say) 32. The hardware
+    /// thread payload is laid out in these: the local IDs of each dimension take
+    /// whole GRFs, and the cross-thread data follows them.
+    pub fn grf_bytes(&self) -> u32 {
+        match self.device {
+            Some(d) if CORES_WITH_64_BYTE_GRF.contains(&d) => 64,
+            _ => 32,
+        }
+    }
 }
 
 /// A 64-bit pointer at `offset` of the program-scope buffer `holder` that holds an offset
@@ -104,6 +123,50 @@ pub struct KernelAbi {
     /// index the kernel's sampler variables hold.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inline_samplers: Vec<InlineSampler>,
+    /// The source's `reqd_work_group_size(X, Y, Z)`, when it has one: the only local
+    /// size the kernel runs with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_local: Option<[u32; 3]>,
+    /// What the source says of each argument, by index, when the program was built
+    /// with `-cl-kernel-arg-info` (patch tokens `KERNEL_ARGUMENT_INFO`, zebin
+    /// `kernels_misc_info`); empty otherwise. Arguments the kernel never reads are
+    /// here though they have no payload.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arg_info: Vec<ArgInfo>,
+    /// Patch tokens: the format strings (and `%s` strings) the kernel's printf
+    /// records name by index (`PATCH_TOKEN_STRING`). Zebin records hold the address
+    /// of a string in the program's `.data.const.string` instead.
+    #[serde(skip)]
+    pub printf_strings: Vec<(u32, Vec<u8>)>,
+}
+
+/// An argument as the source declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArgInfo {
+    pub index: u32,
+    pub name: String,
+    /// The type as the compiler spells it: `int`, `float4`, `int*` (what the binary
+    /// writes after a `;`, a size or nothing, is dropped).
+    pub type_name: String,
+    /// `__global`, `__constant`, `__local`, `__private` (by value).
+    pub address_qualifier: String,
+}
+
+impl ArgInfo {
+    pub(crate) fn new(
+        index: u32,
+        name: String,
+        type_name: &str,
+        address_qualifier: String,
+    ) -> Self {
+        let type_name = type_name.split(';').next().unwrap_or_default().trim();
+        ArgInfo {
+            index,
+            name,
+            type_name: type_name.to_owned(),
+            address_qualifier,
+        }
+    }
 }
 
 /// An OpenCL sampler's state.
@@ -355,7 +418,18 @@ impl KernelAbi {
             constant_bti: None,
             global_bti: None,
             inline_samplers: Vec::new(),
+            required_local: None,
+            arg_info: Vec::new(),
+            printf_strings: Vec::new(),
         }
+    }
+    /// The argument named `name` in the source, when the binary has argument info.
+    pub fn arg_named(&self, name: &str) -> Option<&ArgInfo> {
+        self.arg_info.iter().find(|a| a.name == name)
+    }
+    /// What the source says of argument `index`, when the binary has argument info.
+    pub fn arg_info(&self, index: u32) -> Option<&ArgInfo> {
+        self.arg_info.iter().find(|a| a.index == index)
     }
     /// The explicit argument with `index` (arguments are sorted by index once read).
     pub fn arg(&self, index: u32) -> Option<&Arg> {
@@ -369,6 +443,10 @@ impl KernelAbi {
     }
     fn finish(&mut self) {
         self.args.sort_by_key(|a| a.index);
+        self.arg_info.sort_by_key(|a| a.index);
+        if self.required_local.is_some_and(|r| r.contains(&0)) {
+            self.required_local = None;
+        }
         self.implicit.sort_by_key(|i| (i.offset, i.source_offset));
         let end = |o: u32, s: u32| o.saturating_add(s);
         self.cross_thread_size = self

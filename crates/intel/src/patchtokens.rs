@@ -21,6 +21,8 @@ const ALLOCATE_LOCAL_SURFACE: u32 = 15;
 const SAMPLER_KERNEL_ARGUMENT: u32 = 16;
 const DATA_PARAMETER_BUFFER: u32 = 17;
 const THREAD_PAYLOAD: u32 = 22;
+const KERNEL_ARGUMENT_INFO: u32 = 26;
+const STRING: u32 = 28;
 const EXECUTION_ENVIRONMENT: u32 = 23;
 const STATELESS_GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT: u32 = 30;
 const STATELESS_CONSTANT_MEMORY_OBJECT_KERNEL_ARGUMENT: u32 = 31;
@@ -355,6 +357,7 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                 abi.per_thread.unused_grf = field(6) != 0; // UnusedPerThreadConstantPresent
             }
             EXECUTION_ENVIRONMENT => {
+                abi.required_local = Some([field(0), field(1), field(2)]);
                 largest_simd = field(3);
                 abi.has_barriers = field(5) != 0;
                 compiled = [field(7) != 0, field(8) != 0, field(9) != 0];
@@ -367,6 +370,38 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
                     size: field(2),
                     source_offset: 0,
                 });
+            }
+            KERNEL_ARGUMENT_INFO => {
+                // ArgumentNumber, then the sizes of five strings that follow the
+                // token's fields in this order: address qualifier, access qualifier,
+                // name, type name, type qualifier.
+                let mut at = at + TOKEN_HEADER + 24;
+                let end = at.saturating_add(size).saturating_sub(TOKEN_HEADER + 24);
+                let mut strings = (1..=5).map(|i| {
+                    let len = field(i) as usize;
+                    let text = b
+                        .data
+                        .get(at..at.saturating_add(len).min(end))
+                        .map(text_of)
+                        .unwrap_or_default();
+                    at = at.saturating_add(len);
+                    text
+                });
+                let address_qualifier = strings.next().unwrap_or_default();
+                let _access = strings.next();
+                let name = strings.next().unwrap_or_default();
+                let type_name = strings.next().unwrap_or_default();
+                abi.arg_info
+                    .push(ArgInfo::new(field(0), name, &type_name, address_qualifier));
+            }
+            STRING => {
+                // Index, StringSize, then the string.
+                let from = at + TOKEN_HEADER + 8;
+                let len = (field(1) as usize).min(size.saturating_sub(TOKEN_HEADER + 8));
+                if let Some(text) = b.data.get(from..from + len) {
+                    let text = text.split(|c| *c == 0).next().unwrap_or_default();
+                    abi.printf_strings.push((field(0), text.to_vec()));
+                }
             }
             ALLOCATE_STATELESS_PRINTF_SURFACE => abi.implicit.push(ImplicitArg {
                 kind: Implicit::PrintfBuffer,
@@ -435,6 +470,12 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
         }
     }
     Ok((abi.finish(), end))
+}
+
+/// A NUL-terminated (or padded) string of a token, as text.
+fn text_of(bytes: &[u8]) -> String {
+    let bytes = bytes.split(|c| *c == 0).next().unwrap_or_default();
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Walks the tokens in `[start, end)`, calling `each(token, offset, size)`.

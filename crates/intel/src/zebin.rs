@@ -94,6 +94,13 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             abi.has_barriers = num(env, "barrier_count")?.unwrap_or(0) > 0
                 || env.scalar("has_barriers").as_deref() == Some("true");
             abi.private_size = num(env, "private_size")?.unwrap_or(0);
+            let required: Vec<u32> = env
+                .items_of("required_work_group_size")
+                .filter_map(|n| n.str().as_deref().and_then(parse_u32))
+                .collect();
+            if let [x, y, z] = required[..] {
+                abi.required_local = Some([x, y, z]);
+            }
         }
         for p in k.items_of("payload_arguments") {
             let ty = p.scalar("arg_type").unwrap_or_default();
@@ -306,7 +313,8 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             abi.gen_code_size = abi.gen_code.len();
         }
     }
-    // Address spaces of by-pointer arguments IGC leaves out of the payload list.
+    // Address spaces of by-pointer arguments IGC leaves out of the payload list, and
+    // the source's names and types of every argument.
     for info in root.items_of("kernels_misc_info") {
         let Some(kname) = info.scalar("name") else {
             continue;
@@ -319,6 +327,13 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
             let Some(index) = a.scalar("index").as_deref().and_then(parse_u32) else {
                 continue;
             };
+            let text = |key: &str| a.scalar(key).unwrap_or_default().into_owned();
+            abi.arg_info.push(ArgInfo::new(
+                index,
+                text("name"),
+                &text("type_name"),
+                text("address_qualifier"),
+            ));
             if let Some(arg) = abi.existing_arg_mut(index) {
                 if arg.address_space.is_none() {
                     arg.address_space = match a.scalar("address_qualifier").as_deref() {
@@ -429,7 +444,7 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         format: Format::Zebin,
         container: Container::Zebin,
         version,
-        device: None,
+        device: gfx_core_family(&elf),
         pointer_size: 8,
         constant_data,
         global_data,
@@ -437,6 +452,24 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         symbols,
         data_pointers,
         kernels,
+    })
+}
+
+/// The GFXCORE family the binary was built for: the `IntelGT` note of type 2
+/// (`NT_INTELGT_GFXCORE_FAMILY`) in `.note.intelgt.compat`, a u32.
+fn gfx_core_family(elf: &ElfFile64<Endianness>) -> Option<u32> {
+    const NT_INTELGT_GFXCORE_FAMILY: u32 = 2;
+    let endian = elf.endian();
+    let data = elf.data();
+    elf.elf_section_table().iter().find_map(|header| {
+        let mut notes = header.notes(endian, data).ok()??;
+        while let Ok(Some(note)) = notes.next() {
+            if note.name() == b"IntelGT" && note.n_type(endian) == NT_INTELGT_GFXCORE_FAMILY {
+                let desc: [u8; 4] = note.desc().try_into().ok()?;
+                return Some(u32::from_le_bytes(desc));
+            }
+        }
+        None
     })
 }
 

@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for s in specs {
         parsed.push(parse_arg(s, &mut budget, &mut read)?);
     }
-    let buffers: Vec<u32> = parsed.iter().map(|(i, _)| *i).collect();
+    let buffers: Vec<_> = parsed.iter().map(|(arg, _)| arg.clone()).collect();
     let request = Request {
         global: [global.parse()?, 1, 1],
         local: [local.parse()?, 1, 1],
@@ -41,7 +41,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         functions: Vec::new(),
     };
     let outcome = launch(&kernel, program, request, &mut budget, None)?;
-    for i in buffers {
+    for arg in buffers {
+        let i = outcome.arg_index(&arg).ok_or("no such argument")?;
         if let Some(data) = outcome.buffer(i) {
             let words: Vec<u32> = data
                 .chunks_exact(4)

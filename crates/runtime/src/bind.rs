@@ -3,9 +3,10 @@
 //! relocations, inline samplers; then the run, and its results.
 
 use crate::budget::{Budget, Origin};
-use crate::spec::ArgSpec;
-use crate::{default_instruction_limit, Error};
-use gpukit_intel::{ArgKind, DataSection, ImageParam, ImageType, Implicit, Program};
+use crate::printf::{self, Strings};
+use crate::spec::{ArgRef, ArgSpec, Scalar};
+use crate::{default_instruction_limit, workgroup, Error};
+use gpukit_intel::{ArgKind, DataSection, ImageParam, ImageType, Implicit, KernelAbi, Program};
 use gpukit_visa::interp::{
     self, AddressMode, ChannelType, ImageDesc, Launch, Memory, Payload, Sampler, Shape, Stats,
 };
@@ -22,11 +23,13 @@ pub struct Kernel<'a> {
 /// What the caller asks of one launch.
 pub struct Request {
     pub global: [u32; 3],
+    /// `[0, 0, 0]`: the size the runtime chooses ([`workgroup::default_local`]); a
+    /// `reqd_work_group_size` in the binary is the only size accepted.
     pub local: [u32; 3],
     /// How many of the dimensions the caller gave (`get_work_dim()`).
     pub work_dim: u32,
-    /// Argument index and spec; the buffers are moved into the launch's memory.
-    pub args: Vec<(u32, ArgSpec)>,
+    /// Argument (index or name) and spec; the buffers are moved into the launch's memory.
+    pub args: Vec<(ArgRef, ArgSpec)>,
     /// `None`: [`default_instruction_limit`] of the launch's hardware threads.
     pub max_instructions: Option<u64>,
     /// How the engine executes (translated or generic); the results are the same.
@@ -44,9 +47,14 @@ pub struct Outcome {
     pub instruction_limit: u64,
     /// The kernel's SIMD size (from its binary).
     pub simd: u32,
+    /// The local size the launch ran with (the caller's, or the runtime's choice).
+    pub local: [u32; 3],
     /// Argument index -> buffer index in `memory`, for buffer and image arguments.
     buffers: Vec<(u32, usize)>,
     printf: Option<usize>,
+    /// The argument names the binary gives, by index.
+    names: Vec<(u32, String)>,
+    printf_strings: Vec<(u32, Vec<u8>)>,
 }
 
 impl Outcome {
@@ -61,10 +69,171 @@ impl Outcome {
     pub fn printf_buffer(&self) -> Option<&[u8]> {
         Some(&self.memory.buffers[self.printf?].data)
     }
+
+    /// What the kernel printed, as the runtime prints it ([`printf::decode`]):
+    /// `None` when the kernel has no printf buffer.
+    pub fn printf_output(&self) -> Option<String> {
+        let buffer = self.printf_buffer()?;
+        let at = |address: u64| -> Option<Vec<u8>> {
+            let b = self
+                .memory
+                .buffers
+                .iter()
+                .find(|b| address >= b.base && address - b.base < b.data.len() as u64)?;
+            let tail = &b.data[(address - b.base) as usize..];
+            Some(tail.split(|c| *c == 0).next().unwrap_or_default().to_vec())
+        };
+        let strings = if self.printf_strings.is_empty() {
+            Strings::Addressed(&at)
+        } else {
+            Strings::Indexed(&self.printf_strings)
+        };
+        Some(printf::decode(buffer, &strings))
+    }
+
+    /// The index of argument `arg` (a name where the binary has argument names).
+    pub fn arg_index(&self, arg: &ArgRef) -> Option<u32> {
+        match arg {
+            ArgRef::Index(n) => Some(*n),
+            ArgRef::Name(name) => self.names.iter().find(|(_, n)| n == name).map(|(i, _)| *i),
+        }
+    }
 }
 
-/// Register bytes of one GRF on the targets gpukit runs.
-const GRF_BYTES: u32 = 32;
+/// "argument N" with the source's name where the binary has it.
+fn label(abi: &KernelAbi, index: u32) -> String {
+    match abi.arg_info(index) {
+        Some(info) if !info.name.is_empty() => format!("argument {index} ({})", info.name),
+        _ => format!("argument {index}"),
+    }
+}
+
+/// The caller's specs by argument index: every name resolved, every index one the
+/// kernel has, none given twice.
+fn resolve_args(
+    abi: &KernelAbi,
+    args: Vec<(ArgRef, ArgSpec)>,
+) -> Result<Vec<(u32, Option<ArgSpec>)>, String> {
+    let has = |i: u32| abi.arg(i).is_some() || abi.arg_info(i).is_some();
+    let mut indices: Vec<u32> = abi
+        .args
+        .iter()
+        .map(|a| a.index)
+        .chain(abi.arg_info.iter().map(|a| a.index))
+        .collect();
+    indices.sort_unstable();
+    indices.dedup();
+    let listed = match (indices.first(), indices.last()) {
+        (Some(first), Some(last)) if (last - first) as usize + 1 == indices.len() => {
+            format!("{first}..={last}")
+        }
+        (Some(_), Some(_)) => indices
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "none".into(),
+    };
+    let mut out: Vec<(u32, Option<ArgSpec>)> = Vec::with_capacity(args.len());
+    for (arg, spec) in args {
+        let index = match &arg {
+            ArgRef::Index(n) => *n,
+            ArgRef::Name(name) => match abi.arg_named(name) {
+                Some(info) => info.index,
+                None if abi.arg_info.is_empty() => {
+                    return Err(format!(
+                        "--arg {name}=...: the program binary has no argument names (build it with -cl-kernel-arg-info), give the index"
+                    ))
+                }
+                None => {
+                    let names: Vec<&str> = abi.arg_info.iter().map(|a| a.name.as_str()).collect();
+                    return Err(format!(
+                        "--arg {name}=...: no argument is named {name:?} (the arguments are {})",
+                        names.join(", ")
+                    ));
+                }
+            },
+        };
+        if !has(index) {
+            return Err(format!(
+                "--arg {arg}=...: the kernel has no argument {index} (its arguments: {listed})"
+            ));
+        }
+        if out.iter().any(|(i, _)| *i == index) {
+            return Err(format!("{} is given twice", label(abi, index)));
+        }
+        out.push((index, Some(spec)));
+    }
+    Ok(out)
+}
+
+/// A scalar type as argument info spells it (`int`, `uint`, `float`, ...): its
+/// size and whether it is a floating-point type; `None` for vectors, structs and
+/// pointers.
+fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
+    let t = type_name.trim().trim_start_matches("const ").trim();
+    let t = t.strip_prefix("unsigned ").map_or(t, |u| u);
+    Some(match t {
+        "char" | "uchar" | "bool" => (1, false),
+        "short" | "ushort" => (2, false),
+        "int" | "uint" => (4, false),
+        "long" | "ulong" | "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t" => (8, false),
+        "half" => (2, true),
+        "float" => (4, true),
+        "double" => (8, true),
+        _ => return None,
+    })
+}
+
+/// Why a by-value spec does not fit the argument, if it does not: a buffer for a
+/// value, a scalar of another type or size than the source declares (or than the
+/// payload holds, without argument info), too few bytes.
+fn value_mismatch(abi: &KernelAbi, arg: &gpukit_intel::Arg, spec: &ArgSpec) -> Option<String> {
+    let declared = abi
+        .arg_info(arg.index)
+        .map(|i| i.type_name.as_str())
+        .filter(|t| !t.is_empty());
+    let payload = arg.payload_size() as usize;
+    let is = match declared {
+        Some(t) => format!("has type {t} (by value)"),
+        None => format!("is passed by value ({payload} bytes)"),
+    };
+    match spec {
+        ArgSpec::Scalar(ty, _) => {
+            let fits = match declared.map(declared_scalar) {
+                Some(Some((size, float))) => size == ty.size() && float == ty.is_float(),
+                Some(None) => false,
+                None => payload == 0 || payload == ty.size(),
+            };
+            (!fits).then(|| {
+                let want = match declared.map(declared_scalar) {
+                    Some(Some((size, float))) => Scalar::all()
+                        .filter(|s| s.size() == size && s.is_float() == float)
+                        .map(|s| format!("{s}:VALUE"))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    _ => format!("bytes:PATH with {} bytes", payload.max(1)),
+                };
+                format!(
+                    "{is}; {} is {} bytes of {}: give {want}",
+                    spec.what(),
+                    ty.size(),
+                    ty.opencl_name()
+                )
+            })
+        }
+        ArgSpec::Bytes(b) if b.len() < payload => Some(format!(
+            "{is}; bytes: gives {} bytes, the payload holds {payload}",
+            b.len()
+        )),
+        ArgSpec::Bytes(_) => None,
+        _ => Some(format!(
+            "{is}: give TYPE:VALUE or bytes:PATH, not {}",
+            spec.what()
+        )),
+    }
+}
+
 /// Marks a bindless image, which has no binding-table index of its own.
 const IMAGE_WITHOUT_BTI: u32 = u32::MAX;
 /// The cross-thread data a payload can hold.
@@ -156,6 +325,8 @@ pub fn launch(
         .position(|k| k.name == name)
         .ok_or_else(|| Error::NoKernel(name.to_owned()))?;
     let abi = program.kernels.swap_remove(abi_index);
+    // The payload is laid out in the device's registers.
+    let grf_bytes = program.grf_bytes();
     let Request {
         global,
         local,
@@ -164,9 +335,12 @@ pub fn launch(
         max_instructions,
         options,
     } = request;
+    let uses_slm = abi.slm_size > 0 || args.iter().any(|(_, s)| matches!(s, ArgSpec::Local(_)));
+    let local = workgroup::local_for(&abi, program.device, uses_slm, global, work_dim, local)
+        .map_err(|m| Error::Usage(format!("kernel {name}: {m}")))?;
     let mut launch = Launch {
         simd: abi.simd_size,
-        grf_bytes: GRF_BYTES,
+        grf_bytes,
         global,
         local,
         payload: Payload::default(),
@@ -181,8 +355,22 @@ pub fn launch(
         .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?;
     let usage = |m: String| Error::Usage(format!("kernel {name}: {m}"));
 
-    let mut specs: Vec<(u32, Option<ArgSpec>)> =
-        args.into_iter().map(|(n, s)| (n, Some(s))).collect();
+    let mut specs = resolve_args(&abi, args).map_err(usage)?;
+    // Arguments the binary knows only from argument info (the kernel never reads
+    // them) still need a spec, as clEnqueueNDRangeKernel needs every argument set.
+    if let Some(missing) = abi
+        .arg_info
+        .iter()
+        .find(|a| abi.arg(a.index).is_none() && !specs.iter().any(|(i, _)| *i == a.index))
+    {
+        return Err(usage(format!(
+            "no --arg {}=... ({}, {} {}, unused by the kernel but required)",
+            missing.index,
+            label(&abi, missing.index),
+            missing.address_qualifier,
+            missing.type_name
+        )));
+    }
     let mut mem = Memory::default();
     let mut cross = vec![0u8; (abi.cross_thread_size as usize).min(MAX_CROSS_THREAD)];
     let mut buffers: Vec<(u32, usize)> = Vec::new();
@@ -198,7 +386,23 @@ pub fn launch(
             .iter_mut()
             .find(|(n, _)| *n == arg.index)
             .and_then(|(_, s)| s.take())
-            .ok_or_else(|| usage(format!("no --arg {}=...", arg.index)))?;
+            .ok_or_else(|| {
+                let what = match abi.arg_info(arg.index) {
+                    Some(i) => format!(
+                        " ({}, {} {})",
+                        label(&abi, arg.index),
+                        i.address_qualifier,
+                        i.type_name
+                    ),
+                    None => String::new(),
+                };
+                usage(format!("no --arg {}=...{what}", arg.index))
+            })?;
+        if arg.kind == ArgKind::Value {
+            if let Some(why) = value_mismatch(&abi, arg, &spec) {
+                return Err(usage(format!("{} {why}", label(&abi, arg.index))));
+            }
+        }
         match (arg.kind, spec) {
             (ArgKind::StatelessPointer | ArgKind::StatefulPointer, ArgSpec::Buffer(data)) => {
                 let index = mem.buffers.len();
@@ -213,7 +417,13 @@ pub fn launch(
                         Some(h) if Some(p.offset) == arg.bindless_offset => u64::from(h),
                         _ => base,
                     };
-                    put(&mut cross, p.offset, p.size, p.source_offset, &value.to_le_bytes());
+                    put(
+                        &mut cross,
+                        p.offset,
+                        p.size,
+                        p.source_offset,
+                        &value.to_le_bytes(),
+                    );
                 }
             }
             (ArgKind::LocalPointer, ArgSpec::Local(bytes)) => {
@@ -230,7 +440,13 @@ pub fn launch(
                 )?;
                 slm = end;
                 for p in &arg.pieces {
-                    put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(at).to_le_bytes());
+                    put(
+                        &mut cross,
+                        p.offset,
+                        p.size,
+                        p.source_offset,
+                        &u64::from(at).to_le_bytes(),
+                    );
                 }
             }
             (ArgKind::Image, ArgSpec::Image(desc, data)) => {
@@ -254,22 +470,38 @@ pub fn launch(
                 }
                 if let Some(h) = bindless_handle(&mut mem, arg.bindless_offset, index) {
                     for p in &arg.pieces {
-                        put(&mut cross, p.offset, p.size, p.source_offset, &u64::from(h).to_le_bytes());
+                        put(
+                            &mut cross,
+                            p.offset,
+                            p.size,
+                            p.source_offset,
+                            &u64::from(h).to_le_bytes(),
+                        );
                     }
                 }
                 buffers.push((arg.index, index));
                 images.push((arg.index, desc));
             }
-            (ArgKind::Value, ArgSpec::Bytes(bytes) | ArgSpec::Buffer(bytes)) => {
+            (ArgKind::Value, ArgSpec::Bytes(bytes) | ArgSpec::Scalar(_, bytes)) => {
                 for p in &arg.pieces {
                     put(&mut cross, p.offset, p.size, p.source_offset, &bytes);
                 }
             }
-            (kind, _) => {
+            (kind, spec) => {
+                let (is, give) = match kind {
+                    ArgKind::StatelessPointer | ArgKind::StatefulPointer => (
+                        "a global pointer",
+                        "a buffer: file:PATH, zeros:BYTES, range:N:TYPE, random:N:TYPE:SEED or fill:N:TYPE:V",
+                    ),
+                    ArgKind::LocalPointer => ("a __local pointer", "local:BYTES"),
+                    ArgKind::Image => ("an image", "image:WxH[xD]:ORDER.TYPE:(file:PATH|zeros)"),
+                    _ => ("a sampler or another kind gpukit does not bind", "nothing gpukit supports"),
+                };
                 return Err(usage(format!(
-                    "argument {} is {kind:?}; its spec does not fit (buffers take file:/zeros:, local pointers local:, values TYPE:VALUE, images image:; sampler arguments are not supported)",
-                    arg.index
-                )))
+                    "{} is {is}: give {give}, not {}",
+                    label(&abi, arg.index),
+                    spec.what()
+                )));
             }
         }
     }
@@ -453,8 +685,8 @@ pub fn launch(
     let instruction_limit =
         max_instructions.unwrap_or_else(|| default_instruction_limit(shape.hardware_threads()));
     // The per-thread payload size comes from the binary: one past 4 GiB cannot be laid out.
-    let per_thread = abi.per_thread_bytes(GRF_BYTES);
-    let cross_thread_offset = u32::try_from(u64::from(GRF_BYTES) + per_thread).map_err(|_| {
+    let per_thread = abi.per_thread_bytes(grf_bytes);
+    let cross_thread_offset = u32::try_from(u64::from(grf_bytes) + per_thread).map_err(|_| {
         Error::Input(format!(
             "kernel {name}: a per-thread payload of {per_thread} bytes does not fit in 32 bits"
         ))
@@ -488,7 +720,14 @@ pub fn launch(
         memory: mem,
         instruction_limit,
         simd: launch.simd,
+        local,
         buffers,
         printf,
+        names: abi
+            .arg_info
+            .iter()
+            .map(|a| (a.index, a.name.clone()))
+            .collect(),
+        printf_strings: abi.printf_strings,
     })
 }

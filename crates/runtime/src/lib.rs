@@ -11,11 +11,13 @@
 
 mod bind;
 pub mod budget;
+pub mod printf;
 pub mod spec;
+pub mod workgroup;
 
 pub use bind::{launch, Kernel, Outcome, Request};
 pub use budget::{parse_size, Budget, Origin, OverBudget, DEFAULT_MAX_MEMORY};
-pub use spec::{parse_arg, parse_spec, split_index, ArgSpec};
+pub use spec::{parse_arg, parse_spec, split_arg, ArgRef, ArgSpec, Scalar};
 
 use gpukit_visa::interp::RunError;
 
@@ -80,30 +82,55 @@ pub fn instruction_lines(text: &str, count: usize) -> Option<Vec<usize>> {
     (lines.len() == count).then_some(lines)
 }
 
+/// One element of a buffer read as a type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Element {
+    Int(i64),
+    UInt(u64),
+    F32(f32),
+    F64(f64),
+}
+
+impl std::fmt::Display for Element {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Element::Int(v) => write!(f, "{v}"),
+            Element::UInt(v) => write!(f, "{v}"),
+            Element::F32(v) => write!(f, "{v}"),
+            Element::F64(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A buffer's elements of `ty` (u8..i64, f32, f64); a partial last element is left out.
+pub fn elements(data: &[u8], ty: &str) -> Result<Vec<Element>, Error> {
+    let scalar = Scalar::parse(ty)
+        .ok_or_else(|| Error::Usage(format!("--show: unknown element type {ty:?}")))?;
+    let size = scalar.size();
+    Ok(data
+        .chunks_exact(size)
+        .map(|chunk| {
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(chunk);
+            let raw = u64::from_le_bytes(b);
+            match scalar {
+                Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => Element::UInt(raw),
+                Scalar::I8 => Element::Int(raw as u8 as i8 as i64),
+                Scalar::I16 => Element::Int(raw as u16 as i16 as i64),
+                Scalar::I32 => Element::Int(raw as u32 as i32 as i64),
+                Scalar::I64 => Element::Int(raw as i64),
+                Scalar::F32 => Element::F32(f32::from_bits(raw as u32)),
+                Scalar::F64 => Element::F64(f64::from_bits(raw)),
+            }
+        })
+        .collect())
+}
+
 /// A buffer as text: elements of `ty` (u8..i64, f32, f64), eight to a line, each
 /// line led by its first index.
 pub fn format_elements(data: &[u8], ty: &str) -> Result<String, Error> {
-    let size = match ty {
-        "u8" | "i8" => 1,
-        "u16" | "i16" => 2,
-        "u32" | "i32" | "f32" => 4,
-        "u64" | "i64" | "f64" => 8,
-        _ => return Err(Error::Usage(format!("--show: unknown element type {ty:?}"))),
-    };
     let mut out = String::new();
-    for (i, chunk) in data.chunks_exact(size).enumerate() {
-        let mut b = [0u8; 8];
-        b[..size].copy_from_slice(chunk);
-        let raw = u64::from_le_bytes(b);
-        let v = match ty {
-            "u8" | "u16" | "u32" | "u64" => raw.to_string(),
-            "i8" => (raw as u8 as i8).to_string(),
-            "i16" => (raw as u16 as i16).to_string(),
-            "i32" => (raw as u32 as i32).to_string(),
-            "i64" => (raw as i64).to_string(),
-            "f32" => f32::from_bits(raw as u32).to_string(),
-            _ => f64::from_bits(raw).to_string(),
-        };
+    for (i, v) in elements(data, ty)?.iter().enumerate() {
         if i % 8 == 0 {
             if i > 0 {
                 out.push('\n');
@@ -111,7 +138,7 @@ pub fn format_elements(data: &[u8], ty: &str) -> Result<String, Error> {
             out.push_str(&format!("{i:6}:"));
         }
         out.push(' ');
-        out.push_str(&v);
+        out.push_str(&v.to_string());
     }
     out.push('\n');
     Ok(out)

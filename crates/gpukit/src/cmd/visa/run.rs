@@ -5,7 +5,7 @@
 use crate::detect::{self, Format};
 use crate::error::{CmdError, CmdResult};
 use crate::output::{emit, emit_binary, JsonArg};
-use gpukit_runtime::{self as runtime, split_index, Budget, Kernel, Request};
+use gpukit_runtime::{self as runtime, split_arg, Budget, Element, Kernel, Request};
 use gpukit_visa::interp;
 use std::path::{Path, PathBuf};
 
@@ -27,21 +27,27 @@ pub struct Args {
     /// Global work size X[,Y[,Z]]
     #[arg(long)]
     global: String,
-    /// Local work size X[,Y[,Z]]
+    /// Local work size X[,Y[,Z]] (default: the kernel's reqd_work_group_size, else
+    /// the size the OpenCL runtime chooses for the global size)
     #[arg(long)]
-    local: String,
-    /// Argument N: file:PATH or zeros:BYTES (a global buffer), local:BYTES (a
-    /// __local pointer), TYPE:VALUE (i8..u64, f32, f64), or
+    local: Option<String>,
+    /// Argument ARG (its index, or its name where the program was built with
+    /// -cl-kernel-arg-info): a global buffer as file:PATH, zeros:BYTES,
+    /// range:N:TYPE (0, 1, 2, ...), random:N:TYPE:SEED (SplitMix64: integers uniform
+    /// over the type's bits, floats in [0, 1)) or fill:N:TYPE:V; local:BYTES (a
+    /// __local pointer); TYPE:VALUE (a scalar: i8..u64, f32, f64, of the argument's
+    /// type and size); bytes:PATH (a by-value struct or vector's bytes); or
     /// image:WxH[xD]:ORDER.TYPE:(file:PATH|zeros) for an image (D is the depth of a
     /// 3D image or the layers of an array; ORDER r, rg or rgba; TYPE f32, f16,
     /// unorm8, unorm16, i8, i16, i32, u8, u16 or u32; texels packed row by row)
-    #[arg(long = "arg", value_name = "N=SPEC")]
+    #[arg(long = "arg", value_name = "ARG=SPEC")]
     args: Vec<String>,
-    /// Write buffer argument N to FILE after the run
-    #[arg(long = "out", value_name = "N=FILE")]
+    /// Write buffer argument ARG (index or name) to FILE after the run
+    #[arg(long = "out", value_name = "ARG=FILE")]
     outs: Vec<String>,
-    /// Print buffer argument N after the run as TYPE elements (u8..i64, f32, f64), 8 a line
-    #[arg(long = "show", value_name = "N=TYPE")]
+    /// Print buffer argument ARG after the run as TYPE elements (u8..i64, f32, f64),
+    /// 8 a line (with --json: in the report's "buffers")
+    #[arg(long = "show", value_name = "ARG=TYPE")]
     shows: Vec<String>,
     /// Print every executed instruction with its channel mask (stderr)
     #[arg(long)]
@@ -72,7 +78,8 @@ pub struct Args {
 }
 
 /// `--json`: the run's statistics and the CPU time the run took (process CPU time,
-/// every thread, around the launch: parse excluded).
+/// every thread, around the launch: parse excluded), the local size, what the
+/// kernel printed and the `--show` buffers.
 #[derive(serde::Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
@@ -81,6 +88,33 @@ struct Report<'a> {
     findings: Option<&'a [interp::check::Finding]>,
     cpu_nanoseconds: u64,
     channel_instructions_per_cpu_second: f64,
+    local_size: [u32; 3],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    printf: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    buffers: Vec<Shown>,
+}
+
+/// A `--show` buffer in the JSON report.
+#[derive(serde::Serialize)]
+struct Shown {
+    arg: u32,
+    #[serde(rename = "type")]
+    ty: String,
+    values: Vec<serde_json::Value>,
+}
+
+fn json_value(e: Element) -> serde_json::Value {
+    match e {
+        Element::Int(v) => v.into(),
+        Element::UInt(v) => v.into(),
+        Element::F32(v) => {
+            serde_json::Number::from_f64(f64::from(v)).map_or(serde_json::Value::Null, Into::into)
+        }
+        Element::F64(v) => {
+            serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into)
+        }
+    }
 }
 
 /// The process's CPU time so far, nanoseconds (0 where the clock is missing).
@@ -193,7 +227,11 @@ pub fn run(a: Args) -> CmdResult {
     let program = gpukit_intel::read(&program_bytes).map_err(|e| CmdError::input(&a.binary, e))?;
     drop(program_bytes);
     let (global, work_dim) = dims(&a.global, "global")?;
-    let (local, _) = dims(&a.local, "local")?;
+    // No --local: zeros, the runtime chooses.
+    let local = match &a.local {
+        Some(l) => dims(l, "local")?.0,
+        None => [0; 3],
+    };
     let mut budget = match &a.max_memory {
         Some(m) => Budget::new(runtime::parse_size(m).ok_or_else(|| {
             usage(format!(
@@ -246,10 +284,15 @@ pub fn run(a: Args) -> CmdResult {
     let cpu = process_cpu_nanoseconds().saturating_sub(cpu_started);
     let stats = &outcome.stats;
     let buffer = |o: &str, flag: &str| -> Result<(u32, String, &[u8]), CmdError> {
-        let (n, rest) = split_index(o, flag).map_err(cmd_error)?;
+        let (arg, rest) = split_arg(o, flag).map_err(cmd_error)?;
+        let n = outcome.arg_index(&arg).ok_or_else(|| {
+            usage(format!(
+                "--{flag} {o}: the kernel has no argument named {arg}"
+            ))
+        })?;
         let data = outcome
             .buffer(n)
-            .ok_or_else(|| usage(format!("--{flag} {o}: argument {n} is not a buffer")))?;
+            .ok_or_else(|| usage(format!("--{flag} {o}: argument {arg} is not a buffer")))?;
         Ok((n, rest, data))
     };
     for o in &a.outs {
@@ -257,11 +300,22 @@ pub fn run(a: Args) -> CmdResult {
         emit_binary(Some(Path::new(&path)), data)?;
     }
     let mut shown = String::new();
+    let mut buffers = Vec::new();
     for o in &a.shows {
         let (n, ty, data) = buffer(o, "show")?;
-        shown.push_str(&format!("argument {n} ({ty}):\n"));
-        shown.push_str(&runtime::format_elements(data, &ty).map_err(cmd_error)?);
+        if a.json.enabled() {
+            let values = runtime::elements(data, &ty).map_err(cmd_error)?;
+            buffers.push(Shown {
+                arg: n,
+                ty,
+                values: values.into_iter().map(json_value).collect(),
+            });
+        } else {
+            shown.push_str(&format!("argument {n} ({ty}):\n"));
+            shown.push_str(&runtime::format_elements(data, &ty).map_err(cmd_error)?);
+        }
     }
+    let printed = outcome.printf_output();
     if a.timing {
         let secs = elapsed.as_secs_f64().max(1e-9);
         eprintln!(
@@ -288,15 +342,19 @@ pub fn run(a: Args) -> CmdResult {
             cpu_nanoseconds: cpu,
             channel_instructions_per_cpu_second: stats.channel_instructions as f64
                 / (cpu.max(1) as f64 / 1e9),
+            local_size: outcome.local,
+            printf: printed,
+            buffers,
         };
         emit(None, &a.json.one(&report))?;
         return found;
     }
+    // What the kernel printed comes first, as an OpenCL program's output would.
     emit(
         None,
         format!(
-            "kernel {name}: simd{}, {} work-groups, {} threads, {} instructions ({} channel-instructions), {} barriers\n{shown}",
-            outcome.simd, stats.groups, stats.threads, stats.instructions, stats.channel_instructions, stats.barriers
+            "{}kernel {name}: simd{}, {} work-groups, {} threads, {} instructions ({} channel-instructions), {} barriers\n{shown}",
+            printed.unwrap_or_default(), outcome.simd, stats.groups, stats.threads, stats.instructions, stats.channel_instructions, stats.barriers
         )
         .as_bytes(),
     )?;
