@@ -41,6 +41,8 @@ pub enum Format {
     OpenClC,
     /// IGC's Gen assembly dump (`.asm` beside `.visaasm`, `//.kernel` header).
     IgcAsmDump,
+    /// IGA assembly text as `iga64 -d` prints it (first line the label `L0:`).
+    IgaText,
     /// LLVM IR text (`; ModuleID`, `target triple`).
     LlvmIr,
     /// LLVM bitcode (`BC\xC0\xDE`, or its wrapper `0x0B17C0DE`).
@@ -72,6 +74,7 @@ impl Format {
             Format::IntelPatchTokens => "an Intel GPU program binary (patch tokens)",
             Format::OpenClC => "OpenCL C source",
             Format::IgcAsmDump => "an IGC Gen assembly dump (.asm)",
+            Format::IgaText => "IGA assembly text (iga64 -d)",
             Format::LlvmIr => "LLVM IR text",
             Format::LlvmBitcode => "LLVM bitcode",
             Format::SpirV => "a SPIR-V module",
@@ -86,7 +89,7 @@ impl Format {
         match self {
             Format::VisaBinary => "`gpukit visa info`, `visa dis`, `visa verify` or `visa gen` read it",
             Format::VisaText => "`gpukit visa asm`, `visa fmt` or `visa verify` read it",
-            Format::IgaJson1 | Format::IgaJson2 => {
+            Format::IgaJson1 | Format::IgaJson2 | Format::IgaText => {
                 "`gpukit iga print`, `iga convert`, `iga check`, `iga cfg`, `iga stats` or `iga pressure` read it"
             }
             Format::AmdCl1 | Format::AmdCl2 | Format::AmdCl1Cpu => {
@@ -98,7 +101,9 @@ impl Format {
             Format::IntelZebin | Format::IntelPatchTokens => {
                 "`gpukit intel info` reads it (and `visa run --binary` takes it)"
             }
-            Format::IgcAsmDump => "`gpukit info`, `gpukit scan` and `gpukit diff` read it",
+            Format::IgcAsmDump => {
+                "`gpukit info`, `gpukit scan`, `gpukit diff` and the `gpukit iga` commands read it"
+            }
             Format::LlvmIr | Format::LlvmBitcode | Format::SpirV => {
                 "no gpukit command reads it (compile it with `ocloc` first)"
             }
@@ -136,6 +141,7 @@ impl Format {
             Format::IntelPatchTokens => "intel-patch-tokens",
             Format::OpenClC => "opencl-c",
             Format::IgcAsmDump => "igc-asm-dump",
+            Format::IgaText => "iga-text",
             Format::LlvmIr => "llvm-ir",
             Format::LlvmBitcode => "llvm-bitcode",
             Format::SpirV => "spirv",
@@ -199,6 +205,9 @@ fn detect_text(head: &[u8]) -> Format {
         return Format::LlvmIr;
     }
     let first = first_token(head);
+    if is_iga_label_line(head) {
+        return Format::IgaText;
+    }
     if first.first() == Some(&b'{') {
         return match json_version(head) {
             Some(b"1.0") => Format::IgaJson1,
@@ -235,6 +244,15 @@ fn detect_text(head: &[u8]) -> Format {
         return Format::OpenClC;
     }
     Format::Unknown
+}
+
+/// `iga64 -d` opens every listing with the label of PC 0 on a line of its own.
+fn is_iga_label_line(head: &[u8]) -> bool {
+    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    line.strip_prefix(b"L")
+        .and_then(|r| r.strip_suffix(b":"))
+        .is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
 }
 
 /// The first whitespace-delimited token after blank space and `//` comments.

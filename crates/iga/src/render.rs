@@ -179,7 +179,10 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     l.start(width::OPCODE);
     l.emit(&i.op);
     let attrs = ops::attrs(&i.op);
-    let subfunc = if attrs & ops::SEND != 0 {
+    let subfunc = if i.is_load_store_syntax() {
+        // `load.ugm.d32.a32`: the message's controls.
+        i.subop.clone()
+    } else if attrs & ops::SEND != 0 {
         // Before Xe the shared function is part of the extended descriptor.
         (gen >= Gen::Xe && attrs & ops::UNARY_SEND != 0)
             .then(|| i.subop.clone())
@@ -225,54 +228,58 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
     };
     let has_opts =
         !i.opts.is_empty() || (gen >= Gen::Xe && (i.reg_dist.is_some() || i.sbid.is_some()));
-    if i.dst.is_some() {
-        l.emit("  ");
-        if let Some(d) = &i.dst {
-            dst_operand(&mut l, i, d, gen);
-        }
-    } else if !srcs.is_empty() || has_opts {
-        l.spaces(width::DST);
-    }
-    if srcs.is_empty() {
-        if has_opts {
-            l.spaces(width::SRC);
-        }
+    if i.is_load_store_syntax() {
+        ldst_operands(&mut l, i);
     } else {
-        for (k, s) in srcs.iter().enumerate() {
+        if i.dst.is_some() {
             l.emit("  ");
-            if let (0, Some(set)) = (k, sbid_set(i, s)) {
-                // iga64 prints the SBID set without a column; the empty
-                // second source column follows.
-                l.emit(&set);
-                l.start(width::SRC);
-                l.finish();
-                continue;
+            if let Some(d) = &i.dst {
+                dst_operand(&mut l, i, d, gen);
             }
-            src_operand(&mut l, i, k, s, gen);
-            if k == 0 && srcs.len() == 1 && !send {
-                // iga64 keeps at least two source columns, except for sends.
-                l.start(width::SRC);
-                l.finish();
+        } else if !srcs.is_empty() || has_opts {
+            l.spaces(width::DST);
+        }
+        if srcs.is_empty() {
+            if has_opts {
+                l.spaces(width::SRC);
+            }
+        } else {
+            for (k, s) in srcs.iter().enumerate() {
+                l.emit("  ");
+                if let (0, Some(set)) = (k, sbid_set(i, s)) {
+                    // iga64 prints the SBID set without a column; the empty
+                    // second source column follows.
+                    l.emit(&set);
+                    l.start(width::SRC);
+                    l.finish();
+                    continue;
+                }
+                src_operand(&mut l, i, k, s, gen);
+                if k == 0 && srcs.len() == 1 && !send {
+                    // iga64 keeps at least two source columns, except for sends.
+                    l.start(width::SRC);
+                    l.finish();
+                }
             }
         }
-    }
-    if send {
-        for (k, d) in descs.iter().enumerate() {
-            l.emit("  ");
-            l.start(width::SEND_DESC);
-            match &d.kind {
-                OperandKind::Immediate { value, .. } => {
-                    let v = parse_hex(value);
-                    match (v, k) {
-                        (Some(v), 1) => l.raw(&format!("0x{v:08X}")),
-                        (Some(v), _) => l.raw(&format!("0x{v:X}")),
-                        (None, _) => l.raw(value),
+        if send {
+            for (k, d) in descs.iter().enumerate() {
+                l.emit("  ");
+                l.start(width::SEND_DESC);
+                match &d.kind {
+                    OperandKind::Immediate { value, .. } => {
+                        let v = parse_hex(value);
+                        match (v, k) {
+                            (Some(v), 1) => l.raw(&format!("0x{v:08X}")),
+                            (Some(v), _) => l.raw(&format!("0x{v:X}")),
+                            (None, _) => l.raw(value),
+                        }
                     }
+                    OperandKind::Direct(r) => l.emit(&format!("a{}.{}", r.reg.num, r.reg.sub)),
+                    _ => l.emit("???"),
                 }
-                OperandKind::Direct(r) => l.emit(&format!("a{}.{}", r.reg.num, r.reg.sub)),
-                _ => l.emit("???"),
+                l.finish();
             }
-            l.finish();
         }
     }
     // Instruction options and software scoreboard.
@@ -306,6 +313,67 @@ fn instruction(i: &Instruction, gen: Gen, cx: &Cx<'_>) -> String {
         l.emit(&comments.join("; "));
     }
     l.text
+}
+
+/// An LSC message in load/store syntax: the data destination (none for stores),
+/// the address as `surface[offset][reg:len]`, the data source (none for loads).
+fn ldst_operands(l: &mut Line, i: &Instruction) {
+    let data = |l: &mut Line, d: &DataOperand| {
+        l.emit("  ");
+        l.start(width::SEND_DST);
+        l.emit(&reg_text(
+            &Reg {
+                sub: 0,
+                ..d.reg.clone()
+            },
+            false,
+        ));
+        l.emit(&format!(":{}", d.len.unwrap_or(0)));
+        l.finish();
+    };
+    let is_null = |d: &DataOperand| d.reg.name == "null";
+    if let Some(OperandKind::Data(d)) = i.dst.as_ref().map(|d| &d.kind) {
+        if !is_null(d) || i.op.starts_with("atomic") {
+            data(l, d);
+        }
+    }
+    for s in &i.srcs {
+        match &s.kind {
+            OperandKind::Address(a) => {
+                l.emit("  ");
+                l.start(width::SRC);
+                if let Some(sf) = a.surface.as_ref().filter(|s| s.addr_type != "flat") {
+                    l.emit(&sf.addr_type);
+                    match &sf.offset {
+                        Some(SurfaceOffset::Imm(v)) => l.emit(&format!("[{v}]")),
+                        Some(SurfaceOffset::Reg(r)) => l.emit(&format!("[{}]", reg_text(r, true))),
+                        None => {}
+                    }
+                }
+                l.emit(&format!(
+                    "[{}:{}",
+                    reg_text(
+                        &Reg {
+                            sub: 0,
+                            ..a.reg.clone()
+                        },
+                        false
+                    ),
+                    a.len
+                ));
+                match a.offset {
+                    AddrOffset::Scalar(0) => {}
+                    AddrOffset::Scalar(o) if o < 0 => l.emit(&format!("-0x{:X}", -o)),
+                    AddrOffset::Scalar(o) => l.emit(&format!("+0x{o:X}")),
+                    AddrOffset::Block2d(x, y) => l.emit(&format!("+({x},{y})")),
+                }
+                l.emit("]");
+                l.finish();
+            }
+            OperandKind::Data(d) if !is_null(d) => data(l, d),
+            _ => {}
+        }
+    }
 }
 
 /// `sync.allrd`/`sync.allwr` with an immediate: a mask of SBIDs, printed as the set `($1,$3)`.

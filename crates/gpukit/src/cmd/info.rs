@@ -104,7 +104,7 @@ fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
         }
         Format::VisaText => Summary::VisaText(visa_text(path)?),
         Format::IgaJson1 | Format::IgaJson2 => {
-            let parsed = crate::cmd::iga::load(path, false)?;
+            let parsed = crate::cmd::iga::load(path, false, None)?;
             Summary::Iga(Box::new(gpukit_iga::analysis::stats(&parsed.listing)))
         }
         Format::AmdCl1 | Format::AmdCl2 | Format::AmdCl1Cpu => {
@@ -123,7 +123,10 @@ fn report(path: &Path) -> Result<Outcome<Report>, CmdError> {
                 .map_err(|e| CmdError::Input(format!("{}:{e}", path.display())))?;
             Summary::AsmDump(Box::new(dump))
         }
-        Format::LlvmIr | Format::LlvmBitcode | Format::SpirV | Format::Empty => Summary::None {},
+        // iga64's text names no platform, which reading it needs (`iga print --platform`).
+        Format::IgaText | Format::LlvmIr | Format::LlvmBitcode | Format::SpirV | Format::Empty => {
+            Summary::None {}
+        }
         Format::OtherElf => match gpukit_intel::read(&crate::input::read_any(path)?) {
             // NEO's OpenCL ELF around a patch-token program is an ELF of its own kind.
             Ok(program) => {

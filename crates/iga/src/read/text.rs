@@ -63,14 +63,14 @@ pub fn parse_text(src: &str, platform: Option<&str>) -> Result<Listing, Box<Erro
                 ))
             }
         },
-        None => {
-            return Err(err(
-                src,
-                0,
-                "",
-                "a platform: the text does not say (give it, e.g. `--platform 12p1`)",
-            ))
-        }
+        None => return Err(Box::new(Error::at(
+            ErrorKind::Syntax,
+            src,
+            0,
+            "$".into(),
+            "the text names no platform (iga64 -d writes none): give one, e.g. `--platform 12p1`"
+                .into(),
+        ))),
     };
     let gen = syntax::gen_of(platform);
     let mut elems = Vec::new();

@@ -15,6 +15,10 @@ pub struct Args {
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
+    /// Platform of an IGA assembly text without one (iga64 -d text): 9, 11, 12p1, 12p71,
+    /// 12p72 or a device name (tgllp, dg2, pvc); IGC's .asm dumps name their own
+    #[arg(long, value_name = "PLATFORM")]
+    platform: Option<String>,
     /// Write here instead of stdout
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -34,7 +38,7 @@ pub fn run(a: Args) -> CmdResult {
         a.json,
         a.output.as_deref(),
         |path| {
-            let parsed = super::load(path, a.lenient)?;
+            let parsed = super::load(path, a.lenient, a.platform.as_deref())?;
             let problems = gpukit_iga::analysis::check(&parsed.listing);
             let problem = (!problems.is_empty())
                 .then(|| format!("{} consistency problem(s)", problems.len()));

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// IGA JSON listing (1.0 or 2.0; the version is read from the file)
+    /// IGA listing: JSON 1.0 or 2.0 (the version is read from the file) or assembly text
     file: PathBuf,
     /// Format version to write: 1 or 2 (default: the input's own, i.e. a normalising rewrite)
     #[arg(long, value_parser = ["1", "2", "1.0", "2.0"])]
@@ -15,13 +15,17 @@ pub struct Args {
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
+    /// Platform of an IGA assembly text without one (iga64 -d text): 9, 11, 12p1, 12p71,
+    /// 12p72 or a device name (tgllp, dg2, pvc); IGC's .asm dumps name their own
+    #[arg(long, value_name = "PLATFORM")]
+    platform: Option<String>,
     /// Write here instead of stdout
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let parsed = super::load(&a.file, a.lenient)?;
+    let parsed = super::load(&a.file, a.lenient, a.platform.as_deref())?;
     let to = match a.to.as_deref() {
         Some("1" | "1.0") => Version::V1,
         Some("2" | "2.0") => Version::V2,

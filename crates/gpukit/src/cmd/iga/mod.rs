@@ -1,4 +1,5 @@
-//! `gpukit iga ...`: IGA JSON listings (iga64 -Xprint-json), one file per subcommand.
+//! `gpukit iga ...`: IGA listings (iga64 -Xprint-json JSON, or assembly text as iga64 -d
+//! and IGC's shader dumps write it), one file per subcommand.
 
 mod cfg;
 mod check;
@@ -60,13 +61,38 @@ impl IgaCommand {
     }
 }
 
-/// Reads and parses a listing; in lenient mode, says on stderr what was repaired.
-pub(crate) fn load(path: &Path, lenient: bool) -> Result<Parsed, CmdError> {
-    let bytes = crate::input::read(path, &[Format::IgaJson1, Format::IgaJson2])?;
-    // Editors on Windows save a byte-order mark; JSON has no use for it.
-    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+/// Reads and parses a listing, JSON or assembly text (told apart by the content); in
+/// lenient mode, says on stderr what was repaired. Text errors are `file:line:col`.
+pub(crate) fn load(path: &Path, lenient: bool, platform: Option<&str>) -> Result<Parsed, CmdError> {
+    let bytes = crate::input::read(
+        path,
+        &[
+            Format::IgaJson1,
+            Format::IgaJson2,
+            Format::IgaText,
+            Format::IgcAsmDump,
+        ],
+    )?;
+    // Editors on Windows save a byte-order mark; neither form has use for it.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    if body.trim_ascii_start().first() != Some(&b'{') {
+        let text = crate::input::text(path, bytes)?;
+        let listing = gpukit_iga::read::text::parse_text(&text, platform).map_err(|e| {
+            CmdError::Input(format!(
+                "{}:{}:{}: {}",
+                crate::error::name(path),
+                e.line,
+                e.column,
+                e.message
+            ))
+        })?;
+        return Ok(Parsed {
+            listing,
+            repairs: Vec::new(),
+        });
+    }
     let mode = if lenient { Mode::Lenient } else { Mode::Strict };
-    let parsed = gpukit_iga::parse(json, mode).map_err(|e| CmdError::input(path, e))?;
+    let parsed = gpukit_iga::parse(body, mode).map_err(|e| CmdError::input(path, e))?;
     for r in &parsed.repairs {
         crate::error::print_stderr(&format!("{}: repaired: {r}", crate::error::name(path)));
     }

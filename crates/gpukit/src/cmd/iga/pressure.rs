@@ -17,6 +17,10 @@ pub struct Args {
     /// Keep unknown keys and repair iga64's malformed JSON instead of rejecting it
     #[arg(long)]
     lenient: bool,
+    /// Platform of an IGA assembly text without one (iga64 -d text): 9, 11, 12p1, 12p71,
+    /// 12p72 or a device name (tgllp, dg2, pvc); IGC's .asm dumps name their own
+    #[arg(long, value_name = "PLATFORM")]
+    platform: Option<String>,
     /// Write the text or JSON report here instead of stdout
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -41,7 +45,7 @@ struct Report {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let parsed = super::load(&a.file, a.lenient)?;
+    let parsed = super::load(&a.file, a.lenient, a.platform.as_deref())?;
     let l = &parsed.listing;
     let missing = || {
         CmdError::Input(format!(

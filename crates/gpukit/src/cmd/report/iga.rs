@@ -12,7 +12,7 @@ use std::path::Path;
 const GRF_COUNT: u64 = 128;
 
 pub(super) fn page(path: &Path) -> Result<Page, CmdError> {
-    let parsed = crate::cmd::iga::load(path, true)?;
+    let parsed = crate::cmd::iga::load(path, true, None)?;
     let l = &parsed.listing;
     let text = gpukit_iga::render::render(l);
     // One printed line per element, labels included.

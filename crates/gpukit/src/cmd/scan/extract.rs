@@ -83,7 +83,9 @@ pub fn scan_file(path: &Path, options: Options) -> FileRows {
             // is a broken GPU binary, not a file of another kind.
             Err(e) => Err(e),
         },
-        Format::OtherElf
+        // iga64's text names no platform; the listing's JSON is what scan reads.
+        Format::IgaText
+        | Format::OtherElf
         | Format::Unknown
         | Format::Empty
         | Format::LlvmIr
