@@ -441,9 +441,12 @@ impl Lowering<'_, '_> {
                     _ => return None,
                 };
                 let [a, b]: [Src; 2] = srcs.try_into().ok()?;
+                // f32 operands compare as their (exact) f64 conversions do.
+                let single = float && f32_operand(&a) && f32_operand(&b);
                 return Some(Op::Cmp {
                     relop,
                     float,
+                    single,
                     ctl,
                     srcs: Box::new([a, b]),
                     dst,
@@ -501,11 +504,6 @@ impl Lowering<'_, '_> {
         }
         // f32 throughout: the sum or product of two f32 values rounds to the same f32
         // whether or not it is first rounded to f64, and mad is fused either way.
-        let f32_operand = |s: &Src| match s {
-            Src::Reg(r, _) => r.ty == Lane::F,
-            Src::Float(f) => (*f as f32) as f64 == *f || f.is_nan(),
-            _ => false,
-        };
         let single = matches!(alu, Alu::Add | Alu::Mul | Alu::Mov | Alu::MadF32)
             && matches!(&dst, Dst::Reg(r, false) if r.ty == Lane::F)
             && srcs.iter().all(f32_operand);
@@ -517,5 +515,14 @@ impl Lowering<'_, '_> {
             srcs: srcs.into_boxed_slice(),
             dst,
         })
+    }
+}
+
+/// An f32 register or an immediate that is an f32 value: its f32 lanes hold it exactly.
+fn f32_operand(s: &Src) -> bool {
+    match s {
+        Src::Reg(r, _) => r.ty == Lane::F,
+        Src::Float(f) => (*f as f32) as f64 == *f || f.is_nan(),
+        _ => false,
     }
 }

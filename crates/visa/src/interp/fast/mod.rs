@@ -72,6 +72,9 @@ pub(crate) fn run(
     // while the active channels run, their program counters are written only when
     // the run stops.
     let (mut waiting, mut meet) = waiting(th, simd, active);
+    // The active channels' count, kept with them (a popcount is a dozen instructions
+    // where the build assumes no POPCNT).
+    let mut lanes = u64::from(active.count_ones());
     while let Some(op) = p.fast.at(pc) {
         if instructions >= max_instructions {
             break;
@@ -82,7 +85,7 @@ pub(crate) fn run(
             break;
         }
         instructions += 1;
-        channel_instructions += u64::from(active.count_ones());
+        channel_instructions += lanes;
         ran = true;
         if let Next::Moved = next {
             // Every channel's program counter is current: go on at the lowest.
@@ -100,6 +103,7 @@ pub(crate) fn run(
                 .filter(|c| th.pc[*c] == pc)
                 .fold(0, |m, c| m | (1 << c));
             (waiting, meet) = self::waiting(th, simd, active);
+            lanes = u64::from(active.count_ones());
             continue;
         }
         // The active channels move on and meet any that wait at the next instruction.
@@ -118,6 +122,7 @@ pub(crate) fn run(
                     meet = meet.min(at);
                 }
             }
+            lanes = u64::from(active.count_ones());
         }
     }
     stats.instructions = instructions;
@@ -394,6 +399,8 @@ pub(crate) enum Op {
     Cmp {
         relop: u8,
         float: bool,
+        /// Both operands f32: compared in `f32` lanes.
+        single: bool,
         ctl: Ctl,
         srcs: Box<[Src; 2]>,
         dst: Dst,
@@ -830,13 +837,19 @@ impl Op {
             Op::Cmp {
                 relop,
                 float,
+                single,
                 ctl,
                 srcs,
                 dst,
             } => {
                 let chen = ctl.enables(active, &th.preds, false);
                 let n = ctl.exec as usize;
-                let bits = if *float {
+                let bits = if *single {
+                    let [a, b, ..] = &mut scratch.single;
+                    srcs[0].singles(th, n, a);
+                    srcs[1].singles(th, n, b);
+                    compare(*relop, &a[..n], &b[..n])
+                } else if *float {
                     let [a, b, ..] = &mut scratch.floats;
                     srcs[0].floats(th, n, a);
                     srcs[1].floats(th, n, b);
