@@ -633,3 +633,54 @@ fn writeln_stderr(what: std::fmt::Arguments) -> std::io::Result<()> {
     use std::io::Write;
     writeln!(std::io::stderr(), "{what}")
 }
+
+/// Every cut of the fixture's `.asm`, `.visaasm` and source, and bytes flipped in
+/// them, gives a page or an input error (exit 0 or 1), never a panic.
+#[test]
+fn three_levels_of_cut_and_mutated_dumps() {
+    let dir = out_dir("report-levels-sweep");
+    let from = root().join(DUMP);
+    let names = [
+        format!("{DUMP_STEM}.visaasm"),
+        format!("{DUMP_STEM}.asm"),
+        "OCL_asmfc56e5b51e5b3fd0.cl".to_string(),
+    ];
+    let originals: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(from.join(n)).unwrap())
+        .collect();
+    let mut runs = 0;
+    for (which, original) in originals.iter().enumerate() {
+        let step = (original.len() / 24).max(1);
+        let mut variants: Vec<Vec<u8>> = (0..original.len())
+            .step_by(step)
+            .map(|cut| original[..cut].to_vec())
+            .collect();
+        for at in (7..original.len()).step_by(step) {
+            let mut v = original.clone();
+            v[at] ^= if at % 2 == 0 { 0x20 } else { 0x05 };
+            variants.push(v);
+        }
+        for v in variants {
+            for (i, n) in names.iter().enumerate() {
+                let bytes = if i == which { &v } else { &originals[i] };
+                std::fs::write(dir.join(n), bytes).unwrap();
+            }
+            let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+                .args(["report", "--json"])
+                .arg(dir.join(&names[0]))
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "{} variant: exit {code:?}: {}",
+                names[which],
+                String::from_utf8_lossy(&out.stderr)
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs > 100);
+}
