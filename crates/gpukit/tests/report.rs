@@ -49,12 +49,11 @@ fn sample() -> Vec<PathBuf> {
     files
 }
 
-fn report(files: &[PathBuf], dir: &Path) {
+/// Runs `gpukit report ARGS...`, which must succeed; its stdout.
+fn gpukit_report<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
         .arg("report")
-        .arg("--dir")
-        .arg(dir)
-        .args(files)
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -63,6 +62,29 @@ fn report(files: &[PathBuf], dir: &Path) {
         "gpukit report failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out.stdout
+}
+
+fn report(files: &[PathBuf], dir: &Path) {
+    let dir = [std::ffi::OsStr::new("--dir"), dir.as_os_str()];
+    gpukit_report(dir.into_iter().chain(files.iter().map(|f| f.as_os_str())));
+}
+
+/// Whether Debian's Chromium is there; under `REQUIRE_PEERS=1` it must be, else the
+/// test says it skipped.
+fn have_chromium() -> bool {
+    let have = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os("REQUIRE_PEERS").is_none(),
+            "REQUIRE_PEERS=1 but Debian's chromium is not installed"
+        );
+        skipped(format_args!("chromium is not installed"));
+    }
+    have
 }
 
 fn pages(dir: &Path) -> Vec<PathBuf> {
@@ -176,16 +198,7 @@ fn every_corpus_file_gets_a_page() {
 /// not resolve and any connection goes to a closed loopback port.
 #[test]
 fn pages_load_in_chromium() {
-    let have = Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(
-            std::env::var_os("REQUIRE_PEERS").is_none(),
-            "REQUIRE_PEERS=1 but Debian's chromium is not installed"
-        );
-        skipped(format_args!("chromium is not installed"));
+    if !have_chromium() {
         return;
     }
     let dir = out_dir("report-browser");
@@ -214,19 +227,8 @@ const DUMP: &str = "tests/cli/report/levels";
 const DUMP_STEM: &str = "OCL_asmfc56e5b51e5b3fd0_simd32_entry_0001";
 
 fn report_json(args: &[&std::ffi::OsStr]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
-        .arg("report")
-        .arg("--json")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "gpukit report failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let json = [std::ffi::OsStr::new("--json")];
+    serde_json::from_slice(&gpukit_report(json.iter().chain(args))).unwrap()
 }
 
 /// What the three levels of the fixture must show: each Gen `$N` line linked to the
@@ -526,16 +528,7 @@ fn probe_script(level: &str) -> String {
 /// of each page, and its levels after a click) in `target/report-levels-screenshots/`.
 #[test]
 fn three_level_pages_in_chromium() {
-    let have = Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(
-            std::env::var_os("REQUIRE_PEERS").is_none(),
-            "REQUIRE_PEERS=1 but Debian's chromium is not installed"
-        );
-        skipped(format_args!("chromium is not installed"));
+    if !have_chromium() {
         return;
     }
     let dir = out_dir("report-levels-browser");
@@ -556,25 +549,12 @@ fn three_level_pages_in_chromium() {
         let stem = visa.file_stem().unwrap().to_string_lossy().into_owned();
         let page = dir.join(format!("{stem}.html"));
         let started = std::time::Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
-            .arg("report")
-            .arg(&visa)
-            .args(
-                corpus_source(&visa)
-                    .map(|cl| ["--source".into(), cl.into_os_string()])
-                    .into_iter()
-                    .flatten(),
-            )
-            .arg("-o")
-            .arg(&page)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let mut args = vec![visa.clone().into_os_string()];
+        if let Some(cl) = corpus_source(&visa) {
+            args.extend(["--source".into(), cl.into_os_string()]);
+        }
+        args.extend(["-o".into(), page.clone().into_os_string()]);
+        gpukit_report(args);
         let written = started.elapsed();
         let html = std::fs::read_to_string(&page).unwrap();
         for pane in ["k0-source", "k0-visa", "k0-gen"] {
@@ -652,4 +632,55 @@ fn three_level_pages_in_chromium() {
 fn writeln_stderr(what: std::fmt::Arguments) -> std::io::Result<()> {
     use std::io::Write;
     writeln!(std::io::stderr(), "{what}")
+}
+
+/// Every cut of the fixture's `.asm`, `.visaasm` and source, and bytes flipped in
+/// them, gives a page or an input error (exit 0 or 1), never a panic.
+#[test]
+fn three_levels_of_cut_and_mutated_dumps() {
+    let dir = out_dir("report-levels-sweep");
+    let from = root().join(DUMP);
+    let names = [
+        format!("{DUMP_STEM}.visaasm"),
+        format!("{DUMP_STEM}.asm"),
+        "OCL_asmfc56e5b51e5b3fd0.cl".to_string(),
+    ];
+    let originals: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(from.join(n)).unwrap())
+        .collect();
+    let mut runs = 0;
+    for (which, original) in originals.iter().enumerate() {
+        let step = (original.len() / 24).max(1);
+        let mut variants: Vec<Vec<u8>> = (0..original.len())
+            .step_by(step)
+            .map(|cut| original[..cut].to_vec())
+            .collect();
+        for at in (7..original.len()).step_by(step) {
+            let mut v = original.clone();
+            v[at] ^= if at % 2 == 0 { 0x20 } else { 0x05 };
+            variants.push(v);
+        }
+        for v in variants {
+            for (i, n) in names.iter().enumerate() {
+                let bytes = if i == which { &v } else { &originals[i] };
+                std::fs::write(dir.join(n), bytes).unwrap();
+            }
+            let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
+                .args(["report", "--json"])
+                .arg(dir.join(&names[0]))
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "{} variant: exit {code:?}: {}",
+                names[which],
+                String::from_utf8_lossy(&out.stderr)
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs > 100);
 }

@@ -72,6 +72,7 @@
       r.classList.toggle('cur', i === self.cur);
       mark(r, self.names);
     }
+    c.dataset.v = this.version || 0;
   };
   Pane.prototype.light = function (lines, cur) {
     var self = this;
@@ -99,13 +100,19 @@
     // The rows around it too (the observer would, a frame later).
     [-1, 1].forEach(function (d) { self.row(Math.max(0, i + d * self.chunk)); });
   };
+  // Marks what `names` touch in the chunks in view now; a chunk scrolled into view
+  // later is marked then (its `names` version is behind).
   Pane.prototype.markNames = function (names) {
     this.names = names;
-    var self = this;
-    this.chunks.forEach(function (c) {
-      if (!c.dataset.done) return;
-      for (var j = 0; j < c.children.length; j++) mark(c.children[j], self.names);
-    });
+    this.version = (this.version || 0) + 1;
+    var from = Math.floor(this.body.scrollTop / ROW / this.chunk) - 1;
+    var to = from + Math.ceil(this.body.clientHeight / ROW / this.chunk) + 2;
+    for (var c = Math.max(0, from); c <= to && c < this.chunks.length; c++) this.freshen(this.chunks[c]);
+  };
+  Pane.prototype.freshen = function (c) {
+    if (!c.dataset.done || +c.dataset.v === (this.version || 0)) return;
+    c.dataset.v = this.version || 0;
+    for (var j = 0; j < c.children.length; j++) mark(c.children[j], this.names);
   };
   function split(s) { return (s || '').split(' ').filter(Boolean); }
   function mark(r, names) {
@@ -120,7 +127,11 @@
     var p = new Pane(el);
     panes[el.id] = p;
     var seen = function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) p.render(e.target); });
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) return;
+        p.render(e.target);
+        p.freshen(e.target);
+      });
     };
     if (window.IntersectionObserver) {
       var io = new IntersectionObserver(seen, { root: p.body, rootMargin: '600px 0px' });

@@ -100,7 +100,14 @@ impl PaneWriter {
             s.push(',');
         }
         s.push('[');
-        json_string(s, text);
+        if text.contains('\n') {
+            // A row is one line high: the lines of a text of several (vISA prints a
+            // label after a blank line, a function's header before it) are joined.
+            let parts: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            json_string(s, &parts.join("   "));
+        } else {
+            json_string(s, text);
+        }
         let mut flags = u8::from(finding) * FINDING;
         match mark {
             Some(Mark::Spill) => flags |= SPILL,
@@ -270,5 +277,14 @@ mod tests {
         assert!(s.contains("data-first=\"256\""));
         assert!(s.contains("[\"l3\",\"\",\"\",4]"));
         assert!(s.contains("[\"l4\"]"));
+    }
+
+    #[test]
+    fn a_row_is_one_line() {
+        let mut s = String::new();
+        let mut pane = PaneWriter::begin(&mut s, "k0-visa", 0, "visa", "vISA", 1);
+        pane.row(&mut s, "    \n\n.function \"f\"\nf:", None, false, None);
+        pane.end(&mut s);
+        assert!(s.contains("[\".function \\\"f\\\"   f:\"]"), "{s}");
     }
 }
