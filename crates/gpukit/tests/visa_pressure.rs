@@ -79,6 +79,7 @@ fn corpus_allocations_agree_with_liveness() {
         .collect();
     let (mut still_open, mut undecodable) = (0usize, Vec::new());
     let mut failed = Vec::new();
+    let mut kinds = std::collections::BTreeMap::new();
     for (visa, asm) in &pairs {
         let out = Command::new(env!("CARGO_BIN_EXE_gpukit"))
             .args(["visa", "pressure", "--json", "--asm"])
@@ -121,6 +122,9 @@ fn corpus_allocations_agree_with_liveness() {
                 unexplained.push(format!("{line} (at instruction {})", c["instruction"]));
             } else {
                 explained += 1;
+                *kinds
+                    .entry(c["kind"].as_str().unwrap_or("").to_owned())
+                    .or_insert(0usize) += 1;
             }
         }
         if x["spill_bytes"] == 0 {
@@ -136,7 +140,7 @@ fn corpus_allocations_agree_with_liveness() {
     }
     println!(
         "{} kernels with an .asm ({} vISA binaries do not decode); {} failed; conflicts: \
-         {} unexplained, {still_open} open (listed), {explained} explained",
+         {} unexplained, {still_open} open (listed), {explained} explained {kinds:?}",
         pairs.len(),
         undecodable.len(),
         failed.len(),

@@ -715,7 +715,7 @@ fn solve<'a>(
 
 /// The root of variable index `v` and the byte offset of `v` in it (following
 /// `alias_index`, bounded).
-fn root(routine: &Routine, v: usize) -> (u32, u64) {
+pub(crate) fn root(routine: &Routine, v: usize) -> (u32, u64) {
     let mut cur = v;
     let mut offset = 0u64;
     for _ in 0..MAX_ALIAS_DEPTH {

@@ -15,6 +15,7 @@ use crate::model::Operand;
 use crate::version::Version;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// Why an instruction stream did not decode.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +39,8 @@ pub struct DefectDiagnosis {
     pub bytes_recovered: usize,
     /// Mnemonic histogram of the recovered instructions.
     pub opcode_histogram: BTreeMap<&'static str, usize>,
+    /// Mnemonic of each recovered instruction, in stream order.
+    pub mnemonics: Vec<&'static str>,
 }
 
 pub const TRUNCATION_DEFECT: &str =
@@ -93,12 +96,14 @@ pub(crate) fn diagnose(
 fn decode_truncated(version: Version, stream: &[u8], bounds: &Bounds) -> DefectDiagnosis {
     let mut cur = Cursor::new(stream);
     let mut hist = BTreeMap::new();
+    let mut mnemonics = Vec::new();
     let mut count = 0;
     let mut end = 0;
     while cur.remaining() > 0 {
         match decode_one_truncated(&mut cur, version, bounds) {
             Some(m) => {
                 *hist.entry(m).or_insert(0) += 1;
+                mnemonics.push(m);
                 count += 1;
                 end = cur.pos();
             }
@@ -109,6 +114,7 @@ fn decode_truncated(version: Version, stream: &[u8], bounds: &Bounds) -> DefectD
         instructions_recovered: count,
         bytes_recovered: end,
         opcode_histogram: hist,
+        mnemonics,
     }
 }
 
@@ -231,4 +237,77 @@ impl Bounds {
             _ => Some(()),
         }
     }
+}
+
+/// IGC's text dump of the compile a `.isa` came from: IGC's shader dumps write the
+/// `.visaasm` beside the `.isa`, with the same stem. `None` when there is no such file.
+pub fn text_dump_beside(isa: &Path) -> Option<PathBuf> {
+    let text = isa.with_extension("visaasm");
+    (text != isa && text.is_file()).then_some(text)
+}
+
+/// Whether `bytes` is a vISA object whose instruction streams match the writer defect
+/// (its headers read; at least one stream is undecodable in the defect's way).
+pub fn has_truncation_defect(bytes: &[u8]) -> bool {
+    let lenient = super::ReadOptions {
+        keep_undecodable_streams: true,
+    };
+    let Ok(obj) = super::read(bytes, lenient) else {
+        return false;
+    };
+    let routines = obj.kernels.iter().map(|k| &k.body);
+    routines
+        .chain(obj.functions.iter().map(|f| &f.body))
+        .any(|r| {
+            matches!(&r.code, crate::model::Code::Undecoded { error, .. } if error.defect.is_some())
+        })
+}
+
+/// What to tell the user of a defective `.isa` (`path`, holding `bytes`) that did not
+/// read, after the reader's own message: the `.visaasm` beside it when there is one
+/// (or `--prefer-text`, which uses it), else how to have IGC write it. `None` when the
+/// file does not have the defect.
+pub fn advice(path: &Path, bytes: &[u8]) -> Option<String> {
+    if !has_truncation_defect(bytes) {
+        return None;
+    }
+    Some(match text_dump_beside(path) {
+        Some(text) => format!(
+            "this .isa cannot be read whole; IGC's text dump of the same compile is beside \
+             it: use {} (or pass --prefer-text to use it)",
+            text.display()
+        ),
+        None => format!(
+            "this .isa cannot be read whole and there is no {} beside it: IGC's shader \
+             dumps (IGC_ShaderDumpEnable=1) write that text, which reads",
+            path.with_extension("visaasm").display()
+        ),
+    })
+}
+
+/// The reader's `error` on `path` (holding `bytes`), followed by [`advice`] when the
+/// file has the writer defect: the message `visa dis`, `visa run` and `report` give.
+pub fn explained(path: &Path, bytes: &[u8], error: impl fmt::Display) -> String {
+    match advice(path, bytes) {
+        Some(advice) => format!("{error}; {advice}"),
+        None => error.to_string(),
+    }
+}
+
+/// Comment lines (`//` each, ending with a newline) standing for a routine's
+/// instruction stream that did not decode, for a lenient listing: the reader's error,
+/// and under the writer defect's model each recovered instruction's mnemonic (their
+/// operands are incomplete, so they are not printed as instructions).
+pub fn undecoded_lines(bytes: usize, error: &StreamError) -> String {
+    let mut out = format!("// UNDECODED: {bytes} bytes of instructions: {error}\n");
+    if let Some(d) = &error.defect {
+        out.push_str(&format!(
+            "// UNDECODED: under the defect's model, instructions 0 to {} are:\n",
+            d.instructions_recovered.saturating_sub(1)
+        ));
+        for (i, m) in d.mnemonics.iter().enumerate() {
+            out.push_str(&format!("//   #{i} {m} (trailing operands lost)\n"));
+        }
+    }
+    out
 }

@@ -7,7 +7,10 @@ mod reader;
 mod stream;
 mod writer;
 
-pub use defects::{DefectDiagnosis, StreamError, TRUNCATION_DEFECT};
+pub use defects::{
+    advice, explained, has_truncation_defect, text_dump_beside, undecoded_lines, DefectDiagnosis,
+    StreamError, TRUNCATION_DEFECT,
+};
 pub use reader::{
     instruction_offsets, read, read_shared, read_with_layout, FileLayout, ReadOptions,
     RoutineLayout, MAGIC,

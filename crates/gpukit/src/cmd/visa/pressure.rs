@@ -239,28 +239,26 @@ pub(crate) fn compare(
         made_from.entry(id).or_default().push(pos as u32);
     }
     let grf = u64::from(alloc.grf_bytes.max(1));
-    // A write at the first machine instruction made from `i` that names one of the
-    // variable's GRFs (a read at the last); none when none does (the instruction
-    // does not touch the register there). A variable not in a GRF: any of them.
-    let position = |i: usize, name: &str, def: bool| -> Option<u32> {
-        let id = (*ids?.get(i)?)?;
-        let all = made_from.get(&id)?;
-        let regs = by_name
-            .get(name)
-            .and_then(|d| d.grf_bytes(alloc.grf_bytes))
-            .filter(|r| r.end > r.start)
-            .map(|r| (r.start / grf) as u32..=((r.end - 1) / grf) as u32);
-        let names = |&&p: &&u32| {
-            regs.as_ref().is_some_and(|regs| {
+    // The machine instructions made from `i` that name one of the GRFs of `bytes`.
+    let position = |i: usize, bytes: std::ops::Range<u64>| -> Vec<u32> {
+        let Some(all) = ids
+            .and_then(|ids| *ids.get(i)?)
+            .and_then(|id| made_from.get(&id))
+        else {
+            return Vec::new();
+        };
+        if bytes.end <= bytes.start {
+            return Vec::new();
+        }
+        let regs = (bytes.start / grf) as u32..=((bytes.end - 1) / grf) as u32;
+        all.iter()
+            .copied()
+            .filter(|&p| {
                 alloc.grfs_named[p as usize]
                     .iter()
                     .any(|g| regs.contains(g))
             })
-        };
-        match regs {
-            Some(_) => pick(all.iter().filter(names), def),
-            None => pick(all.iter(), def),
-        }
+            .collect()
     };
     allocation::compare(
         routine,
@@ -269,14 +267,9 @@ pub(crate) fn compare(
         &Evidence {
             place: &place,
             explain: &explain,
-            scheduled: ids.map(|_| &position as &dyn Fn(usize, &str, bool) -> Option<u32>),
+            scheduled: ids.map(|_| &position as allocation::ScheduleFn<'_>),
         },
     )
-}
-
-/// The first (`first`) or the last of `it`.
-fn pick<'a>(mut it: impl DoubleEndedIterator<Item = &'a u32>, first: bool) -> Option<u32> {
-    if first { it.next() } else { it.next_back() }.copied()
 }
 
 /// What the `.asm` shows about two variables whose registers overlap while both are

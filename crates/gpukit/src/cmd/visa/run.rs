@@ -58,6 +58,10 @@ pub struct Args {
     /// Print wall time and instructions per second (stderr)
     #[arg(long)]
     timing: bool,
+    /// When FILE is an .isa with the IGC 1.0.12198-13063 writer defect, run IGC's text
+    /// dump of the same compile beside it (the `.visaasm` of the same stem)
+    #[arg(long)]
+    prefer_text: bool,
     /// Stop with an error after this many executed instructions (default: 10M plus
     /// 100k per hardware thread of the launch, at most 200M)
     #[arg(long)]
@@ -189,13 +193,21 @@ fn place(
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &[Format::VisaBinary, Format::VisaText])?;
     let mut input_bytes = bytes.len() as u64;
-    let (object, text) = if detect::detect(&bytes) != Format::VisaBinary {
+    // `--prefer-text`: a defective .isa's text dump beside it instead.
+    let beside = gpukit_visa::binary::text_dump_beside(&a.file)
+        .filter(|_| a.prefer_text && gpukit_visa::binary::has_truncation_defect(&bytes));
+    let (object, text) = if let Some(path) = &beside {
+        let text = crate::input::read_text(path, &[Format::VisaText])?;
+        (super::parse_text(path, &text, None)?, Some(text))
+    } else if detect::detect(&bytes) != Format::VisaBinary {
         let text = crate::input::text(&a.file, bytes)?;
         let obj = super::parse_text(&a.file, &text, None)?;
         (obj, Some(text))
     } else {
+        let read = gpukit_visa::read(&bytes);
+        let explain = |e| gpukit_visa::binary::explained(&a.file, &bytes, e);
         (
-            gpukit_visa::read(&bytes).map_err(|e| CmdError::input(&a.file, e))?,
+            read.map_err(|e| CmdError::input(&a.file, explain(e)))?,
             None,
         )
     };
