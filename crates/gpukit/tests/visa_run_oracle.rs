@@ -4,7 +4,8 @@
 //! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
 //! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers (required under
 //! `REQUIRE_PEERS=1`). Every release compiles
-//! for tgllp and for dg2 (where its ocloc knows the device).
+//! for tgllp, dg2 and pvc (where its ocloc knows the device); the oracle ends with
+//! the per-release, per-device table of kernels compared and matched.
 //!
 //! The real-world set (`tests/realworld/regen.sh`: Debian packages' kernels, prepared
 //! under `$GPUKIT_REALWORLD/cl`, default `target/realworld/cl`) runs too when it is
@@ -138,9 +139,10 @@ fn gpukit_agrees_with_pocl() {
     let mut cmd = Command::new(python);
     cmd.arg(root.join("tools/visa_run_oracle.py"))
         .args(["--release", "deb12=ocloc"])
-        // DG2 (Xe-HPG) too: IGC 2.x compiles its memory access to LSC messages there.
-        // IGC 1.0.5353 does not know the device and is reported as skipped.
-        .args(["--device", "tgllp", "--device", "dg2"])
+        // Every device each release knows: DG2 (Xe-HPG: LSC messages) and PVC
+        // (Xe-HPC: 64-byte GRFs, the payload laid out in them). IGC 1.0.5353 knows
+        // neither and is reported as skipped for them.
+        .args(["--device", "tgllp", "--device", "dg2", "--device", "pvc"])
         // Stack calls (fcall/fret) as IGC 2.x compiles noinline functions when asked.
         .arg("--stack-calls")
         .arg("--work")
@@ -149,8 +151,13 @@ fn gpukit_agrees_with_pocl() {
         .arg(&corpus)
         .arg("--gpukit")
         .arg(env!("CARGO_BIN_EXE_gpukit"))
+        // One list per device: what every device shares, then DG2's and PVC's own.
         .arg("--known")
-        .arg(root.join("tools/visa_run_known_gaps.txt"));
+        .arg(root.join("tools/visa_run_known_gaps.txt"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_known_gaps_dg2.txt"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_known_gaps_pvc.txt"));
     for second in second_implementations(&root) {
         cmd.arg("--second").arg(second);
     }
