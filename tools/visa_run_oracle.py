@@ -929,6 +929,20 @@ def isolated_rows(a, name, f):
         skip.append(kn)
 
 
+def print_table(report, target_of):
+    """The per-release, per-device table: kernels compared with PoCL or a second
+    implementation (match, MISMATCH, gpukit error, known or not) and how many matched."""
+    print("== table: release    device  kernels compared matched  match%  (others: ran without comparison)")
+    for name, rows in report.items():
+        device, igc_env = target_of.get(name, ("?", None))
+        compared = [r for r in rows if r["status"].startswith(("match", "MISMATCH", "gpukit error"))]
+        matched = sum(r["status"].startswith("match") for r in compared)
+        pct = 100.0 * matched / len(compared) if compared else 0.0
+        base = name.split("-")[0]
+        dev = device + ("+stackcall" if igc_env else "")
+        print(f"== table: {base:10} {dev:15} {len(rows):4} {len(compared):8} {matched:7} {pct:6.1f}%")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--release", action="append", required=True, help="NAME=OCLOC")
@@ -952,8 +966,10 @@ def main():
     ap.add_argument("--only-file", help=argparse.SUPPRESS)
     ap.add_argument("--skip", action="append", help=argparse.SUPPRESS)
     ap.add_argument("--progress", help=argparse.SUPPRESS)
-    ap.add_argument("--known", help="file of `release kernel  # why` lines (release `*`: every release; kernel "
-                                    "`file:kernel` where names repeat): known gaps that do not fail the run")
+    ap.add_argument("--known", action="append",
+                    help="file of `release kernel  # why` lines (release `*`: every release; kernel "
+                         "`file:kernel` where names repeat): known gaps that do not fail the run; repeatable "
+                         "(one list per device: tools/visa_run_known_gaps*.txt)")
     ap.add_argument("--device", action="append",
                     help="ocloc -device to compile for (repeatable; default tgllp). Results of a device other "
                          "than tgllp are reported as release NAME-DEVICE; a release whose ocloc does not know "
@@ -983,8 +999,8 @@ def main():
     report = {}
     bad = 0
     known = set()
-    if a.known:
-        for line in open(a.known):
+    for path in a.known or []:
+        for line in open(path):
             line = line.split("#")[0].split()
             if len(line) >= 2:
                 known.add((line[0], line[1]))
@@ -1132,7 +1148,7 @@ def main():
                         v = struct_values()[tname]
                         path = os.path.join(d, f"{kn}.arg{i}.val")
                         v.tofile(path)
-                        argv += ["--arg", f"{i}=file:{path}"]
+                        argv += ["--arg", f"{i}=bytes:{path}"]
                         second_args.append({"kind": "value", "path": path})
                         if ctx:
                             pocl_args.append(v[0])
@@ -1150,7 +1166,7 @@ def main():
                                         dtype=dt)
                         path = os.path.join(d, f"{kn}.arg{i}.val")
                         v.tofile(path)
-                        argv += ["--arg", f"{i}=file:{path}"]
+                        argv += ["--arg", f"{i}=bytes:{path}"]
                         second_args.append({"kind": "value", "path": path})
                         if ctx:
                             pocl_args.append(v if lanes > 1 else v[0])
@@ -1258,6 +1274,7 @@ def main():
                     part[row["status"]] = part.get(row["status"], 0) + 1
             print(f"== {name} {tag}: {sum(part.values())} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(part.items())))
         print(f"== {name}: {len(rows)} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    print_table(report, {name: (device, igc_env) for name, _, device, igc_env in targets})
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(report, fh, indent=1)

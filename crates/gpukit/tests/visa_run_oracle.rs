@@ -4,7 +4,8 @@
 //! them, fails without them under `REQUIRE_PEERS=1`. IGC 1.0.5353 and 2.x join when
 //! `BULLSEYE_OCLOC` / `SID_OCLOC` name their ocloc wrappers (required under
 //! `REQUIRE_PEERS=1`). Every release compiles
-//! for tgllp and for dg2 (where its ocloc knows the device).
+//! for tgllp, dg2 and pvc (where its ocloc knows the device); the oracle ends with
+//! the per-release, per-device table of kernels compared and matched.
 //!
 //! The real-world set (`tests/realworld/regen.sh`: Debian packages' kernels, prepared
 //! under `$GPUKIT_REALWORLD/cl`, default `target/realworld/cl`) runs too when it is
@@ -138,9 +139,10 @@ fn gpukit_agrees_with_pocl() {
     let mut cmd = Command::new(python);
     cmd.arg(root.join("tools/visa_run_oracle.py"))
         .args(["--release", "deb12=ocloc"])
-        // DG2 (Xe-HPG) too: IGC 2.x compiles its memory access to LSC messages there.
-        // IGC 1.0.5353 does not know the device and is reported as skipped.
-        .args(["--device", "tgllp", "--device", "dg2"])
+        // Every device each release knows: DG2 (Xe-HPG: LSC messages) and PVC
+        // (Xe-HPC: 64-byte GRFs, the payload laid out in them). IGC 1.0.5353 knows
+        // neither and is reported as skipped for them.
+        .args(["--device", "tgllp", "--device", "dg2", "--device", "pvc"])
         // Stack calls (fcall/fret) as IGC 2.x compiles noinline functions when asked.
         .arg("--stack-calls")
         .arg("--work")
@@ -149,8 +151,13 @@ fn gpukit_agrees_with_pocl() {
         .arg(&corpus)
         .arg("--gpukit")
         .arg(env!("CARGO_BIN_EXE_gpukit"))
+        // One list per device: what every device shares, then DG2's and PVC's own.
         .arg("--known")
-        .arg(root.join("tools/visa_run_known_gaps.txt"));
+        .arg(root.join("tools/visa_run_known_gaps.txt"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_known_gaps_dg2.txt"))
+        .arg("--known")
+        .arg(root.join("tools/visa_run_known_gaps_pvc.txt"));
     for second in second_implementations(&root) {
         cmd.arg("--second").arg(second);
     }
@@ -195,4 +202,168 @@ fn skipped(why: std::fmt::Arguments) {
     use std::io::Write;
     let test = std::thread::current().name().unwrap_or("test").to_string();
     let _ = writeln!(std::io::stderr(), "skipped: {test} ({why})");
+}
+
+/// What `gpukit visa run` prints for a kernel compiled by the system's ocloc for
+/// tgllp, on `tools/printf_peer.py`'s inputs (8 work items, one group), without the
+/// summary line.
+fn gpukit_printf(python: &str, work: &Path, cl: &Path, kernel: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = work.join(kernel);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(cl, dir.join("k.cl")).unwrap();
+    let built = Command::new("ocloc")
+        .args([
+            "compile",
+            "-file",
+            "k.cl",
+            "-device",
+            "tgllp",
+            "-output_no_suffix",
+            "-output",
+            "k",
+        ])
+        .env("IGC_ShaderDumpEnable", "1")
+        .env("IGC_DumpToCustomDir", "dump/")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        dir.join("k").exists(),
+        "ocloc: {}",
+        String::from_utf8_lossy(&built.stdout)
+    );
+    let visaasm = std::fs::read_dir(dir.join("dump"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "visaasm")
+                && std::fs::read_to_string(p)
+                    .is_ok_and(|t| t.contains(&format!(".kernel \"{kernel}\"")))
+        })
+        .unwrap_or_else(|| panic!("no vISA dump of {kernel}"));
+    let prepared = Command::new(python)
+        .arg(root.join("tools/printf_peer.py"))
+        .args(["prepare"])
+        .arg(cl)
+        .arg(kernel)
+        .arg(dir.join("in"))
+        .output()
+        .unwrap();
+    assert!(
+        prepared.status.success(),
+        "{}",
+        String::from_utf8_lossy(&prepared.stderr)
+    );
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpukit"));
+    cmd.args(["visa", "run"])
+        .arg(&visaasm)
+        .arg("--binary")
+        .arg(dir.join("k"))
+        .args(["--global", "8", "--local", "8"]);
+    for spec in String::from_utf8_lossy(&prepared.stdout).lines() {
+        cmd.arg("--arg").arg(spec);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "gpukit: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary = text.rfind("kernel ").expect("a summary line");
+    text[..summary].to_string()
+}
+
+/// What an OpenCL implementation (the python whose pyopencl sees it) prints.
+fn peer_printf(python: &Path, work: &Path, cl: &Path, kernel: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(python)
+        .arg(root.join("tools/printf_peer.py"))
+        .arg("run")
+        .arg(cl)
+        .arg(kernel)
+        .arg(work.join(kernel).join("in"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        python.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// printf as PoCL and Intel's CPU runtime print it: every corpus kernel that prints
+/// (exactly: each prints once per work item), and `tests/data/visa/run/run_args.cl`'s
+/// `print_forms` (every form; as a set of lines: it prints three times per work
+/// item, and gpukit prints records in the order the device reserves them, call by
+/// call across a hardware thread's channels, where the CPU runtimes print a work
+/// item's lines together).
+#[test]
+fn printf_agrees_with_pocl_and_intel_cpu() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (python, ocloc) = tools();
+    let corpus = root.join("../shared/corpus/intel/cl");
+    let intel = std::env::var_os("INTEL_CPU_OCL")
+        .map(|p| Path::new(&p).to_path_buf())
+        .unwrap_or_else(|| root.join("target/peers/intel-ocl/cl-python"));
+    let (Some(python), true, true, true) = (python, ocloc, corpus.is_dir(), intel.exists()) else {
+        assert!(
+            !required(),
+            "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, the corpus or Intel's CPU runtime ({}) is missing",
+            intel.display()
+        );
+        skipped(format_args!(
+            "ocloc, pyopencl, the corpus or Intel's CPU runtime is missing"
+        ));
+        return;
+    };
+    let work = std::env::temp_dir().join(format!("gpukit-printf-peers-{}", std::process::id()));
+    let mut cases: Vec<(std::path::PathBuf, String, bool)> = Vec::new();
+    for entry in std::fs::read_dir(&corpus).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if path.extension().is_some_and(|e| e == "cl") && text.contains("printf") {
+            for part in text.split("__kernel void ").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                cases.push((path.clone(), name, true));
+            }
+        }
+    }
+    assert!(!cases.is_empty(), "no corpus kernel prints");
+    cases.push((
+        root.join("tests/data/visa/run/run_args.cl"),
+        "print_forms".into(),
+        false,
+    ));
+    let mut failures = Vec::new();
+    for (cl, kernel, exact) in &cases {
+        let got = gpukit_printf(python, &work, cl, kernel);
+        for peer in [Path::new(python), intel.as_path()] {
+            let want = peer_printf(peer, &work, cl, kernel);
+            let same = if *exact {
+                got == want
+            } else {
+                let sorted = |t: &str| {
+                    let mut l: Vec<String> = t.lines().map(str::to_owned).collect();
+                    l.sort();
+                    l
+                };
+                sorted(&got) == sorted(&want)
+            };
+            if !same {
+                failures.push(format!(
+                    "{kernel} ({}):\ngpukit:\n{got}\npeer:\n{want}",
+                    peer.display()
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

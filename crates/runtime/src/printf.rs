@@ -123,6 +123,13 @@ pub fn decode(buffer: &[u8], strings: &Strings<'_>) -> String {
         };
         // A record whose format cannot be found ends the output, as in NEO.
         let Some(format) = format else { break };
+        // Patch-token string tokens keep the source's escapes (`\n` as two
+        // characters); the runtime turns a backslash and the next character into
+        // that character, `\n` into a newline.
+        let format = match strings {
+            Strings::Indexed(_) => unescape(&format),
+            Strings::Addressed(_) => format,
+        };
         let mut record = print_record(&format, &mut r, strings);
         record.truncate(MAX_RECORD);
         if out.len() + record.len() > MAX_OUTPUT {
@@ -130,6 +137,23 @@ pub fn decode(buffer: &[u8], strings: &Strings<'_>) -> String {
             break;
         }
         out.push_str(&record);
+    }
+    out
+}
+
+/// A backslash and the character after it as that character (`n`: a newline).
+fn unescape(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut bytes = text.iter();
+    while let Some(&c) = bytes.next() {
+        match c {
+            b'\\' => match bytes.next() {
+                Some(b'n') => out.push(b'\n'),
+                Some(&other) => out.push(other),
+                None => {}
+            },
+            _ => out.push(c),
+        }
     }
     out
 }
@@ -602,7 +626,7 @@ mod tests {
     #[test]
     fn records_are_printed_with_their_strings() {
         let table = vec![
-            (0, b"i=%d f=%.1f s=%s %%\n".to_vec()),
+            (0, b"i=%d f=%.1f s=%s %%\\n".to_vec()),
             (1, b"hello".to_vec()),
             (2, b"v=%v4hlf c=%v2hhd\n".to_vec()),
         ];
