@@ -115,7 +115,8 @@ pub struct Site {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
     pub mnemonic: String,
-    /// `read`, `write`, `atomic`, or `barrier` / `end` / `waits elsewhere` for barriers.
+    /// What the work-item does there: `reads`, `writes`, `updates atomically`, or for
+    /// barriers `waits at the barrier`, `is elsewhere`, `ended`.
     pub action: &'static str,
     /// The work-item's global id.
     pub work_item: [u32; 3],
@@ -154,7 +155,7 @@ impl Finding {
             s.push_str(if i == 0 { ": " } else { "; " });
             let [x, y, z] = site.work_item;
             s.push_str(&format!(
-                "{} by work-item ({x},{y},{z}) at {}",
+                "work-item ({x},{y},{z}) {} at {}",
                 site.action,
                 place(site)
             ));
@@ -510,11 +511,11 @@ impl Checker {
                 if races && race.is_none() {
                     let uniform = matches!(access, Access::Write { unchanged: true });
                     if conflicts(&cell.write) && !uniform {
-                        race = Some((cell.write, k, "write"));
+                        race = Some((cell.write, k, "writes"));
                     } else if !matches!(access, Access::Read | Access::AtomicRead)
                         && conflicts(&cell.read)
                     {
-                        race = Some((cell.read, k, "read"));
+                        race = Some((cell.read, k, "reads"));
                     }
                 }
                 match access {
@@ -560,12 +561,16 @@ impl Checker {
             Space::Scratch => "private (scratch)".to_string(),
         };
         let action = |a: Access| match a {
-            Access::Read => "read",
-            Access::Write { .. } => "write",
-            Access::Atomic | Access::AtomicRead => "atomic",
+            Access::Read => "reads",
+            Access::Write { .. } => "writes",
+            Access::Atomic | Access::AtomicRead => "updates atomically",
         };
         if let Some((other, k, other_action)) = race {
-            let other_action = if other.atomic { "atomic" } else { other_action };
+            let other_action = if other.atomic {
+                "updates atomically"
+            } else {
+                other_action
+            };
             let message = if other.epoch < self.group_start[memory] {
                 "data race between work-groups"
             } else {
@@ -582,7 +587,7 @@ impl Checker {
             );
         }
         if let Some(k) = unset {
-            let site = self.site(p, stamp.pc, global, "read");
+            let site = self.site(p, stamp.pc, global, "reads");
             self.report(
                 Kind::Uninit,
                 Some(name),
@@ -606,14 +611,18 @@ impl Checker {
         }
         let lane = active.trailing_zeros();
         let other = (live & !active).trailing_zeros();
-        let here = self.site(p, self.pc, self.work_item(self.thread, lane), "barrier");
-        let mut there = self.site(
+        let here = self.site(
+            p,
+            self.pc,
+            self.work_item(self.thread, lane),
+            "waits at the barrier",
+        );
+        let there = self.site(
             p,
             pcs[other as usize],
             self.work_item(self.thread, other),
-            "elsewhere",
+            "is elsewhere",
         );
-        there.action = "not at the barrier: waits";
         self.report(
             Kind::Barrier,
             None,
@@ -646,13 +655,10 @@ impl Checker {
             p,
             pc,
             self.work_item(t as u32, active.trailing_zeros()),
-            "barrier",
+            "waits at the barrier",
         );
         let ended = finished.iter().position(|f| *f).unwrap_or(0) as u32;
-        let gone = Site {
-            action: "ended without reaching it",
-            ..self.site(p, pc, self.work_item(ended, 0), "")
-        };
+        let gone = self.site(p, pc, self.work_item(ended, 0), "ended without reaching it");
         let waiting = self.waiting.iter().filter(|w| w.is_some()).count();
         let done = finished.iter().filter(|f| **f).count();
         self.report(
@@ -681,7 +687,7 @@ impl Checker {
         if !self.checks.has(kind) {
             return;
         }
-        let site = self.site(p, self.pc, self.work_item(self.thread, lane), "here");
+        let site = self.site(p, self.pc, self.work_item(self.thread, lane), "runs it");
         self.report(kind, memory, offset, message, vec![site]);
     }
 
