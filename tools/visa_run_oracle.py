@@ -905,6 +905,7 @@ def isolated_rows(a, name, f):
         cmd += ["--work", a.work, "--gpukit", a.gpukit, "--scalar-int", str(a.scalar_int)]
         cmd += ["--no-pocl"] if a.no_pocl else []
         cmd += ["--stack-calls"] if a.stack_calls else []
+        cmd += ["--check"] if a.check else []
         for v in a.second or []:
             cmd += ["--second", v]
         cmd += ["--require-second"] if a.require_second else []
@@ -959,6 +960,9 @@ def main():
                     help="value of an integer scalar argument whose name says nothing (default %(default)s, "
                          "the corpus's; the real-world sets use 3: their unnamed scalars are radii, "
                          "iteration counts and depths that 100 drives past any buffer)")
+    ap.add_argument("--check", action="store_true",
+                    help="run every kernel that matches PoCL again with `visa run --check`: any finding "
+                         "is a false positive (status CHECK FINDING)")
     ap.add_argument("--isolate", action="store_true",
                     help="run each source file in a child process, so that PoCL crashing on a kernel "
                          "reports that kernel as 'PoCL crashed' instead of ending the run")
@@ -1252,12 +1256,18 @@ def main():
                 row["status"] = "match" if not diffs else "MISMATCH"
                 if diffs:
                     row["detail"] = "; ".join(diffs)
+                elif a.check:
+                    # Zero findings on kernels PoCL and gpukit agree on: any is a false positive.
+                    c = run([x for x in cmd if x != "--json"] + ["--check"])
+                    if c.returncode != 0:
+                        row["status"] = "CHECK FINDING"
+                        row["detail"] = c.stderr.strip().splitlines()[0] if c.stderr.strip() else f"exit {c.returncode}"
                 if "max_ulp" in row:
                     note_bound(row, rule, "PoCL")
         report[name] = rows
         counts = {}
         for row in rows:
-            if row["status"].startswith("MISMATCH") or row["status"] in ("gpukit error", "UNCOMPARED"):
+            if row["status"].startswith("MISMATCH") or row["status"] in ("gpukit error", "UNCOMPARED", "CHECK FINDING"):
                 # `*` for the release: a gap of the source, whichever IGC compiled it
                 keys = (row["kernel"], f"{row['file']}:{row['kernel']}")
                 if any((r, k) in known for r in (name, "*") for k in keys):

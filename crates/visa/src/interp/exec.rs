@@ -92,10 +92,8 @@ pub(crate) fn run_thread(
         if let Some(c) = check.as_mut() {
             c.at(th.index, pc);
         }
-        let mask_offset = inst
-            .exec()
-            .and_then(|e| MaskControl::from_code(e.emask()))
-            .map_or(0, |m| m.offset());
+        let mask = inst.exec().and_then(|e| MaskControl::from_code(e.emask()));
+        let mask_offset = mask.map_or(0, |m| m.offset());
         let mut ctx = Ctx {
             p,
             r,
@@ -108,6 +106,8 @@ pub(crate) fn run_thread(
             check: check.as_mut(),
             lane: active.trailing_zeros(),
             atomic: false,
+            thread_wide: mask.is_some_and(|m| m.no_mask)
+                && inst.exec().and_then(|e| e.exec_size()) == Some(1),
         };
         let outcome = ctx
             .step(inst, pc)
@@ -187,6 +187,9 @@ struct Ctx<'a, 'b> {
     lane: u32,
     /// The accesses running belong to an atomic operation.
     atomic: bool,
+    /// A NoMask one-channel instruction: IGC's single access for every active
+    /// channel (a uniform load the thread makes once).
+    thread_wide: bool,
 }
 
 fn int(v: Val) -> i128 {
@@ -624,9 +627,23 @@ impl Ctx<'_, '_> {
             Opcode::LABEL | Opcode::FUNC | Opcode::FILE | Opcode::LOC | Opcode::LIFETIME => {
                 Ok(Flow::Next)
             }
-            Opcode::FENCE | Opcode::WAIT | Opcode::LSC_FENCE | Opcode::SAMPLR_CACHE_FLUSH => {
+            Opcode::FENCE | Opcode::LSC_FENCE => {
+                if let Some(c) = self.check.as_deref_mut() {
+                    // fence_local (bit 5 of the mask), or an LSC fence of SLM; a
+                    // scheduling fence (bit 7) orders no memory.
+                    match (inst.opcode, inst.operand("mask"), inst.operand("sfid")) {
+                        (Opcode::FENCE, Some(Operand::Int(m)), _) if m & 0x80 == 0 => {
+                            c.fence(m & 0x20 != 0)
+                        }
+                        (Opcode::LSC_FENCE, _, Some(Operand::Int(sfid))) => {
+                            c.fence(*sfid == lsc::SFID_SLM)
+                        }
+                        _ => {}
+                    }
+                }
                 Ok(Flow::Next)
             }
+            Opcode::WAIT | Opcode::SAMPLR_CACHE_FLUSH => Ok(Flow::Next),
             Opcode::YIELD => Ok(Flow::Next),
             Opcode::BARRIER => Ok(Flow::Barrier),
             Opcode::SBARRIER => {
@@ -980,7 +997,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
-                    self.lane = self.mask_offset + c as u32;
+                    self.lane = self.channel_lane(c);
                     let r = int(s(0, c))
                         .wrapping_mul(int(s(1, c)))
                         .wrapping_add(int(s(2, c)));
@@ -1241,6 +1258,17 @@ impl Ctx<'_, '_> {
     }
 
     /// Tells `--check` of an access to `len` bytes at `place` by [`Ctx::lane`].
+    /// The work-item channel `c` of the running instruction stands for: itself when
+    /// active, else (a NoMask message) the first active channel.
+    pub(super) fn channel_lane(&self, c: usize) -> u32 {
+        let lane = self.mask_offset + c as u32;
+        if lane < 32 && self.active & (1 << lane) != 0 {
+            lane
+        } else {
+            self.active.trailing_zeros()
+        }
+    }
+
     /// `written`: the bytes a write stores (a write of what memory already holds
     /// races with no other write).
     fn check_access(&mut self, place: Place, len: usize, written: Option<&[u8]>) {
@@ -1250,14 +1278,24 @@ impl Ctx<'_, '_> {
         let access = match (self.atomic, written) {
             // An atomic's read and write are one access, noted at the write.
             (true, None) => return,
+            (true, Some(new)) if self.mem_bytes(place, len) == new => Access::AtomicRead,
             (true, Some(_)) => Access::Atomic,
             (false, Some(new)) => Access::Write {
                 unchanged: self.mem_bytes(place, len) == new,
             },
             (false, None) => Access::Read,
         };
+        // A thread-wide load reads for every active work-item (a store stays the
+        // one channel's: its value is one work-item's).
+        let lanes = if self.thread_wide && access == Access::Read {
+            self.active
+        } else {
+            1 << self.lane
+        };
         if let Some(c) = self.check.as_deref_mut() {
-            c.access(self.p, place, len, self.lane, access);
+            for lane in (0..32).filter(|l| lanes & (1 << l) != 0) {
+                c.access(self.p, place, len, lane, access);
+            }
         }
     }
 
@@ -1409,7 +1447,7 @@ impl Ctx<'_, '_> {
                 if chen & (1 << c) == 0 {
                     continue;
                 }
-                self.lane = self.mask_offset + c as u32;
+                self.lane = self.channel_lane(c);
                 let off = global + self.raw_dword(offsets, c)? as i128 + 4 * color as i128;
                 let place = self.resolve_surface(surface, off, 4)?;
                 self.transfer(load, place, data, k * block + 4 * c, 4)?;
@@ -1431,7 +1469,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
-            self.lane = self.mask_offset + c as u32;
+            self.lane = self.channel_lane(c);
             let off = global + self.raw_dword(offsets, c)? as i128;
             let place = self.resolve_surface(surface, off, n)?;
             if load {
@@ -1479,7 +1517,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
-            self.lane = self.mask_offset + c as u32;
+            self.lane = self.channel_lane(c);
             let off = self.raw_dword(offsets, c)? as i128;
             let place = self.resolve_surface(surface, off, size)?;
             self.atomic_one(inst, op, place, c, size)?;
@@ -1557,7 +1595,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
-                    self.lane = self.mask_offset + c as u32;
+                    self.lane = self.channel_lane(c);
                     let a = self.raw_qword(addrs, c)?;
                     if size == 1 {
                         let place = self.mem.resolve_a64(a, n)?;
@@ -1588,7 +1626,7 @@ impl Ctx<'_, '_> {
                     if chen & (1 << c) == 0 {
                         continue;
                     }
-                    self.lane = self.mask_offset + c as u32;
+                    self.lane = self.channel_lane(c);
                     let a = self.raw_qword(addrs, c)?;
                     let place = self.mem.resolve_a64(a, size)?;
                     self.atomic_one(inst, op, place, c, size)?;
@@ -1612,7 +1650,7 @@ impl Ctx<'_, '_> {
                         if chen & (1 << c) == 0 {
                             continue;
                         }
-                        self.lane = self.mask_offset + c as u32;
+                        self.lane = self.channel_lane(c);
                         // SVM offsets are 64-bit, one per channel.
                         let a = base
                             .wrapping_add(self.raw_qword(offsets, c)?)
@@ -1720,7 +1758,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
-            self.lane = self.mask_offset + c as u32;
+            self.lane = self.channel_lane(c);
             let mut coords = [0f32; 3];
             for (k, slot) in coords.iter_mut().enumerate() {
                 if let Some(r) = params.get(k).filter(|r| r.id != 0) {
@@ -1792,7 +1830,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << c) == 0 {
                 continue;
             }
-            self.lane = self.mask_offset + c as u32;
+            self.lane = self.channel_lane(c);
             let at = (
                 coord(self, "u", c)?,
                 coord(self, "v", c)?,

@@ -13,9 +13,11 @@
 //! - and the kinds other checks of the engine flag through [`Checker::flag`]
 //!   (compiler over-reads, integer division by zero).
 //!
-//! Epochs number the barrier intervals of the whole launch in order: work-groups run
-//! one after another, so an access stamped before the current group's first epoch
-//! came from another group and nothing orders it with this one.
+//! Epochs number the barrier intervals of the whole launch in order, for global and
+//! for local memory apart: a barrier orders the memory its threads fenced before it
+//! (`barrier(CLK_LOCAL_MEM_FENCE)` orders no global access). Work-groups run one
+//! after another, so an access stamped before the current group's first epoch came
+//! from another group and nothing orders it with this one.
 
 use super::memory::Place;
 use super::Program;
@@ -113,7 +115,8 @@ pub struct Site {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
     pub mnemonic: String,
-    /// `read`, `write`, `atomic`, or `barrier` / `end` / `waits elsewhere` for barriers.
+    /// What the work-item does there: `reads`, `writes`, `updates atomically`, or for
+    /// barriers `waits at the barrier`, `is elsewhere`, `ended`.
     pub action: &'static str,
     /// The work-item's global id.
     pub work_item: [u32; 3],
@@ -152,7 +155,7 @@ impl Finding {
             s.push_str(if i == 0 { ": " } else { "; " });
             let [x, y, z] = site.work_item;
             s.push_str(&format!(
-                "{} by work-item ({x},{y},{z}) at {}",
+                "work-item ({x},{y},{z}) {} at {}",
                 site.action,
                 place(site)
             ));
@@ -188,7 +191,13 @@ pub(crate) enum Access {
     },
     /// A read-modify-write atomic: ordered with other atomics, not with plain accesses.
     Atomic,
+    /// An atomic that left memory as it was (a failed compare-and-swap, an atomic load).
+    AtomicRead,
 }
+
+/// Indices of the memories barriers order apart.
+const GLOBAL: usize = 0;
+const LOCAL: usize = 1;
 
 /// Nobody has touched the byte (in a stamp's `item`).
 const NOBODY: u32 = u32::MAX;
@@ -254,8 +263,12 @@ pub(crate) struct Checker {
     simd: u32,
     local: [u32; 3],
     global: [u32; 3],
-    epoch: u32,
-    group_start: u32,
+    /// Per memory ([`GLOBAL`], [`LOCAL`]): the current barrier interval, and the
+    /// first of the running group.
+    epoch: [u32; 2],
+    group_start: [u32; 2],
+    /// The memories the group's threads fenced since the last barrier (bits).
+    fenced: u8,
     group: [u32; 3],
     /// The hardware thread running, and the program counter of its instruction.
     thread: u32,
@@ -305,8 +318,9 @@ impl Checker {
             simd: launch.simd,
             local: launch.local,
             global: launch.global,
-            epoch: 0,
-            group_start: 0,
+            epoch: [0; 2],
+            group_start: [0; 2],
+            fenced: 0,
             group: [0; 3],
             thread: 0,
             pc: 0,
@@ -329,8 +343,11 @@ impl Checker {
     /// A work-group starts: a new barrier interval no earlier access shares; its
     /// shared local memory and its threads' private memory are uninitialised again.
     pub(crate) fn begin_group(&mut self, group: [u32; 3], threads: u32) {
-        self.epoch += 1;
-        self.group_start = self.epoch;
+        for m in [GLOBAL, LOCAL] {
+            self.epoch[m] += 1;
+            self.group_start[m] = self.epoch[m];
+        }
+        self.fenced = 0;
         self.group = group;
         self.slm.cells.clear();
         for s in &mut self.scratch {
@@ -347,9 +364,20 @@ impl Checker {
         }
     }
 
-    /// Every live thread of the group met at a barrier.
+    /// A thread fenced local (`true`) or global memory.
+    pub(crate) fn fence(&mut self, local: bool) {
+        self.fenced |= 1 << if local { LOCAL } else { GLOBAL };
+    }
+
+    /// Every live thread of the group met at a barrier: it orders the memories fenced
+    /// before it (both, when no fence was seen: such a barrier is not IGC's).
     pub(crate) fn next_interval(&mut self) {
-        self.epoch += 1;
+        for m in [GLOBAL, LOCAL] {
+            if self.fenced == 0 || self.fenced & (1 << m) != 0 {
+                self.epoch[m] += 1;
+            }
+        }
+        self.fenced = 0;
         self.waiting.iter_mut().for_each(|w| *w = None);
     }
 
@@ -435,12 +463,13 @@ impl Checker {
         }
         // Host-given buffers start initialised; local and private memory do not.
         let host_initialised = matches!(space, Space::Buffer(_)) && role == Role::Shared;
+        let memory = if space == Space::Slm { LOCAL } else { GLOBAL };
         let global = self.work_item(self.thread, lane);
         let stamp = Stamp {
             item: self.item_number(global),
-            epoch: self.epoch,
+            epoch: self.epoch[memory],
             pc: self.pc,
-            atomic: access == Access::Atomic,
+            atomic: matches!(access, Access::Atomic | Access::AtomicRead),
         };
         let need = at + len;
         let thread = self.thread as usize;
@@ -468,7 +497,7 @@ impl Checker {
         let mut race: Option<(Stamp, usize, &'static str)> = None;
         let mut unset: Option<usize> = None;
         {
-            let (epoch, group_start) = (self.epoch, self.group_start);
+            let (epoch, group_start) = (self.epoch[memory], self.group_start[memory]);
             let unordered =
                 |s: &Stamp| s.item != NOBODY && (s.epoch == epoch || s.epoch < group_start);
             let cells = match space {
@@ -482,13 +511,15 @@ impl Checker {
                 if races && race.is_none() {
                     let uniform = matches!(access, Access::Write { unchanged: true });
                     if conflicts(&cell.write) && !uniform {
-                        race = Some((cell.write, k, "write"));
-                    } else if access != Access::Read && conflicts(&cell.read) {
-                        race = Some((cell.read, k, "read"));
+                        race = Some((cell.write, k, "writes"));
+                    } else if !matches!(access, Access::Read | Access::AtomicRead)
+                        && conflicts(&cell.read)
+                    {
+                        race = Some((cell.read, k, "reads"));
                     }
                 }
                 match access {
-                    Access::Read => {
+                    Access::Read | Access::AtomicRead => {
                         if uninit && !cell.init && unset.is_none() {
                             unset = Some(k);
                         }
@@ -506,27 +537,41 @@ impl Checker {
                         };
                     }
                     Access::Write { .. } | Access::Atomic => {
-                        cell.write = stamp;
+                        // Writes that race with none (atomics, equal values) from
+                        // several work-items: a later access by any of them races
+                        // with the others.
+                        cell.write = if conflicts(&cell.write) {
+                            Stamp {
+                                item: MANY,
+                                ..cell.write
+                            }
+                        } else {
+                            stamp
+                        };
                         cell.read = UNTOUCHED;
                         cell.init = true;
                     }
                 }
             }
         }
-        let memory = match space {
+        let name = match space {
             Space::Buffer(_) if role == Role::Private => "private".to_string(),
             Space::Buffer(b) => self.names[b].clone(),
             Space::Slm => "__local".to_string(),
             Space::Scratch => "private (scratch)".to_string(),
         };
         let action = |a: Access| match a {
-            Access::Read => "read",
-            Access::Write { .. } => "write",
-            Access::Atomic => "atomic",
+            Access::Read => "reads",
+            Access::Write { .. } => "writes",
+            Access::Atomic | Access::AtomicRead => "updates atomically",
         };
         if let Some((other, k, other_action)) = race {
-            let other_action = if other.atomic { "atomic" } else { other_action };
-            let message = if other.epoch < self.group_start {
+            let other_action = if other.atomic {
+                "updates atomically"
+            } else {
+                other_action
+            };
+            let message = if other.epoch < self.group_start[memory] {
                 "data race between work-groups"
             } else {
                 "data race within a work-group (no barrier between the accesses)"
@@ -535,17 +580,17 @@ impl Checker {
             let second = self.site(p, stamp.pc, global, action(access));
             self.report(
                 Kind::Race,
-                Some(memory.clone()),
+                Some(name.clone()),
                 Some((at + k) as u64),
                 message.into(),
                 vec![first, second],
             );
         }
         if let Some(k) = unset {
-            let site = self.site(p, stamp.pc, global, "read");
+            let site = self.site(p, stamp.pc, global, "reads");
             self.report(
                 Kind::Uninit,
-                Some(memory),
+                Some(name),
                 Some((at + k) as u64),
                 "read of uninitialised memory".into(),
                 vec![site],
@@ -566,14 +611,18 @@ impl Checker {
         }
         let lane = active.trailing_zeros();
         let other = (live & !active).trailing_zeros();
-        let here = self.site(p, self.pc, self.work_item(self.thread, lane), "barrier");
-        let mut there = self.site(
+        let here = self.site(
+            p,
+            self.pc,
+            self.work_item(self.thread, lane),
+            "waits at the barrier",
+        );
+        let there = self.site(
             p,
             pcs[other as usize],
             self.work_item(self.thread, other),
-            "elsewhere",
+            "is elsewhere",
         );
-        there.action = "not at the barrier: waits";
         self.report(
             Kind::Barrier,
             None,
@@ -606,13 +655,10 @@ impl Checker {
             p,
             pc,
             self.work_item(t as u32, active.trailing_zeros()),
-            "barrier",
+            "waits at the barrier",
         );
         let ended = finished.iter().position(|f| *f).unwrap_or(0) as u32;
-        let gone = Site {
-            action: "ended without reaching it",
-            ..self.site(p, pc, self.work_item(ended, 0), "")
-        };
+        let gone = self.site(p, pc, self.work_item(ended, 0), "ended without reaching it");
         let waiting = self.waiting.iter().filter(|w| w.is_some()).count();
         let done = finished.iter().filter(|f| **f).count();
         self.report(
@@ -641,7 +687,7 @@ impl Checker {
         if !self.checks.has(kind) {
             return;
         }
-        let site = self.site(p, self.pc, self.work_item(self.thread, lane), "here");
+        let site = self.site(p, self.pc, self.work_item(self.thread, lane), "runs it");
         self.report(kind, memory, offset, message, vec![site]);
     }
 

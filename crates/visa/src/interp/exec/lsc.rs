@@ -9,7 +9,7 @@ use crate::interp::memory::{check_slm, Place};
 use crate::model::{InstRef, Operand, Raw};
 
 /// `sfid` of shared local memory.
-const SFID_SLM: u32 = 3;
+pub(super) const SFID_SLM: u32 = 3;
 /// `sfid` of typed global memory (not an untyped message).
 const SFID_TGM: u32 = 2;
 /// `data_order` of the transposed (block) form.
@@ -159,7 +159,7 @@ impl Ctx<'_, '_> {
                 if chen & (1 << n) == 0 {
                     continue;
                 }
-                self.lane = self.mask_offset + n as u32;
+                self.lane = self.channel_lane(n);
                 let place = self.lsc_place(&target, address(self, n)?, mem_bytes)?;
                 let old = self.mem_read(place, mem_bytes);
                 let mut ob = [0u8; 8];
@@ -214,7 +214,7 @@ impl Ctx<'_, '_> {
             if chen & (1 << n) == 0 {
                 continue;
             }
-            self.lane = self.mask_offset + n as u32;
+            self.lane = self.channel_lane(n);
             let base = address(self, n)?;
             for (k, v) in components.iter().enumerate() {
                 let at = base + (*v * mem_bytes) as i128;
