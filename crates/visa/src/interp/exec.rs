@@ -6,9 +6,11 @@
 mod lsc;
 
 use super::check::{Access, Checker, Kind};
-use super::memory::{check_slm, Memory, Place};
-use super::value::{decode, encode, is_float, is_unsigned, Val};
-use super::{fault, Fault, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, DONE};
+use super::memory::{check_slm, Memory, OutOfBounds, Place};
+use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
+use super::{
+    fault, Fault, Finding, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, CR0, DONE,
+};
 use crate::isa::{Opcode, Type};
 use crate::model::{InstRef, Modifier, Operand, Raw, Region, Vector, VectorKind};
 use crate::semantics::{
@@ -190,6 +192,24 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
+}
+
+/// The bytes the runtime allocates for a buffer of `size` bytes: NEO rounds every
+/// buffer allocation up to whole 4 KiB pages (`alignUp(size, MemoryConstants::pageSize)`),
+/// and a stateful surface's reads past its (4-byte aligned) size return zeros.
+pub(crate) fn allocation_bytes(size: usize) -> usize {
+    size.next_multiple_of(4096)
+}
+
+/// What an integer `div`/`mod` by zero gives: the Gen math unit's INT DIV result, a
+/// quotient of all ones and the dividend as the remainder (the destination keeps the
+/// low bits of its type).
+fn zero_divisor_result(op: Opcode, dividend: i128) -> i128 {
+    if op == Opcode::DIV {
+        -1
+    } else {
+        dividend
+    }
 }
 
 fn int(v: Val) -> i128 {
@@ -1020,9 +1040,27 @@ impl Ctx<'_, '_> {
         } else {
             0
         };
+        // %cr0's float mode: arithmetic flushes denormal operands and rounds and
+        // flushes its results; moves, selects and min/max copy values (a move that
+        // converts rounds its result too).
+        let mode = if float {
+            self.float_mode()?
+        } else {
+            FloatMode::from_cr0(FloatMode::IEEE_CR0)
+        };
+        let copies = matches!(op, Opcode::SEL | Opcode::FMINMAX)
+            || (matches!(op, Opcode::MOV | Opcode::MOVS) && tys.first() == Some(&dst_ty));
+        let arithmetic = !copies && !matches!(op, Opcode::MOV | Opcode::MOVS);
+        let flt_in = |k: usize, c: usize| {
+            let v = flt(s(k, c));
+            match tys.get(k) {
+                Some(&t) if arithmetic => mode.operand(t, v),
+                _ => v,
+            }
+        };
         for c in 0..exec as usize {
             out[c] = if float {
-                let (a, b, x) = (flt(s(0, c)), flt(s(1, c)), flt(s(2, c)));
+                let (a, b, x) = (flt_in(0, c), flt_in(1, c), flt_in(2, c));
                 Val::F(match op {
                     Opcode::MOV | Opcode::MOVS => {
                         if is_float(dst_ty) {
@@ -1094,18 +1132,16 @@ impl Ctx<'_, '_> {
                     Opcode::MAD => a.wrapping_mul(b).wrapping_add(x),
                     Opcode::MULH => (a.wrapping_mul(b)) >> 32,
                     Opcode::AVG => (a + b + 1) >> 1,
-                    Opcode::DIV => {
-                        if b == 0 {
-                            return fault("integer division by zero");
+                    Opcode::DIV | Opcode::MOD if b == 0 => {
+                        // Not a fault: the channel gets the value the hardware gives
+                        // (disabled channels divide whatever their registers hold).
+                        if chen & (1 << c) != 0 {
+                            self.th.note(Finding::ZeroDivisor);
                         }
-                        a / b
+                        zero_divisor_result(op, a)
                     }
-                    Opcode::MOD => {
-                        if b == 0 {
-                            return fault("integer modulo by zero");
-                        }
-                        a % b
-                    }
+                    Opcode::DIV => a / b,
+                    Opcode::MOD => a % b,
                     Opcode::AND => a & b,
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
@@ -1203,8 +1239,23 @@ impl Ctx<'_, '_> {
                 })
             };
         }
+        if float && !copies && !mode.is_native() {
+            for v in out.iter_mut() {
+                if let Val::F(f) = *v {
+                    *v = Val::F(mode.result(dst_ty, f));
+                }
+            }
+        }
         self.write(&dst, exec, chen, out)?;
         Ok(Flow::Next)
+    }
+
+    /// The thread's floating-point mode, from `%cr0`.
+    fn float_mode(&self) -> Res<FloatMode> {
+        let slot = self.slot(CR0)?;
+        Ok(FloatMode::from_cr0(
+            self.load(i64::from(slot.base), Type::UD)? as u32,
+        ))
     }
 
     /// `addr_add`: an address register gets a variable's register byte offset (or
@@ -1299,13 +1350,60 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// The bytes at a resolved place (bounds were checked when it was resolved).
+    /// The bytes at a resolved place a write will store to (bounds were checked when
+    /// it was resolved; only reads may run into a buffer's padding).
     fn mem_bytes(&self, place: Place, len: usize) -> &[u8] {
         match place {
             Place::Buffer(b, o) => &self.mem.buffers[b].data[o..o + len],
             Place::Slm(o) => &self.slm[o..o + len],
             Place::Scratch(o) => &self.th.scratch[o..o + len],
         }
+    }
+
+    /// The place of a `len`-byte read from a buffer, `resolve(back, len)` placing
+    /// `len` bytes at `back` bytes before the read's offset. IGC's block and dword
+    /// messages read whole units past what the source reads (a `vload3` of a 12-byte
+    /// buffer loads 16 bytes), which a device does without harm: the runtime's
+    /// allocation is larger than the buffer ([`allocation_bytes`]). Such a read gives
+    /// zeros past the buffer's end and counts a [`Finding::OverRead`]; a read past the
+    /// allocation is out of bounds.
+    fn read_place(
+        &mut self,
+        len: usize,
+        resolve: impl Fn(&Memory, i128, usize) -> Result<Place, OutOfBounds>,
+    ) -> Res<Place> {
+        let e = match resolve(self.mem, 0, len) {
+            Ok(place) => return Ok(place),
+            Err(e) => e,
+        };
+        let size = e.size as i128;
+        if e.offset < 0 || size == 0 || e.offset + len as i128 > allocation_bytes(e.size) as i128 {
+            return Err(e.into());
+        }
+        // Placed from the buffer's last in-bounds byte (or its end) onwards.
+        let past = (e.offset - size).max(0);
+        let inside = (size - e.offset).max(0) as usize;
+        let place = resolve(self.mem, past, inside)?;
+        self.th.note(Finding::OverRead);
+        Ok(match place {
+            Place::Buffer(b, o) => Place::Buffer(b, o + past as usize),
+            other => other,
+        })
+    }
+
+    /// [`Self::resolve_surface`] for a read: binding-table surfaces through [`Self::read_place`].
+    fn resolve_surface_read(&mut self, surface: u32, offset: i128, len: usize) -> Res<Place> {
+        match self.surface(surface)? {
+            254 | 255 => self.resolve_surface(surface, offset, len),
+            bti => self.read_place(len, |m, back, n| m.resolve_bti(bti, offset - back, n)),
+        }
+    }
+
+    /// A stateless read of `len` bytes at `addr`, through [`Self::read_place`].
+    fn resolve_a64_read(&mut self, addr: u64, len: usize) -> Res<Place> {
+        self.read_place(len, |m, back, n| {
+            m.resolve_a64(addr.wrapping_sub(back as u64), n)
+        })
     }
 
     /// A finding of a check other than memory's (`over-read`, `div-zero`) by channel
@@ -1332,14 +1430,27 @@ impl Ctx<'_, '_> {
     }
 
     /// The bytes at a resolved place, into `out`.
+    /// A buffer place may run past the buffer's end into its allocation's padding
+    /// ([`Self::read_place`]): those bytes read as zeros.
     fn mem_read_into(&mut self, place: Place, out: &mut [u8]) {
-        self.check_access(place, out.len(), None);
-        out.copy_from_slice(self.mem_bytes(place, out.len()));
+        let len = out.len();
+        self.check_access(place, len, None);
+        match place {
+            Place::Buffer(b, o) => {
+                let data = &self.mem.buffers[b].data;
+                let have = data.len().saturating_sub(o).min(len);
+                out[..have].copy_from_slice(&data[o..o + have]);
+                out[have..].fill(0);
+            }
+            Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
+            Place::Scratch(o) => out.copy_from_slice(&self.th.scratch[o..o + len]),
+        }
     }
 
     fn mem_read(&mut self, place: Place, len: usize) -> Vec<u8> {
-        self.check_access(place, len, None);
-        self.mem_bytes(place, len).to_vec()
+        let mut v = vec![0; len];
+        self.mem_read_into(place, &mut v);
+        v
     }
     fn mem_write(&mut self, place: Place, bytes: &[u8]) {
         self.check_access(place, bytes.len(), Some(bytes));
@@ -1449,7 +1560,11 @@ impl Ctx<'_, '_> {
                 }
                 self.lane = self.channel_lane(c);
                 let off = global + self.raw_dword(offsets, c)? as i128 + 4 * color as i128;
-                let place = self.resolve_surface(surface, off, 4)?;
+                let place = if load {
+                    self.resolve_surface_read(surface, off, 4)?
+                } else {
+                    self.resolve_surface(surface, off, 4)?
+                };
                 self.transfer(load, place, data, k * block + 4 * c, 4)?;
             }
             k += 1;
@@ -1471,7 +1586,11 @@ impl Ctx<'_, '_> {
             }
             self.lane = self.channel_lane(c);
             let off = global + self.raw_dword(offsets, c)? as i128;
-            let place = self.resolve_surface(surface, off, n)?;
+            let place = if load {
+                self.resolve_surface_read(surface, off, n)?
+            } else {
+                self.resolve_surface(surface, off, n)?
+            };
             if load {
                 let mut v = self.mem_read(place, n);
                 v.resize(4, 0);
@@ -1494,7 +1613,11 @@ impl Ctx<'_, '_> {
         } else {
             offset * 16
         };
-        let place = self.resolve_surface(surface, bytes, len)?;
+        let place = if inst.opcode == Opcode::OWORD_ST {
+            self.resolve_surface(surface, bytes, len)?
+        } else {
+            self.resolve_surface_read(surface, bytes, len)?
+        };
         if inst.opcode == Opcode::OWORD_ST {
             let src = self.raw(inst, "src")?;
             let v = self.raw_bytes(src, len)?;
@@ -1569,7 +1692,11 @@ impl Ctx<'_, '_> {
                 let props = self.int_field(inst, "properties")?;
                 let len = 16usize << (props & 7);
                 let addr = self.scalar(inst, "address")? as u64;
-                let place = self.mem.resolve_a64(addr, len)?;
+                let place = if inst.subop == Some(2) {
+                    self.mem.resolve_a64(addr, len)?
+                } else {
+                    self.resolve_a64_read(addr, len)?
+                };
                 if inst.subop == Some(2) {
                     let src = self.raw(inst, "src")?;
                     let v = self.raw_bytes(src, len)?;
@@ -1598,7 +1725,11 @@ impl Ctx<'_, '_> {
                     self.lane = self.channel_lane(c);
                     let a = self.raw_qword(addrs, c)?;
                     if size == 1 {
-                        let place = self.mem.resolve_a64(a, n)?;
+                        let place = if load {
+                            self.resolve_a64_read(a, n)?
+                        } else {
+                            self.mem.resolve_a64(a, n)?
+                        };
                         if load {
                             let mut v = self.mem_read(place, n);
                             v.resize(4, 0);
@@ -1610,7 +1741,12 @@ impl Ctx<'_, '_> {
                         continue;
                     }
                     for k in 0..n {
-                        let place = self.mem.resolve_a64(a + (k * size) as u64, size)?;
+                        let at_k = a + (k * size) as u64;
+                        let place = if load {
+                            self.resolve_a64_read(at_k, size)?
+                        } else {
+                            self.mem.resolve_a64(at_k, size)?
+                        };
                         let at = (k * exec as usize + c) * size;
                         self.transfer(load, place, data, at, size)?;
                     }
@@ -1655,7 +1791,11 @@ impl Ctx<'_, '_> {
                         let a = base
                             .wrapping_add(self.raw_qword(offsets, c)?)
                             .wrapping_add(4 * color);
-                        let place = self.mem.resolve_a64(a, 4)?;
+                        let place = if load {
+                            self.resolve_a64_read(a, 4)?
+                        } else {
+                            self.mem.resolve_a64(a, 4)?
+                        };
                         self.transfer(load, place, data, k * block + 4 * c, 4)?;
                     }
                     k += 1;

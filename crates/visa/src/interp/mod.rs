@@ -23,7 +23,7 @@ pub use memory::{
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
-use crate::model::{InstRef, InstructionList, Interface, Routine, StringPool};
+use crate::model::{InstRef, InstructionList, Interface, Operand, Routine, StringPool, VectorKind};
 use std::fmt;
 
 /// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
@@ -55,6 +55,52 @@ pub struct Launch {
     pub scratch_bytes: u32,
 }
 
+/// What a run meets that a device does without failing but `--check` reports: the
+/// hook between the semantics here and the checker (`Thread::note` counts each
+/// occurrence in an enabled channel; the run's [`Stats::findings`] has the totals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finding {
+    /// A read past a buffer's end that stays inside the allocation the runtime gives
+    /// it: IGC's block and dword messages read whole units past a narrower source access.
+    OverRead,
+    /// An integer `div`/`mod` by zero in an enabled channel (the result is the
+    /// hardware's, see `exec::zero_divisor_result`).
+    ZeroDivisor,
+}
+
+/// How many times each [`Finding`] occurred.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Findings {
+    pub over_read: u64,
+    pub zero_divisor: u64,
+}
+
+impl Findings {
+    pub fn is_empty(&self) -> bool {
+        *self == Findings::default()
+    }
+    pub fn count(&self, f: Finding) -> u64 {
+        match f {
+            Finding::OverRead => self.over_read,
+            Finding::ZeroDivisor => self.zero_divisor,
+        }
+    }
+    fn add(&mut self, f: Finding, n: u64) {
+        let slot = match f {
+            Finding::OverRead => &mut self.over_read,
+            Finding::ZeroDivisor => &mut self.zero_divisor,
+        };
+        *slot = slot.saturating_add(n);
+    }
+    fn merge(&mut self, other: &Findings) {
+        for f in [Finding::OverRead, Finding::ZeroDivisor] {
+            self.add(f, other.count(f));
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     pub groups: u64,
@@ -64,6 +110,9 @@ pub struct Stats {
     /// Channel-instructions (instructions times enabled channels).
     pub channel_instructions: u64,
     pub barriers: u64,
+    /// Occurrences of what `--check` reports (absent from the JSON when none).
+    #[serde(skip_serializing_if = "Findings::is_empty")]
+    pub findings: Findings,
 }
 
 /// Why a run stopped.
@@ -157,6 +206,45 @@ pub(crate) struct Program<'a> {
     pub sampler_count: usize,
     /// The routines lowered for the translated engine (empty: everything generic).
     pub fast: fast::Code,
+    /// Float arithmetic always runs in the mode native `f32`/`f64` arithmetic gives
+    /// (see [`native_float_mode`]); when not, the translated engine leaves float
+    /// instructions to the generic path, which applies `%cr0`.
+    pub native_floats: bool,
+}
+
+/// Whether `%cr0` holds IGC's default float mode wherever the program computes: its
+/// kernel's first instruction ORs in the mode's bits (round to nearest even,
+/// denormals kept: a thread starts with `%cr0` = 0, flushing them) and nothing else
+/// writes `%cr0`. Kernels built with `-cl-denorms-are-zero`, and code that switches
+/// the rounding mode (DG2's integer division by `inv`), fail this.
+fn native_float_mode(routines: &[Layout]) -> bool {
+    let writes_cr0 = |inst: InstRef<'_>| {
+        matches!(inst.operand("dst"), Some(Operand::Vector(v))
+            if matches!(v.kind, VectorKind::General { id: CR0, .. }))
+    };
+    let sets_native_mode = |inst: InstRef<'_>| {
+        let native = value::FloatMode::from_cr0(value::FloatMode::IEEE_CR0);
+        inst.opcode == Opcode::OR
+            && matches!(inst.operand("src0"), Some(Operand::Vector(v))
+                if matches!(v.kind, VectorKind::General { id: CR0, .. }))
+            && matches!(inst.operand("src1"), Some(Operand::Vector(v))
+                if matches!(v.kind, VectorKind::Immediate { bits, .. }
+                    if value::FloatMode::from_cr0(bits.get() as u32) == native))
+    };
+    let mut first = true;
+    let mut native = false;
+    for r in routines {
+        for inst in r.insts.iter() {
+            if writes_cr0(inst) {
+                if !(first && sets_native_mode(inst)) {
+                    return false;
+                }
+                native = true;
+            }
+            first = false;
+        }
+    }
+    native
 }
 
 const DONE: u32 = u32::MAX;
@@ -182,6 +270,15 @@ pub(crate) struct Thread {
     pub scratch_limit: usize,
     /// The ALU's operand buffers, reused by every instruction.
     pub lanes: Vec<exec::Lanes>,
+    /// What this thread met that `--check` reports ([`Finding`]).
+    pub findings: Findings,
+}
+
+impl Thread {
+    /// Counts a [`Finding`] of the running instruction.
+    pub(crate) fn note(&mut self, f: Finding) {
+        self.findings.add(f, 1);
+    }
 }
 
 impl<'a> Program<'a> {
@@ -198,6 +295,7 @@ impl<'a> Program<'a> {
             surface_count: 0,
             sampler_count: 0,
             fast: fast::Code::default(),
+            native_floats: false,
         };
         let mut next_byte = 0u32;
         let mut start = 0u32;
@@ -215,6 +313,7 @@ impl<'a> Program<'a> {
             program.sampler_count = program.sampler_count.max(routine.samplers.len()).max(32);
             program.routines.push(layout);
         }
+        program.native_floats = native_float_mode(&program.routines);
         Ok(program)
     }
 
@@ -364,6 +463,8 @@ fn zeroed(n: usize, what: &str) -> Result<Vec<u8>, String> {
 
 /// Predefined variable `%hw_id`: the hardware thread running the work-item.
 const HW_ID: u32 = 12;
+/// The predefined variable `%cr0` (`4_visa_header.md`, V14): the float mode.
+pub(crate) const CR0: u32 = 14;
 
 /// A launch's shape: the work-groups of its NDRange and the hardware threads of each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -608,6 +709,7 @@ pub fn run_checked(
                         scratch: Vec::new(),
                         scratch_limit: (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
                         lanes: Vec::new(),
+                        findings: Findings::default(),
                     };
                     for (s, (_, bti)) in th
                         .surfaces
@@ -687,7 +789,10 @@ pub fn run_checked(
                             &mut checker,
                         )?;
                         match stop {
-                            Stop::Done => done[i] = true,
+                            Stop::Done => {
+                                done[i] = true;
+                                stats.findings.merge(&th.findings);
+                            }
                             Stop::Barrier => at_barrier += 1,
                         }
                     }

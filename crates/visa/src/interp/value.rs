@@ -258,3 +258,118 @@ mod tests {
         }
     }
 }
+
+/// The floating-point mode a thread's `%cr0` sets (`4_visa_header.md`, V14): the
+/// rounding mode (bits 4-5) of every float result and conversion to a float, and
+/// whether F (bit 7) and DF (bit 6) denormals survive arithmetic or are flushed to a
+/// zero of their sign, on input and on output (`2_datatypes.md`, IEEE mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatMode {
+    pub rounding: Rounding,
+    pub keep_f_denorms: bool,
+    pub keep_df_denorms: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    NearestEven,
+    Up,
+    Down,
+    TowardZero,
+}
+
+impl FloatMode {
+    /// `%cr0` bits IGC sets for OpenCL's default mode (round to nearest even, F, DF
+    /// and HF denormals kept).
+    pub const IEEE_CR0: u32 = 0x4C0;
+
+    pub fn from_cr0(cr0: u32) -> Self {
+        FloatMode {
+            rounding: match (cr0 >> 4) & 3 {
+                0 => Rounding::NearestEven,
+                1 => Rounding::Up,
+                2 => Rounding::Down,
+                _ => Rounding::TowardZero,
+            },
+            keep_f_denorms: cr0 & 0x80 != 0,
+            keep_df_denorms: cr0 & 0x40 != 0,
+        }
+    }
+
+    /// Whether results are what native `f32`/`f64` arithmetic gives.
+    pub fn is_native(self) -> bool {
+        self.rounding == Rounding::NearestEven && self.keep_f_denorms && self.keep_df_denorms
+    }
+
+    /// An arithmetic operand of type `t`: a denormal the mode flushes becomes a zero of its sign.
+    pub fn operand(self, t: Type, v: f64) -> f64 {
+        match t {
+            Type::F if !self.keep_f_denorms => flush(v, f32::MIN_POSITIVE as f64),
+            Type::DF if !self.keep_df_denorms => flush(v, f64::MIN_POSITIVE),
+            _ => v,
+        }
+    }
+
+    /// A result of type `t` computed exactly (or in `f64`): rounded to `t` by the
+    /// rounding mode, then flushed when denormal and the mode flushes.
+    pub fn result(self, t: Type, v: f64) -> f64 {
+        match t {
+            Type::F => {
+                let r = round_f32(v, self.rounding) as f64;
+                if self.keep_f_denorms {
+                    r
+                } else {
+                    flush(r, f32::MIN_POSITIVE as f64)
+                }
+            }
+            Type::DF if !self.keep_df_denorms => flush(v, f64::MIN_POSITIVE),
+            _ => v,
+        }
+    }
+}
+
+fn flush(v: f64, min_normal: f64) -> f64 {
+    if v != 0.0 && v.abs() < min_normal {
+        0.0f64.copysign(v)
+    } else {
+        v
+    }
+}
+
+/// `v` rounded to `f32` in the direction `mode` gives.
+pub fn round_f32(v: f64, mode: Rounding) -> f32 {
+    let nearest = v as f32;
+    if mode == Rounding::NearestEven || v.is_nan() || nearest as f64 == v {
+        return nearest;
+    }
+    // `nearest` is one of the two f32 values around `v` (or an infinity past the
+    // largest); the other is one step away from it, toward `v`.
+    let toward_v = |f: f32| {
+        let up = (f as f64) < v;
+        let bits = f.to_bits();
+        let step_away_from_zero = up == (f >= 0.0 && !(f == 0.0 && f.is_sign_negative()));
+        let b = match (f == 0.0, step_away_from_zero) {
+            (true, _) => {
+                return if up {
+                    f32::from_bits(1)
+                } else {
+                    -f32::from_bits(1)
+                }
+            }
+            (false, true) => bits + 1,
+            (false, false) => bits - 1,
+        };
+        f32::from_bits(b)
+    };
+    let (below, above) = if (nearest as f64) < v {
+        (nearest, toward_v(nearest))
+    } else {
+        (toward_v(nearest), nearest)
+    };
+    match mode {
+        Rounding::Up => above,
+        Rounding::Down => below,
+        _ if v > 0.0 => below,
+        _ => above,
+    }
+}

@@ -2274,7 +2274,7 @@ fn generic(
         FieldKind::Raw => Operand::Raw(parse_raw(rb, c)?),
         FieldKind::Label => {
             let at = *c;
-            let n = c.ident()?;
+            let n = label_ref(c)?;
             Operand::Label(rb.label(n, at.line, at.pos + 1))
         }
         FieldKind::U8 => Operand::Int(c.uint(0xFF)?),
@@ -2812,7 +2812,7 @@ fn formatted(
         Format::Hex => Ok(Operand::Int(c.uint(u32::MAX.into())?)),
         Format::Label | Format::CallTarget => {
             c.skip_ws();
-            let n = c.ident()?;
+            let n = label_ref(c)?;
             Ok(Operand::Label(rb.label(n, at.line, at.pos + 1)))
         }
         Format::LabelList => {
@@ -2825,7 +2825,7 @@ fn formatted(
                     break;
                 }
                 let lat = *c;
-                let n = c.ident()?;
+                let n = label_ref(c)?;
                 v.push(rb.label(n, lat.line, lat.pos + 1));
                 c.skip_ws();
                 if !c.eat(",") {
@@ -3467,6 +3467,24 @@ fn lsc_vector(rb: &RoutineBuilder, c: &mut LineCursor) -> PResult<Vector> {
         col,
         Region::from_values(0, 1, 0).unwrap_or_default(),
     ))
+}
+
+/// A label named as an operand: a name, and `.` followed by more name characters as
+/// often as they come. IGC 1.0.5353 names the clones of a function it specialises per
+/// call site `name.7_1`, and its label definitions read the same way.
+fn label_ref<'a>(c: &mut LineCursor<'a>) -> PResult<&'a str> {
+    let start = c.pos;
+    c.ident()?;
+    while c.text.as_bytes().get(c.pos) == Some(&b'.') {
+        let mut after = *c;
+        after.pos += 1;
+        if after.name_len() == 0 {
+            break;
+        }
+        after.ident()?;
+        *c = after;
+    }
+    Ok(&c.text[start..c.pos])
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! (flat A64/A32), a surface (binding table, bindless or surface state) or SLM.
 //! Cache controls only steer caches, which the interpreter does not have.
 
-use super::{fault, Ctx, Fault, Flow, Res};
+use super::{fault, Ctx, Flow, Res};
 use crate::interp::memory::{check_slm, Place};
 use crate::model::{InstRef, Operand, Raw};
 
@@ -160,7 +160,7 @@ impl Ctx<'_, '_> {
                     continue;
                 }
                 self.lane = self.channel_lane(n);
-                let place = self.lsc_place(&target, address(self, n)?, mem_bytes)?;
+                let place = self.lsc_place(&target, address(self, n)?, mem_bytes, false)?;
                 let old = self.mem_read(place, mem_bytes);
                 let mut ob = [0u8; 8];
                 ob[..mem_bytes].copy_from_slice(&old);
@@ -192,7 +192,7 @@ impl Ctx<'_, '_> {
             }
             let at = address(self, 0)?;
             let len = components.len() * mem_bytes;
-            let place = self.lsc_place(&target, at, len)?;
+            let place = self.lsc_place(&target, at, len, load)?;
             for (v, _) in components.iter().enumerate() {
                 self.lsc_element(
                     load,
@@ -218,7 +218,7 @@ impl Ctx<'_, '_> {
             let base = address(self, n)?;
             for (k, v) in components.iter().enumerate() {
                 let at = base + (*v * mem_bytes) as i128;
-                let place = self.lsc_place(&target, at, mem_bytes)?;
+                let place = self.lsc_place(&target, at, mem_bytes, load)?;
                 self.lsc_element(
                     load,
                     place,
@@ -280,20 +280,21 @@ impl Ctx<'_, '_> {
         self.raw_write(dst, at, &b[..reg_bytes])
     }
 
-    /// Where `len` bytes at `addr` lie for a message's shared function and address model.
-    fn lsc_place(&mut self, t: &Target, addr: i128, len: usize) -> Res<Place> {
+    /// Where `len` bytes at `addr` lie for a message's shared function and address
+    /// model; a `read` may run into a buffer's allocation padding (`read_place`).
+    fn lsc_place(&mut self, t: &Target, addr: i128, len: usize, read: bool) -> Res<Place> {
         if t.sfid == SFID_SLM {
             // As for the SLM surface: IGC's local-memory window starts at 0x10000000.
             return Ok(check_slm(addr & 0x0FFF_FFFF, len, self.slm.len())?);
         }
-        match t.addr_type {
-            1 => Ok(self.mem.resolve_a64(addr as u64, len)?),
+        let surface = t.surface;
+        match (t.addr_type, read) {
+            (1, true) => self.resolve_a64_read(addr as u64, len),
+            (1, false) => Ok(self.mem.resolve_a64(addr as u64, len)?),
             // bti, bss and ss: the surface value names a binding-table entry (gpukit's
             // bindless surface-state offsets are bound there too).
-            _ => self
-                .mem
-                .resolve_bti(t.surface, addr, len)
-                .map_err(|e| Fault(e.to_string())),
+            (_, true) => self.read_place(len, |m, back, n| m.resolve_bti(surface, addr - back, n)),
+            (_, false) => Ok(self.mem.resolve_bti(surface, addr, len)?),
         }
     }
 }

@@ -26,6 +26,7 @@ pub(crate) fn lower(p: &Program, grf_len: usize) -> Code {
             grf_len,
             surfaces: p.surface_count,
             samplers: p.sampler_count,
+            native_floats: p.native_floats,
         };
         ops.extend(r.insts.iter().map(|inst| at.inst(inst)));
     }
@@ -39,6 +40,8 @@ struct Lowering<'a, 'b> {
     /// How many surface and sampler variables a thread has.
     surfaces: usize,
     samplers: usize,
+    /// `Program::native_floats`: otherwise float arithmetic is the generic path's (%cr0).
+    native_floats: bool,
 }
 
 fn lane(t: Type) -> Option<Lane> {
@@ -467,6 +470,9 @@ impl Lowering<'_, '_> {
             _ => {}
         }
         let mut alu = alu?;
+        if float && !self.native_floats {
+            return None;
+        }
         let (needs, on_floats, on_ints) = alu.shape();
         // Integer saturation needs the exact (unwrapped) result: the generic path's.
         let allowed = if float {
