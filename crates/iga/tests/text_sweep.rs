@@ -24,7 +24,7 @@ fn exercise(text: &str) {
 fn fixtures() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     [
-        "tgllp_saxpy.iga.asm",
+        "tgllp_saxpy.asm",
         "skl_a64_atomic.iga.asm",
         "dg2_dump.asm",
     ]
