@@ -31,6 +31,8 @@ seeds_for() {
             echo "$shared/intel|*.visaasm" "$shared/intel-legacy|*.visaasm" "$shared/intel-sid|*.visaasm" "$root/tests/data/visa|*.visaasm" ;;
         iga_json | iga_lenient)
             echo "$shared/iga|*.json" "$shared/intel|*.json" "$root/crates/iga/tests|*.json" ;;
+        iga_text)
+            echo "$shared/intel|*.asm" "$root/crates/iga/tests|*.asm" ;;
         amd_clo)
             echo "$shared/amd|*.clo" "$root/tests/data/hostile|*.clo" "$root/crates/amd/tests|*.clo" ;;
         amd_cl2)

@@ -363,7 +363,7 @@ fn ldst_operands(l: &mut Line, i: &Instruction) {
                 ));
                 match a.offset {
                     AddrOffset::Scalar(0) => {}
-                    AddrOffset::Scalar(o) if o < 0 => l.emit(&format!("-0x{:X}", -o)),
+                    AddrOffset::Scalar(o) if o < 0 => l.emit(&format!("-0x{:X}", o.unsigned_abs())),
                     AddrOffset::Scalar(o) => l.emit(&format!("+0x{o:X}")),
                     AddrOffset::Block2d(x, y) => l.emit(&format!("+({x},{y})")),
                 }

@@ -525,7 +525,11 @@ fn src_operand(
         }
         Some(g) if ternary => {
             let [v, h] = ints::<2>(g, &[';']).ok_or_else(bad)?;
-            let w = if h == 0 { 1 } else { v / h };
+            let w = if h == 0 {
+                1
+            } else {
+                v.checked_div(h).unwrap_or(0)
+            };
             Some(Region {
                 v: Some(v),
                 w: Some(w),
@@ -593,13 +597,13 @@ fn options(src: &str, toks: &[Tok<'_>], i: &mut Instruction) -> Result<(), Box<E
     };
     for o in inner.split(',').filter(|o| !o.is_empty()) {
         if let Some(sb) = o.strip_prefix('$') {
-            let (n, func) = match sb.find('.') {
-                Some(d) => (&sb[..d], &sb[d..]),
-                None => (sb, ""),
-            };
+            let digits = sb.bytes().take_while(u8::is_ascii_digit).count();
+            let (n, func) = sb.split_at(digits);
             let id = n
-                .parse()
-                .map_err(|_| err(src, first.at, o, "an SBID such as `$3.dst`"))?;
+                .parse::<i64>()
+                .ok()
+                .filter(|id| *id <= 255 && matches!(func, "" | ".src" | ".dst"))
+                .ok_or_else(|| err(src, first.at, o, "an SBID such as `$3` or `$3.dst`"))?;
             i.sbid = Some(Box::new(Sbid {
                 id,
                 func: func.to_string(),
@@ -885,8 +889,8 @@ fn ldst_operands(
             let v = o.trim_start_matches('+');
             let n = match v.strip_prefix('-') {
                 Some(h) => hex(h)
-                    .map(|x| -(x as i64))
-                    .or_else(|| h.parse::<i64>().ok().map(|x| -x)),
+                    .map(|x| (x as i64).wrapping_neg())
+                    .or_else(|| h.parse::<i64>().ok().map(i64::wrapping_neg)),
                 None => hex(v).map(|x| x as i64).or_else(|| v.parse().ok()),
             };
             (&addr[..k], n.ok_or_else(bad)?)
