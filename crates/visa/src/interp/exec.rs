@@ -1137,6 +1137,16 @@ impl Ctx<'_, '_> {
                         // (disabled channels divide whatever their registers hold).
                         if chen & (1 << c) != 0 {
                             self.th.note(Finding::ZeroDivisor);
+                            self.flag(
+                                Kind::DivZero,
+                                self.mask_offset + c as u32,
+                                None,
+                                None,
+                                format!(
+                                    "integer {} by zero (the channel gets the hardware's value)",
+                                    op.mnemonic()
+                                ),
+                            );
                         }
                         zero_divisor_result(op, a)
                     }
@@ -1385,6 +1395,16 @@ impl Ctx<'_, '_> {
         let inside = (size - e.offset).max(0) as usize;
         let place = resolve(self.mem, past, inside)?;
         self.th.note(Finding::OverRead);
+        self.flag(
+            Kind::OverRead,
+            self.lane,
+            Some(e.space.clone()),
+            u64::try_from(e.offset).ok(),
+            format!(
+                "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
+                e.size
+            ),
+        );
         Ok(match place {
             Place::Buffer(b, o) => Place::Buffer(b, o + past as usize),
             other => other,
@@ -1406,9 +1426,9 @@ impl Ctx<'_, '_> {
         })
     }
 
-    /// A finding of a check other than memory's (`over-read`, `div-zero`) by channel
-    /// `lane` of the instruction running; nothing unless `--check` asks for `kind`.
-    #[allow(dead_code)]
+    /// A finding of a check other than memory's (`over-read`, `div-zero`) by the
+    /// thread's channel `lane` (0-31, the mask offset included); nothing unless
+    /// `--check` asks for `kind`.
     pub(super) fn flag(
         &mut self,
         kind: Kind,
@@ -1418,14 +1438,7 @@ impl Ctx<'_, '_> {
         message: String,
     ) {
         if let Some(c) = self.check.as_deref_mut() {
-            c.flag(
-                self.p,
-                kind,
-                self.mask_offset + lane,
-                memory,
-                offset,
-                message,
-            );
+            c.flag(self.p, kind, lane, memory, offset, message);
         }
     }
 
