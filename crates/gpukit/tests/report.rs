@@ -514,6 +514,14 @@ fn probe_script(level: &str) -> String {
     out.lines[lv] = p ? +p.el.dataset.lines : 0;
     out.lit[lv] = p ? p.el.querySelectorAll('.r.lk').length : 0;
   }});
+  // The CFG search finds the first block by its name.
+  var search = document.querySelector('.cfgbox input');
+  search.value = document.querySelector('.cfgbox g.block title').textContent.split(' ')[0];
+  search.dispatchEvent(new Event('input'));
+  out.cfg_hits = document.querySelectorAll('.cfgbox g.block.hit').length;
+  // The pressure chart zooms.
+  window.gpukitZoom[0](10, 200);
+  out.zoom = document.querySelector('.zoom .zinfo').textContent;
   var pre = document.createElement('pre');
   pre.id = 'probe';
   pre.textContent = JSON.stringify(out);
@@ -602,6 +610,17 @@ fn three_level_pages_in_chromium() {
         assert!(
             lit["gen"].as_u64().unwrap() > 0,
             "{stem}: no Gen line lit: {probe_out}"
+        );
+        assert!(
+            probe_out["cfg_hits"].as_u64().unwrap() >= 1,
+            "{stem}: {probe_out}"
+        );
+        assert!(
+            probe_out["zoom"]
+                .as_str()
+                .unwrap()
+                .starts_with("instructions 10\u{2013}199 of"),
+            "{stem}: {probe_out}"
         );
         if level == "source" {
             assert!(lit["source"].as_u64().unwrap() > 0, "{stem}: {probe_out}");

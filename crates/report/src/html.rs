@@ -34,7 +34,7 @@ table.listing tr:target td { outline: 2px solid #c0392b; }
 .levels { display: flex; gap: 8px; align-items: stretch; }
 .pane { flex: 1 1 0; min-width: 0; border: 1px solid #d6dde6; }
 .pane .ph { background: #eef3fb; padding: 2px 6px; font-size: 12px; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.pane .body { height: 70vh; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
+.pane .body { max-height: 70vh; overflow: auto; font-family: ui-monospace, monospace; font-size: 12px; }
 .levels .pane .body { height: 62vh; }
 .pane .r { height: 16px; line-height: 16px; white-space: pre; width: max-content; min-width: 100%; cursor: default; }
 .pane .r .ln { display: inline-block; min-width: 5.5em; padding-right: 8px; text-align: right; color: #8a97a6; user-select: none; }

@@ -119,6 +119,14 @@ pub(super) fn read(source: Option<&Path>, asm: Option<&Path>) -> Result<Dumps, C
     Ok(dumps)
 }
 
+/// Bytes of a GRF on the platform the `.asm` names.
+pub(super) fn grf_bytes(dumps: &Dumps) -> Option<u32> {
+    match &dumps.asm {
+        Some((_, _, Ok(alloc))) if alloc.platform.is_some() => Some(alloc.grf_bytes),
+        _ => None,
+    }
+}
+
 /// Whether the dumps belong to the kernel `name`: the `.asm` names its kernel; without
 /// one, the first kernel of the file.
 pub(super) fn belongs(dumps: &Dumps, name: &str, first: bool) -> bool {

@@ -43,7 +43,11 @@ pub(super) fn page(
     // Shared with each routine's listing, which is produced when the page is written.
     let object = std::sync::Arc::new(object);
     let platform = platform.or_else(|| platform_of(&object));
-    let grf = platform.map_or(32, |p| p.grf_size());
+    // Without a platform in the file, the `.asm` beside it knows its GRF size.
+    let grf = platform
+        .map(|p| p.grf_size())
+        .or_else(|| dumps.and_then(levels::grf_bytes))
+        .unwrap_or(32);
     let findings = verify::verify(
         &object,
         &verify::Options {
