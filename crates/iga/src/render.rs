@@ -475,8 +475,10 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 /// iga64 decoded (a table read off the corpus's skl and icllp listings against iga64's
 /// text). What the message decides:
 /// - UD for messages whose elements are dwords by definition (32-bit byte
-///   gathering/scattering), typed and media block writes, a64 and min/max atomics through
-///   `sends`; iga64 omits UD on a unary `send` (its implicit type). Fences, barriers and
+///   gathering/scattering), typed and media block writes, a64 atomics (unary `send` or
+///   `sends`, returning or not: checked against ocloc skl builds of `atomic_inc`/`atomic_add`
+///   on A64 buffers) and min/max atomics through `sends`; iga64 omits UD on a unary `send`
+///   (its implicit type), which is why it prints a bare `null` there. Fences, barriers and
 ///   EOT print untyped.
 /// - UW for scratch and OWord block writes; F for a64 dword gathering reads; D for media
 ///   block reads.
@@ -491,7 +493,10 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 ///   gathering reads: F except one UD; atomics with a result: W or UD by variable.
 ///
 /// Likewise a unary send's source 0 type (`r25:uq` on Gen9 a64 messages, `:f` on Gen11)
-/// and the Gen9 `cre` source (`:d`) come from the vISA operand, not the message.
+/// and the Gen9 `cre` source (`:d`) come from the vISA operand, not the message; the
+/// a64 one is inferred from the message name (`src_operand`). IGA's formatter prints
+/// the encoded type whenever it differs from the op's implicit one, so text read back
+/// (`printed_type`) renders exactly; only JSON input needs this inference.
 fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     let m = i.comment.as_deref().unwrap_or("");
     let sends = i.is_send() && !ops::has(&i.op, ops::UNARY_SEND);
@@ -504,7 +509,9 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     {
         "ud"
     } else if m.contains("atomic") {
-        if sends && (m.contains("a64") || m.contains("min") || m.contains("max")) {
+        // IGC types A64 atomics UD, whether they return or not (a unary send's
+        // implicit type, so iga64 prints a bare `null`/`r39` there).
+        if m.contains("a64") || sends && (m.contains("min") || m.contains("max")) {
             "ud"
         } else {
             "w"
@@ -605,7 +612,8 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             // writes :f on Gen11 and leaves it implicit on Gen9 (but for A64
             // addresses, :uq).
             let unary = ops::has(&i.op, ops::UNARY_SEND);
-            let a64 = i.comment.as_deref().is_some_and(|c| c.starts_with("a64 "));
+            // "a64 dword gathering read", "untyped a64 atomic int32 ...".
+            let a64 = i.comment.as_deref().is_some_and(|c| c.contains("a64 "));
             match (a.printed_type.as_deref(), gen) {
                 (Some(""), _) => {}
                 (Some(t), _) => {

@@ -23,14 +23,10 @@ fn exercise(text: &str) {
 
 fn fixtures() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    [
-        "tgllp_saxpy.asm",
-        "skl_a64_atomic.iga.asm",
-        "dg2_dump.asm",
-    ]
-    .iter()
-    .map(|n| std::fs::read_to_string(dir.join(n)).unwrap())
-    .collect()
+    ["tgllp_saxpy.asm", "skl_a64_atomic.iga.asm", "dg2_dump.asm"]
+        .iter()
+        .map(|n| std::fs::read_to_string(dir.join(n)).unwrap())
+        .collect()
 }
 
 /// `GPUKIT_FULL_SWEEP=1` sweeps every position; otherwise every `sampled`-th.
