@@ -480,8 +480,8 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 ///   on A64 buffers) and min/max atomics through `sends`; iga64 omits UD on a unary `send`
 ///   (its implicit type), which is why it prints a bare `null` there. Fences, barriers and
 ///   EOT print untyped.
-/// - UW for scratch and OWord block writes; F for a64 dword gathering reads; D for media
-///   block reads.
+/// - UW for scratch and OWord block writes; a64 dword gathering reads by SIMD width (UD,
+///   F, W for SIMD1, 8, 16); D for media block reads.
 ///
 /// What the JSON cannot determine (the corpus's remaining differences, each counted in
 /// the issue note):
@@ -505,6 +505,9 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     } else if m == "end of thread" || m.contains("barrier") || m.contains("fence") {
         // iga64 prints these untyped on both `send` and `sends`.
         return None;
+    } else if m.contains("scattering write") && i.exec_size == 1 {
+        // A SIMD1 scatter (IGC's scalar stores) writes a UD null in every build seen.
+        "ud"
     } else if m.starts_with("byte gathering read 32b") || m.starts_with("byte scattering write 32b")
     {
         "ud"
@@ -522,8 +525,15 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
         "d"
     } else if m.contains("scratch block") || m.starts_with("oword block write") {
         "uw"
-    } else if m.starts_with("a64 dword gathering read") || m.starts_with("a64 untyped surface read")
-    {
+    } else if m.starts_with("a64 dword gathering read") {
+        // By SIMD width in every skl/icllp build seen (corpus and ocloc -device skl of
+        // corpus/intel/cl, stateful and A64): SIMD1 UD, SIMD8 F, SIMD16 W.
+        match i.exec_size {
+            1 => "ud",
+            16 => "w",
+            _ => "f",
+        }
+    } else if m.starts_with("a64 untyped surface read") {
         "f"
     } else {
         "w"
@@ -613,7 +623,11 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             // addresses, :uq).
             let unary = ops::has(&i.op, ops::UNARY_SEND);
             // "a64 dword gathering read", "untyped a64 atomic int32 ...".
-            let a64 = i.comment.as_deref().is_some_and(|c| c.contains("a64 "));
+            // Header-addressed A64 block messages carry the address in a UD header.
+            let a64 = i
+                .comment
+                .as_deref()
+                .is_some_and(|c| c.contains("a64 ") && !c.contains("block"));
             match (a.printed_type.as_deref(), gen) {
                 (Some(""), _) => {}
                 (Some(t), _) => {
