@@ -1,5 +1,7 @@
 //! IGA JSON listings: what `iga64 -Xprint-json` prints, in both format
-//! versions (1.0, `IGAJSONv1.md`; 2.0, `IGAJSONv2.md`).
+//! versions (1.0, `IGAJSONv1.md`; 2.0, `IGAJSONv2.md`), and IGA assembly text
+//! (`iga64 -d`, IGC's `.asm` dumps) read into the same model (`read::text`,
+//! the mirror of `render`; text -> JSON equals iga64's own JSON).
 //!
 //! Data flows one way per direction: bytes -> [`mod@read`] -> [`mod@model`] ->
 //! ([`mod@write`] | [`mod@convert`] | [`mod@render`] | [`mod@cfg`] |

@@ -475,11 +475,13 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 /// iga64 decoded (a table read off the corpus's skl and icllp listings against iga64's
 /// text). What the message decides:
 /// - UD for messages whose elements are dwords by definition (32-bit byte
-///   gathering/scattering), typed and media block writes, a64 and min/max atomics through
-///   `sends`; iga64 omits UD on a unary `send` (its implicit type). Fences, barriers and
+///   gathering/scattering), typed and media block writes, a64 atomics (unary `send` or
+///   `sends`, returning or not: checked against ocloc skl builds of `atomic_inc`/`atomic_add`
+///   on A64 buffers) and min/max atomics through `sends`; iga64 omits UD on a unary `send`
+///   (its implicit type), which is why it prints a bare `null` there. Fences, barriers and
 ///   EOT print untyped.
-/// - UW for scratch and OWord block writes; F for a64 dword gathering reads; D for media
-///   block reads.
+/// - UW for scratch and OWord block writes; a64 dword gathering reads by SIMD width (UD,
+///   F, W for SIMD1, 8, 16); D for media block reads.
 ///
 /// What the JSON cannot determine (the corpus's remaining differences, each counted in
 /// the issue note):
@@ -491,7 +493,10 @@ fn dst_operand(l: &mut Line, i: &Instruction, d: &Operand, gen: Gen) {
 ///   gathering reads: F except one UD; atomics with a result: W or UD by variable.
 ///
 /// Likewise a unary send's source 0 type (`r25:uq` on Gen9 a64 messages, `:f` on Gen11)
-/// and the Gen9 `cre` source (`:d`) come from the vISA operand, not the message.
+/// and the Gen9 `cre` source (`:d`) come from the vISA operand, not the message; the
+/// a64 one is inferred from the message name (`src_operand`). IGA's formatter prints
+/// the encoded type whenever it differs from the op's implicit one, so text read back
+/// (`printed_type`) renders exactly; only JSON input needs this inference.
 fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     let m = i.comment.as_deref().unwrap_or("");
     let sends = i.is_send() && !ops::has(&i.op, ops::UNARY_SEND);
@@ -500,11 +505,16 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
     } else if m == "end of thread" || m.contains("barrier") || m.contains("fence") {
         // iga64 prints these untyped on both `send` and `sends`.
         return None;
+    } else if m.contains("scattering write") && i.exec_size == 1 {
+        // A SIMD1 scatter (IGC's scalar stores) writes a UD null in every build seen.
+        "ud"
     } else if m.starts_with("byte gathering read 32b") || m.starts_with("byte scattering write 32b")
     {
         "ud"
     } else if m.contains("atomic") {
-        if sends && (m.contains("a64") || m.contains("min") || m.contains("max")) {
+        // IGC types A64 atomics UD, whether they return or not (a unary send's
+        // implicit type, so iga64 prints a bare `null`/`r39` there).
+        if m.contains("a64") || sends && (m.contains("min") || m.contains("max")) {
             "ud"
         } else {
             "w"
@@ -515,8 +525,15 @@ fn pre_xe_send_dst_type(i: &Instruction) -> Option<&'static str> {
         "d"
     } else if m.contains("scratch block") || m.starts_with("oword block write") {
         "uw"
-    } else if m.starts_with("a64 dword gathering read") || m.starts_with("a64 untyped surface read")
-    {
+    } else if m.starts_with("a64 dword gathering read") {
+        // By SIMD width in every skl/icllp build seen (corpus and ocloc -device skl of
+        // corpus/intel/cl, stateful and A64): SIMD1 UD, SIMD8 F, SIMD16 W.
+        match i.exec_size {
+            1 => "ud",
+            16 => "w",
+            _ => "f",
+        }
+    } else if m.starts_with("a64 untyped surface read") {
         "f"
     } else {
         "w"
@@ -605,7 +622,12 @@ fn src_operand(l: &mut Line, i: &Instruction, k: usize, s: &Operand, gen: Gen) {
             // writes :f on Gen11 and leaves it implicit on Gen9 (but for A64
             // addresses, :uq).
             let unary = ops::has(&i.op, ops::UNARY_SEND);
-            let a64 = i.comment.as_deref().is_some_and(|c| c.starts_with("a64 "));
+            // "a64 dword gathering read", "untyped a64 atomic int32 ...".
+            // Header-addressed A64 block messages carry the address in a UD header.
+            let a64 = i
+                .comment
+                .as_deref()
+                .is_some_and(|c| c.contains("a64 ") && !c.contains("block"));
             match (a.printed_type.as_deref(), gen) {
                 (Some(""), _) => {}
                 (Some(t), _) => {
