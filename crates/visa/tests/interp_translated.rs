@@ -275,6 +275,9 @@ fn kernel_text(c: &Case) -> String {
         );
     }
     text += ".kernel_attr Target=\"3d\"\n.function \"main_0\"\n\nmain_0:\n";
+    // IGC's default float mode, as every IGC kernel sets it first: only then does the
+    // translated engine take float arithmetic (else `%cr0` flushes denormals).
+    text += "    or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud\n";
     // Addresses: buf + lid * 4, then + 64 per stored row.
     text += "    mov (M1, 16) V0036(0,0)<1> V0034(0,0)<1;1,0>\n";
     text += "    shl (M1, 16) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x2:uq\n";
