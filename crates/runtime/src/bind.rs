@@ -186,8 +186,10 @@ fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
 }
 
 /// Why a by-value spec does not fit the argument, if it does not: a buffer for a
-/// value, a scalar of another type or size than the source declares (or than the
-/// payload holds, without argument info), too few bytes.
+/// value, a scalar of another type or size than the source declares, bytes of
+/// another size than a declared scalar's. Without argument info only a scalar wider
+/// than the payload is refused: the payload may hold more than the value (IGC
+/// gives a `char` four bytes there).
 fn value_mismatch(abi: &KernelAbi, arg: &gpukit_intel::Arg, spec: &ArgSpec) -> Option<String> {
     let declared = abi
         .arg_info(arg.index)
@@ -198,21 +200,22 @@ fn value_mismatch(abi: &KernelAbi, arg: &gpukit_intel::Arg, spec: &ArgSpec) -> O
         Some(t) => format!("has type {t} (by value)"),
         None => format!("is passed by value ({payload} bytes)"),
     };
+    let scalar = declared.and_then(declared_scalar);
     match spec {
         ArgSpec::Scalar(ty, _) => {
-            let fits = match declared.map(declared_scalar) {
-                Some(Some((size, float))) => size == ty.size() && float == ty.is_float(),
-                Some(None) => false,
-                None => payload == 0 || payload == ty.size(),
+            let fits = match (declared, scalar) {
+                (Some(_), Some((size, float))) => size == ty.size() && float == ty.is_float(),
+                (Some(_), None) => false,
+                (None, _) => payload == 0 || ty.size() <= payload,
             };
             (!fits).then(|| {
-                let want = match declared.map(declared_scalar) {
-                    Some(Some((size, float))) => Scalar::all()
+                let want = match scalar {
+                    Some((size, float)) => Scalar::all()
                         .filter(|s| s.size() == size && s.is_float() == float)
                         .map(|s| format!("{s}:VALUE"))
                         .collect::<Vec<_>>()
                         .join(" or "),
-                    _ => format!("bytes:PATH with {} bytes", payload.max(1)),
+                    None => "bytes:PATH".to_string(),
                 };
                 format!(
                     "{is}; {} is {} bytes of {}: give {want}",
@@ -222,11 +225,13 @@ fn value_mismatch(abi: &KernelAbi, arg: &gpukit_intel::Arg, spec: &ArgSpec) -> O
                 )
             })
         }
-        ArgSpec::Bytes(b) if b.len() < payload => Some(format!(
-            "{is}; bytes: gives {} bytes, the payload holds {payload}",
-            b.len()
-        )),
-        ArgSpec::Bytes(_) => None,
+        ArgSpec::Bytes(b) => match scalar {
+            Some((size, _)) if b.len() != size => Some(format!(
+                "{is}; bytes: gives {} bytes, the type has {size}",
+                b.len()
+            )),
+            _ => None,
+        },
         _ => Some(format!(
             "{is}: give TYPE:VALUE or bytes:PATH, not {}",
             spec.what()
