@@ -705,7 +705,7 @@ fn paths_from_stdin() {
 fn intel_program_rows_agree_with_intel_info() {
     let dir = root().join("tests/data/intel");
     let rows = scan(&[os(&dir)]);
-    let mut checked = 0;
+    let (mut checked, mut zebins) = (0, 0);
     let mut files = Vec::new();
     files_under(&dir, &mut files);
     for file in files {
@@ -740,13 +740,21 @@ fn intel_program_rows_agree_with_intel_info() {
                 Some(k["args"].as_array().unwrap().len() as i64),
                 "{what}"
             );
-            let platform = report["device"].as_u64().map(|d| {
+            // Patch tokens: the header's family, which `intel info` shows; zebin: its
+            // `IntelGT` note, which every zebin IGC writes has.
+            let family = report["device"]
+                .as_u64()
+                .map(|d| d as u32)
+                .or_else(|| gpukit_intel::gfxcore_family(&std::fs::read(&file).unwrap()));
+            let platform = family.map(|d| {
                 Value::from(
-                    gpukit::platform::from_gfxcore_family(d as u32)
+                    gpukit::platform::from_gfxcore_family(d)
                         .map_or_else(|| format!("gfxcore-family-{d}"), str::to_owned),
                 )
             });
+            assert!(platform.is_some(), "{what}: no platform");
             assert_eq!(row["platform"], platform.unwrap_or(Value::Null), "{what}");
+            zebins += usize::from(report["format"] == "zebin");
             let format = match report["format"].as_str() {
                 Some("zebin") => "intel-zebin",
                 _ => "intel-patch-tokens",
@@ -756,6 +764,7 @@ fn intel_program_rows_agree_with_intel_info() {
         }
     }
     assert!(checked >= 10, "only {checked} Intel kernels checked");
+    assert!(zebins > 0, "no zebin kernel checked");
 }
 
 /// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
@@ -800,6 +809,15 @@ fn vocabulary_and_intel_spills() {
             );
             spilled += usize::from(r["spill_bytes"].as_i64().unwrap() > 0);
         }
+    }
+    // The whole vocabulary: Intel's words and the AMD devices lower-cased, nothing
+    // else (no `gfxcore-family-N`, no IGC or IGA spelling).
+    const AMD: [&str; 2] = ["pitcairn", "bonaire"];
+    for p in &platforms {
+        assert!(
+            INTEL.contains(&p.as_str()) || AMD.contains(&p.as_str()),
+            "{p} is not in scan's vocabulary ({platforms:?})"
+        );
     }
     // IGC's and IGA's spellings of the Intel platforms are all gone.
     for alias in ["xe", "xehpg", "xehpc", "icl", "pvcxt", "dg2/mtl", "gen9"] {
