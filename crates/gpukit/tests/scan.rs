@@ -872,3 +872,72 @@ fn vocabulary_and_intel_spills() {
         "the README's spill query returns no Intel row: {got:?}"
     );
 }
+
+/// The README's first section, end to end: `ocloc` with IGC's shader dumps on the
+/// README's kernel, then `scan` of the folder: the program binary, the `.asm` dump, the
+/// vISA and the source are rows of kernel `scale` on `tgllp`, the other dumped files are
+/// recognised or skipped (no error but the defective `.isa` of IGC 1.0.12198-13063,
+/// whose text dump `visa dis --prefer-text` then prints). Needs `ocloc` (fails without
+/// it under `REQUIRE_PEERS=1`).
+#[test]
+fn ocloc_dump_folder_rows() {
+    let dir = temp_dir("ocloc");
+    std::fs::copy(
+        root().join("tests/data/visa/defective/scale.cl"),
+        dir.join("k.cl"),
+    )
+    .unwrap();
+    let run = Command::new("ocloc")
+        .args(["compile", "-file", "k.cl", "-device", "tgllp"])
+        .env("IGC_ShaderDumpEnable", "1")
+        .env("IGC_DumpToCustomDir", "dump")
+        .current_dir(&dir)
+        .output();
+    let Some(run) = run.ok().filter(|o| o.status.success()) else {
+        assert!(!required(), "ocloc is required under REQUIRE_PEERS=1");
+        skipped(format_args!("ocloc did not run"));
+        return;
+    };
+    drop(run);
+    let rows = scan(&[os(&dir)]);
+    let of = |format: &str| -> Vec<&Value> {
+        rows.iter()
+            .filter(|r| r["format"] == format && r["kernel"] == "scale")
+            .collect()
+    };
+    for format in ["igc-asm-dump", "visa-text", "opencl-c"] {
+        assert!(
+            !of(format).is_empty(),
+            "no {format} row of scale: {rows:#?}"
+        );
+    }
+    let binaries: Vec<&Value> = ["intel-patch-tokens", "intel-zebin"]
+        .iter()
+        .flat_map(|f| of(f))
+        .collect();
+    assert!(!binaries.is_empty(), "no program binary row: {rows:#?}");
+    for r in binaries.iter().chain(&of("igc-asm-dump")) {
+        assert_eq!(r["platform"], "tgllp", "{r}");
+    }
+    for r in &rows {
+        let path = r["path"].as_str().unwrap();
+        if r["error"].is_null() {
+            continue;
+        }
+        assert!(path.ends_with(".isa"), "{r}");
+        let out = gpukit(&[os("visa"), os("dis"), os(path)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if !err.contains("writer defect") {
+            continue;
+        }
+        assert!(err.contains(".visaasm (or pass --prefer-text"), "{err}");
+        let text = gpukit(&[os("visa"), os("dis"), os("--prefer-text"), os(path)]);
+        assert!(
+            text.status.success(),
+            "{}",
+            String::from_utf8_lossy(&text.stderr)
+        );
+        assert!(String::from_utf8_lossy(&text.stdout).contains(".kernel \"scale\""));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
