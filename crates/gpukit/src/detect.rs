@@ -201,6 +201,9 @@ fn detect_text(head: &[u8]) -> Format {
     if head.starts_with(b"; ModuleID")
         || line_starts_with(head, b"target triple = ")
         || line_starts_with(head, b"target datalayout = ")
+        // IGC's `K.visa.ll` dump: a `;` banner, then the kernel (a line of OpenCL C
+        // does not start so).
+        || line_starts_with(head, b"define spir_")
     {
         return Format::LlvmIr;
     }
@@ -339,6 +342,10 @@ mod tests {
         );
         assert_eq!(
             detect(b"source_filename = \"k\"\ntarget triple = \"spir64\"\n"),
+            Format::LlvmIr
+        );
+        assert_eq!(
+            detect(b"; ----\n; K.visa.ll\n; ----\ndefine spir_kernel void @k() {\n"),
             Format::LlvmIr
         );
         assert_eq!(detect(b"BC\xC0\xDE\x35\x14"), Format::LlvmBitcode);

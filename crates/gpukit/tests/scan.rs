@@ -705,7 +705,7 @@ fn paths_from_stdin() {
 fn intel_program_rows_agree_with_intel_info() {
     let dir = root().join("tests/data/intel");
     let rows = scan(&[os(&dir)]);
-    let mut checked = 0;
+    let (mut checked, mut zebins) = (0, 0);
     let mut files = Vec::new();
     files_under(&dir, &mut files);
     for file in files {
@@ -740,13 +740,21 @@ fn intel_program_rows_agree_with_intel_info() {
                 Some(k["args"].as_array().unwrap().len() as i64),
                 "{what}"
             );
-            let platform = report["device"].as_u64().map(|d| {
+            // Patch tokens: the header's family, which `intel info` shows; zebin: its
+            // `IntelGT` note, which every zebin IGC writes has.
+            let family = report["device"]
+                .as_u64()
+                .map(|d| d as u32)
+                .or_else(|| gpukit_intel::gfxcore_family(&std::fs::read(&file).unwrap()));
+            let platform = family.map(|d| {
                 Value::from(
-                    gpukit::platform::from_gfxcore_family(d as u32)
+                    gpukit::platform::from_gfxcore_family(d)
                         .map_or_else(|| format!("gfxcore-family-{d}"), str::to_owned),
                 )
             });
+            assert!(platform.is_some(), "{what}: no platform");
             assert_eq!(row["platform"], platform.unwrap_or(Value::Null), "{what}");
+            zebins += usize::from(report["format"] == "zebin");
             let format = match report["format"].as_str() {
                 Some("zebin") => "intel-zebin",
                 _ => "intel-patch-tokens",
@@ -756,6 +764,7 @@ fn intel_program_rows_agree_with_intel_info() {
         }
     }
     assert!(checked >= 10, "only {checked} Intel kernels checked");
+    assert!(zebins > 0, "no zebin kernel checked");
 }
 
 /// Says that a test skipped, where `cargo test`'s output shows it: libtest hides what
@@ -800,6 +809,15 @@ fn vocabulary_and_intel_spills() {
             );
             spilled += usize::from(r["spill_bytes"].as_i64().unwrap() > 0);
         }
+    }
+    // The whole vocabulary: Intel's words and the AMD devices lower-cased, nothing
+    // else (no `gfxcore-family-N`, no IGC or IGA spelling).
+    const AMD: [&str; 2] = ["pitcairn", "bonaire"];
+    for p in &platforms {
+        assert!(
+            INTEL.contains(&p.as_str()) || AMD.contains(&p.as_str()),
+            "{p} is not in scan's vocabulary ({platforms:?})"
+        );
     }
     // IGC's and IGA's spellings of the Intel platforms are all gone.
     for alias in ["xe", "xehpg", "xehpc", "icl", "pvcxt", "dg2/mtl", "gen9"] {
@@ -853,4 +871,73 @@ fn vocabulary_and_intel_spills() {
         intel > 0,
         "the README's spill query returns no Intel row: {got:?}"
     );
+}
+
+/// The README's first section, end to end: `ocloc` with IGC's shader dumps on the
+/// README's kernel, then `scan` of the folder: the program binary, the `.asm` dump, the
+/// vISA and the source are rows of kernel `scale` on `tgllp`, the other dumped files are
+/// recognised or skipped (no error but the defective `.isa` of IGC 1.0.12198-13063,
+/// whose text dump `visa dis --prefer-text` then prints). Needs `ocloc` (fails without
+/// it under `REQUIRE_PEERS=1`).
+#[test]
+fn ocloc_dump_folder_rows() {
+    let dir = temp_dir("ocloc");
+    std::fs::copy(
+        root().join("tests/data/visa/defective/scale.cl"),
+        dir.join("k.cl"),
+    )
+    .unwrap();
+    let run = Command::new("ocloc")
+        .args(["compile", "-file", "k.cl", "-device", "tgllp"])
+        .env("IGC_ShaderDumpEnable", "1")
+        .env("IGC_DumpToCustomDir", "dump")
+        .current_dir(&dir)
+        .output();
+    let Some(run) = run.ok().filter(|o| o.status.success()) else {
+        assert!(!required(), "ocloc is required under REQUIRE_PEERS=1");
+        skipped(format_args!("ocloc did not run"));
+        return;
+    };
+    drop(run);
+    let rows = scan(&[os(&dir)]);
+    let of = |format: &str| -> Vec<&Value> {
+        rows.iter()
+            .filter(|r| r["format"] == format && r["kernel"] == "scale")
+            .collect()
+    };
+    for format in ["igc-asm-dump", "visa-text", "opencl-c"] {
+        assert!(
+            !of(format).is_empty(),
+            "no {format} row of scale: {rows:#?}"
+        );
+    }
+    let binaries: Vec<&Value> = ["intel-patch-tokens", "intel-zebin"]
+        .iter()
+        .flat_map(|f| of(f))
+        .collect();
+    assert!(!binaries.is_empty(), "no program binary row: {rows:#?}");
+    for r in binaries.iter().chain(&of("igc-asm-dump")) {
+        assert_eq!(r["platform"], "tgllp", "{r}");
+    }
+    for r in &rows {
+        let path = r["path"].as_str().unwrap();
+        if r["error"].is_null() {
+            continue;
+        }
+        assert!(path.ends_with(".isa"), "{r}");
+        let out = gpukit(&[os("visa"), os("dis"), os(path)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if !err.contains("writer defect") {
+            continue;
+        }
+        assert!(err.contains(".visaasm (or pass --prefer-text"), "{err}");
+        let text = gpukit(&[os("visa"), os("dis"), os("--prefer-text"), os(path)]);
+        assert!(
+            text.status.success(),
+            "{}",
+            String::from_utf8_lossy(&text.stderr)
+        );
+        assert!(String::from_utf8_lossy(&text.stdout).contains(".kernel \"scale\""));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

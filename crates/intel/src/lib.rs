@@ -25,6 +25,7 @@ mod zebin;
 
 pub use abi::*;
 pub use error::ReadError;
+pub use zebin::gfxcore_family;
 
 /// Reads a program binary: raw patch-token program, NEO's OpenCL ELF wrapper around
 /// one, or zebin.

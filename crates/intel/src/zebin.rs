@@ -15,6 +15,36 @@ const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
 /// `SHT_ZEBIN_ZEINFO`.
 const SHT_ZEBIN_ZEINFO: u32 = 0xff00_0011;
 
+/// `NT_INTELGT_GFXCORE_FAMILY`: the note of `.note.intelgt.compat` (owner `IntelGT`)
+/// whose 4-byte description is the GFXCORE family code a zebin was compiled for.
+const NT_INTELGT_GFXCORE_FAMILY: u32 = 2;
+
+/// The GFXCORE family code (`igfxfmid.h`, the patch-token header's device field) a
+/// zebin names in its `IntelGT` notes; `None` when the bytes are no ELF or carry no
+/// such note. Notes after a malformed one are not read (IGC 2.x pads the section with
+/// bytes that are no note).
+pub fn gfxcore_family(bytes: &[u8]) -> Option<u32> {
+    let elf = ElfFile64::<Endianness>::parse(bytes).ok()?;
+    let endian = elf.endian();
+    elf.sections().find_map(|section| {
+        let mut notes = section
+            .elf_section_header()
+            .notes(endian, bytes)
+            .ok()
+            .flatten()?;
+        while let Ok(Some(note)) = notes.next() {
+            if note.name() == b"IntelGT" && note.n_type(endian) == NT_INTELGT_GFXCORE_FAMILY {
+                let d: [u8; 4] = note.desc().get(..4)?.try_into().ok()?;
+                return Some(match endian {
+                    Endianness::Little => u32::from_le_bytes(d),
+                    Endianness::Big => u32::from_be_bytes(d),
+                });
+            }
+        }
+        None
+    })
+}
+
 pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
     let elf = ElfFile64::<Endianness>::parse(bytes)
         .map_err(|e| ReadError::new("ELF", "header", 0, e.to_string()))?;

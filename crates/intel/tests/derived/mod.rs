@@ -3,6 +3,8 @@
 //! model; none may panic, whatever the fields hold.
 
 pub fn derived_values(bytes: &[u8]) {
+    // scan's platform of a zebin: the ELF notes, read whether or not the program reads.
+    let _ = gpukit_intel::gfxcore_family(bytes);
     let Ok(program) = gpukit_intel::read(bytes) else {
         return;
     };

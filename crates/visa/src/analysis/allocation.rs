@@ -209,8 +209,7 @@ pub fn compare(
                 .iter()
                 .map(|&(b, ua, ub)| {
                     let pair = [(ua, at(key.0)), (ub, at(key.1))];
-                    recomputed(routine, live, order, b, pair)
-                        .or_else(|| apart_when_scheduled(routine, live, order, b, pair))
+                    apart_when_scheduled(routine, live, order, b, pair)
                 })
                 .collect();
             let mut blocks: Vec<usize> = list.iter().map(|m| m.0).collect();
@@ -261,8 +260,9 @@ pub fn compare(
 /// GRF at a time because the scheduler moves the halves of a two-GRF operation
 /// independently: one variable's first half can be written once the other's first
 /// half was last read, while the second halves still overlap in vISA order.
-/// `Removed` when one of them has no range at all there, `Schedule` when the ranges
-/// are apart.
+/// `Remat` when one is recomputed around the other's use of the register
+/// ([`recomputed`]), else `Removed` when one of them has no range at all there,
+/// `Schedule` when the ranges are apart.
 fn apart_when_scheduled(
     routine: &Routine,
     live: &Liveness,
@@ -271,12 +271,18 @@ fn apart_when_scheduled(
     pair: [(u32, u64); 2],
 ) -> Option<ConflictKind> {
     let block = live.cfg.blocks.get(b)?;
+    let pair = pair.map(|(unit, placed)| {
+        let (_, s, e) = live.unit_span(unit);
+        (unit, placed + s..placed + e)
+    });
+    if recomputed(routine, live, order, block, pair.clone()) {
+        return Some(ConflictKind::Remat);
+    }
     let (entry, exit) = live.block_edges(routine, b);
-    let range = |(unit, placed): (u32, u64)| -> Option<(i64, i64)> {
+    let range = |(unit, bytes): &(u32, Range<u64>)| -> Option<(i64, i64)> {
+        let unit = *unit;
         let mut start = entry.contains(&unit).then_some(i64::MIN);
         let mut end = exit.contains(&unit).then_some(i64::MAX);
-        let (_, s, e) = live.unit_span(unit);
-        let bytes = placed + s..placed + e;
         for i in block.start..block.end {
             let (uses, defs) = live.units_accessed(routine, i);
             if defs.contains(&unit) {
@@ -297,7 +303,7 @@ fn apart_when_scheduled(
         }
         Some((start?, end?))
     };
-    match (range(pair[0]), range(pair[1])) {
+    match (range(&pair[0]), range(&pair[1])) {
         (Some(x), Some(y)) => (x.1 <= y.0 || y.1 <= x.0).then_some(ConflictKind::Schedule),
         _ => Some(ConflictKind::Removed),
     }
@@ -373,31 +379,27 @@ fn copied(
 
 /// Whether, in block `b`, an instruction writing one unit of `pair` was made into
 /// machine instructions both before and after one that accesses the other unit's
-/// register: the allocator let the other use the register and computed the value
-/// again afterwards (rematerialisation).
+/// register (`bytes` of each unit): the allocator let the other use the register and
+/// computed the value again afterwards (rematerialisation).
 fn recomputed(
     routine: &Routine,
     live: &Liveness,
     order: ScheduleFn<'_>,
-    b: usize,
-    pair: [(u32, u64); 2],
-) -> Option<ConflictKind> {
-    let block = live.cfg.blocks.get(b)?;
-    let bytes = |(unit, placed): (u32, u64)| {
-        let (_, s, e) = live.unit_span(unit);
-        placed + s..placed + e
-    };
-    for (x, y) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+    block: &super::Block,
+    pair: [(u32, Range<u64>); 2],
+) -> bool {
+    let [a, b] = pair;
+    for (x, y) in [(&a, &b), (&b, &a)] {
         // Positions of the other's accesses to its register.
         let mut other: Vec<u32> = Vec::new();
         let mut writes: Vec<Vec<u32>> = Vec::new();
         for i in block.start..block.end {
             let (uses, defs) = live.units_accessed(routine, i);
             if uses.contains(&y.0) || defs.contains(&y.0) {
-                other.extend(order(i, bytes(y)));
+                other.extend(order(i, y.1.clone()));
             }
             if defs.contains(&x.0) {
-                writes.push(order(i, bytes(x)));
+                writes.push(order(i, x.1.clone()));
             }
         }
         let between = |p: &[u32]| {
@@ -405,8 +407,8 @@ fn recomputed(
                 .any(|w| other.iter().any(|&q| w[0] < q && q < w[1]))
         };
         if writes.iter().any(|p| between(p)) {
-            return Some(ConflictKind::Remat);
+            return true;
         }
     }
-    None
+    false
 }

@@ -5,7 +5,11 @@ use super::row::Row;
 
 pub fn rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
     let program = gpukit_intel::read(bytes).map_err(|e| e.to_string())?;
-    let platform = program.device.map(|d| {
+    // Patch tokens name the GFXCORE family in their header, a zebin in its notes.
+    let family = program
+        .device
+        .or_else(|| gpukit_intel::gfxcore_family(bytes));
+    let platform = family.map(|d| {
         crate::platform::from_gfxcore_family(d)
             .map_or_else(|| format!("gfxcore-family-{d}"), str::to_owned)
     });

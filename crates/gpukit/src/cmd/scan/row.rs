@@ -272,7 +272,7 @@ pub const COLUMNS: &[Column] = &[
         ty: Type::Str,
         required: false,
         group: "all",
-        doc: "Intel platform in one vocabulary (skl, icllp, tgllp, dg2, mtl, pvc; bdw, xehp, xe2), whatever the file's spelling (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform family; asm dump: `//.platform`; patch-token program binary: the header's GFXCORE family code, `gfxcore-family-N` when it names none; zebin: null), or AMD device lower-cased (CL1/CL2 binary, metadata `;device:`).",
+        doc: "Intel platform in one vocabulary (skl, icllp, tgllp, dg2, mtl, pvc; bdw, xehp, xe2), whatever the file's spelling (vISA: the first Gen binary's platform, or an IGC 2.x dump's `//Platform:`; IGA: the listing's platform family; asm dump: `//.platform`; Intel program binary: the GFXCORE family code of the patch-token header or of the zebin's `IntelGT` note, `gfxcore-family-N` when it names none), or AMD device lower-cased (CL1/CL2 binary, metadata `;device:`).",
         get: |r| s(&r.platform),
     },
     Column {

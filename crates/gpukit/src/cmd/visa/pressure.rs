@@ -29,6 +29,10 @@ pub struct Args {
     /// assignment against the liveness
     #[arg(long, value_name = "IGC.asm")]
     asm: Option<PathBuf>,
+    /// When FILE is an .isa with the IGC 1.0.12198-13063 writer defect, read IGC's text
+    /// dump of the same compile beside it (the `.visaasm` of the same stem)
+    #[arg(long)]
+    prefer_text: bool,
     /// The kernel or function (default: the one the `.asm` names, else the first kernel)
     #[arg(long)]
     kernel: Option<String>,
@@ -80,16 +84,23 @@ struct Point {
     physical_grfs: Option<u32>,
 }
 
-pub fn run(a: Args) -> CmdResult {
-    let bytes = crate::input::read(&a.file, &[Format::VisaBinary, Format::VisaText])?;
+pub fn run(mut a: Args) -> CmdResult {
+    let mut bytes = crate::input::read(&a.file, &[Format::VisaBinary, Format::VisaText])?;
+    // `--prefer-text`: a defective .isa's text dump beside it instead.
+    if let Some(text) = gpukit_visa::binary::text_dump_beside(&a.file)
+        .filter(|_| a.prefer_text && gpukit_visa::binary::has_truncation_defect(&bytes))
+    {
+        bytes = crate::input::read(&text, &[Format::VisaText])?;
+        a.file = text;
+    }
     let mut text_ids = None;
     let object = if crate::detect::detect(&bytes) == Format::VisaBinary {
-        gpukit_visa::binary::read_shared(
-            std::sync::Arc::new(bytes),
-            gpukit_visa::binary::ReadOptions::default(),
-        )
-        .map_err(|e| CmdError::input(&a.file, e))?
-        .0
+        let bytes = std::sync::Arc::new(bytes);
+        let options = gpukit_visa::binary::ReadOptions::default();
+        let explain = |e| gpukit_visa::binary::explained(&a.file, &bytes, e);
+        gpukit_visa::binary::read_shared(std::sync::Arc::clone(&bytes), options)
+            .map_err(|e| CmdError::input(&a.file, explain(e)))?
+            .0
     } else {
         let text = crate::input::text(&a.file, bytes)?;
         let object = super::parse_text(&a.file, &text, a.platform)?;
