@@ -703,3 +703,24 @@ fn three_levels_of_cut_and_mutated_dumps() {
     }
     assert!(runs > 100);
 }
+
+/// An `.isa` of IGC 1.0.12198-13063's defective writer: the page names the `.visaasm`
+/// beside it, and `--prefer-text` shows that text instead.
+#[test]
+fn defective_isa_names_its_text_dump() {
+    let isa = root().join("tests/data/visa/defective/scale.isa");
+    let fact = |page: &serde_json::Value, name: &str| {
+        page["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f[0] == name)
+            .and_then(|f| f[1].as_str().map(str::to_owned))
+    };
+    let page = report_json(&[isa.as_os_str()]);
+    let advice = fact(&page, "defective writer").expect("no advice on the page");
+    assert!(advice.contains("scale.visaasm"), "{advice}");
+    let page = report_json(&[std::ffi::OsStr::new("--prefer-text"), isa.as_os_str()]);
+    assert!(fact(&page, "file").unwrap().ends_with("scale.visaasm"));
+    assert_eq!(fact(&page, "defective writer"), None);
+}

@@ -39,6 +39,10 @@ pub struct Args {
     /// Show the vISA only: look for no source or `.asm` beside vISA inputs
     #[arg(long, conflicts_with_all = ["source", "asm"])]
     no_levels: bool,
+    /// For an `.isa` of IGC 1.0.12198-13063's defective writer, show IGC's `.visaasm`
+    /// dump beside it (same stem) instead
+    #[arg(long)]
+    prefer_text: bool,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -84,6 +88,7 @@ pub fn run(a: Args) -> CmdResult {
             source: a.source.as_deref(),
             asm: a.asm.as_deref(),
             find: !a.no_levels,
+            prefer_text: a.prefer_text,
         };
         match page_with(path, a.platform, &levels) {
             Ok(page) => {
@@ -162,6 +167,8 @@ struct Levels<'a> {
     asm: Option<&'a Path>,
     /// Look beside the input for what is not given.
     find: bool,
+    /// A defective `.isa` is replaced by the `.visaasm` beside it.
+    prefer_text: bool,
 }
 
 /// The page of one input, its vISA alone.
@@ -173,13 +180,32 @@ pub(crate) fn page(path: &Path, platform: Option<Platform>) -> Result<Page, CmdE
             source: None,
             asm: None,
             find: false,
+            prefer_text: false,
         },
     )
 }
 
 fn page_with(path: &Path, platform: Option<Platform>, want: &Levels) -> Result<Page, CmdError> {
-    let bytes = crate::input::read_any(path)?;
-    let format = detect::detect(&bytes);
+    let mut bytes = crate::input::read_any(path)?;
+    let mut format = detect::detect(&bytes);
+    // A defective writer's `.isa` (which the page shows as far as it decodes) says
+    // which text to use, or is replaced by it.
+    let mut defect_advice = None;
+    let mut shown = path.to_path_buf();
+    if format == Format::VisaBinary {
+        let text = gpukit_visa::binary::text_dump_beside(path)
+            .filter(|_| want.prefer_text && gpukit_visa::binary::has_truncation_defect(&bytes));
+        match text {
+            Some(text) => {
+                crate::input::declare(&text);
+                bytes = crate::input::read_any(&text)?;
+                format = detect::detect(&bytes);
+                shown = text;
+            }
+            None => defect_advice = gpukit_visa::binary::advice(path, &bytes),
+        }
+    }
+    let path = shown.as_path();
     let title = format!(
         "{}: {}",
         path.file_name()
@@ -220,5 +246,8 @@ fn page_with(path: &Path, platform: Option<Platform>, want: &Levels) -> Result<P
     page.title = title;
     page.facts
         .insert(0, ("file".into(), path.display().to_string()));
+    if let Some(advice) = defect_advice {
+        page.facts.push(("defective writer".into(), advice));
+    }
     Ok(page)
 }
