@@ -4,7 +4,8 @@
 PoCL (both through bench/host.py, a small pyopencl host), in one run. Reports the
 least CPU time (user + system, every thread) of --repeat runs for each tool, the
 ratios, gpukit's channel-instructions per CPU second (from `visa run --json`), and
-checks the output buffers are equal across the three.
+checks the output buffers are equal across the three. gpukit's peak resident set (one
+more run under GNU time) is printed beside the bytes of the launch's buffers.
 
 gpukit's time is its whole process (parse, bind, run, write the outputs); Oclgrind's
 and PoCL's is enqueue + finish of the kernel in an already-built program (their
@@ -58,6 +59,27 @@ def timed(cmd, **kw):
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def peak_rss_kb(cmd):
+    """The peak resident set of one run of cmd (GNU time's %M), None without /usr/bin/time."""
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    p = subprocess.run(["/usr/bin/time", "-f", "peak_rss_kb=%M"] + cmd, capture_output=True, text=True)
+    m = re.search(r"peak_rss_kb=(\d+)", p.stderr)
+    return int(m.group(1)) if m else None
+
+
+def buffer_bytes(args, d):
+    """Bytes of the launch's buffer arguments (zeros:N and file:PATH)."""
+    total = 0
+    for a in args:
+        spec = a.split("=", 1)[1]
+        if spec.startswith("zeros:"):
+            total += int(spec[6:])
+        elif spec.startswith("file:"):
+            total += os.path.getsize(spec[5:])
+    return total
+
+
 def with_paths(args, d):
     return [re.sub(r"=file:(.*)", lambda m: "=file:" + os.path.join(d, m.group(1)), a) for a in args]
 
@@ -95,7 +117,7 @@ def main():
     make_inputs(d)
     rows = []
     print(f"CPU seconds, least of {a.repeat} runs (gpukit: whole process; Oclgrind, PoCL: enqueue + finish)")
-    print(f"{'kernel':15} {'size':58} {'gpukit':>8} {'Oclgrind':>9} {'PoCL':>8} {'Ocl/gpk':>8} {'gpk/PoCL':>9} {'chan-inst/cpu-s':>16}  buffers")
+    print(f"{'kernel':15} {'size':58} {'gpukit':>8} {'Oclgrind':>9} {'PoCL':>8} {'Ocl/gpk':>8} {'gpk/PoCL':>9} {'chan-inst/cpu-s':>16} {'RSS MB':>7} {'buf MB':>7}  buffers")
     for name, (global_, local, args, outs, size) in KERNELS.items():
         if a.only and name not in a.only:
             continue
@@ -117,6 +139,7 @@ def main():
             if best is None or cpu < best:
                 best, stats = cpu, json.loads(out)
         results["gpukit"] = best
+        rss = peak_rss_kb(cmd)
         # Oclgrind and PoCL through the host
         host = [os.path.join(HERE, "host.py"), "--source", os.path.join(HERE, "kernels", name + ".cl"),
                 "--kernel", name, "--global", g, "--local", l, "--repeat", str(a.repeat)]
@@ -139,14 +162,16 @@ def main():
         row = {"kernel": name, "size": size, "global": global_, "local": local, "simd": simd,
                "cpu_seconds": results, "buffers_equal": same,
                "channel_instructions": stats.get("channel_instructions"),
-               "channel_instructions_per_cpu_second": cir}
+               "channel_instructions_per_cpu_second": cir,
+               "gpukit_peak_rss_kb": rss, "buffer_bytes": buffer_bytes(argv, d)}
         og = results.get("Oclgrind")
         row["oclgrind_over_gpukit"] = og / results["gpukit"] if og else None
         row["gpukit_over_pocl"] = results["gpukit"] / results["PoCL"] if results["PoCL"] else None
         rows.append(row)
         print(f"{name:15} {size:58} {results['gpukit']:8.3f} {og if og else float('nan'):9.3f} "
               f"{results['PoCL']:8.4f} {row['oclgrind_over_gpukit'] or float('nan'):7.1f}x "
-              f"{row['gpukit_over_pocl']:8.1f}x {cir or 0:16.3e}  {'equal' if same else 'DIFFER'}")
+              f"{row['gpukit_over_pocl']:8.1f}x {cir or 0:16.3e} {(rss or 0) / 1024:7.1f} "
+              f"{row['buffer_bytes'] / 2**20:7.2f}  {'equal' if same else 'DIFFER'}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)

@@ -122,14 +122,23 @@ impl Access {
         let data = self.data as usize;
         match self.kind {
             Kind::Scaled { bytes } => {
+                // Copies of a size known at each arm, not a `memmove` call per channel.
                 for c in (0..n).filter(|c| chen & (1 << c) != 0) {
                     let (m, r) = (at[0][c] as usize, data + 4 * c);
                     if self.load {
                         let mut v = [0u8; 4];
-                        v[..bytes].copy_from_slice(&space[m..m + bytes]);
+                        match bytes {
+                            1 => v[0] = space[m],
+                            2 => v[..2].copy_from_slice(&space[m..m + 2]),
+                            _ => v.copy_from_slice(&space[m..m + 4]),
+                        }
                         grf[r..r + 4].copy_from_slice(&v);
                     } else {
-                        space[m..m + bytes].copy_from_slice(&grf[r..r + bytes]);
+                        match bytes {
+                            1 => space[m] = grf[r],
+                            2 => space[m..m + 2].copy_from_slice(&grf[r..r + 2]),
+                            _ => space[m..m + 4].copy_from_slice(&grf[r..r + 4]),
+                        }
                     }
                 }
             }

@@ -87,7 +87,21 @@ pub(crate) fn run(
         instructions += 1;
         channel_instructions += lanes;
         ran = true;
-        if let Next::Moved = next {
+        if let Next::Jump(target) = next {
+            pc = target;
+            if pc < meet {
+                // Still the lowest: no channel waits between here and the next meeting.
+                continue;
+            }
+            // Past a waiting channel: the program counters go back to the thread, and
+            // the lowest of them runs next.
+            let mut left = active;
+            while left != 0 {
+                th.pc[left.trailing_zeros() as usize] = pc;
+                left &= left - 1;
+            }
+        }
+        if let Next::Jump(_) | Next::Moved = next {
             // Every channel's program counter is current: go on at the lowest.
             let Some(lowest) = th.pc[..simd]
                 .iter()
@@ -441,7 +455,9 @@ pub(crate) enum Op {
 pub(crate) enum Next {
     /// The active channels go on to the next instruction.
     Fall,
-    /// The op moved the program counters itself.
+    /// Every active channel goes to this program counter.
+    Jump(u32),
+    /// The op moved the program counters itself (the channels went apart).
     Moved,
     /// The op did nothing: a memory access it cannot prove in bounds, left to the
     /// generic path, which reports it.
@@ -923,6 +939,13 @@ impl Op {
                 } else {
                     (taken_rel << ctl.offset) & (ctl.channels << ctl.offset)
                 };
+                // The active channels stay together: the run keeps them in registers.
+                if taken & active == active {
+                    return Next::Jump(*target);
+                }
+                if taken & active == 0 {
+                    return Next::Fall;
+                }
                 let mut left = active;
                 while left != 0 {
                     let c = left.trailing_zeros();
