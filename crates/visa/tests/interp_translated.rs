@@ -321,7 +321,10 @@ fn run(text: &str, inputs: &[u8], translate: bool) -> Result<Vec<u8>, String> {
         &launch,
         &mut mem,
         None,
-        &Options { translate },
+        &Options {
+            translate,
+            ..Options::default()
+        },
     )
     .map_err(|e| e.to_string())?;
     Ok(mem.buffers[0].data.clone())
