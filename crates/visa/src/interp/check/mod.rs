@@ -540,32 +540,24 @@ impl Checker {
                         race = Some((cell.read, k, "reads"));
                     }
                 }
-                match access {
-                    Access::Read | Access::AtomicRead => {
-                        // Two readers in one interval: keep the first one's place.
-                        cell.read = if other(&cell.read) {
-                            Stamp {
-                                many: true,
-                                atomic: cell.read.atomic && stamp.atomic,
-                                ..cell.read
-                            }
-                        } else {
-                            stamp
-                        };
+                // Several work-items reading, or writing without a race (atomics,
+                // equal values), in one interval: keep the first one's place, and a
+                // later access by any of them races with the others.
+                let merged = |s: Stamp| {
+                    if other(&s) {
+                        Stamp {
+                            many: true,
+                            atomic: s.atomic && stamp.atomic,
+                            ..s
+                        }
+                    } else {
+                        stamp
                     }
+                };
+                match access {
+                    Access::Read | Access::AtomicRead => cell.read = merged(cell.read),
                     Access::Write { .. } | Access::Atomic => {
-                        // Writes that race with none (atomics, equal values) from
-                        // several work-items: a later access by any of them races
-                        // with the others.
-                        cell.write = if other(&cell.write) {
-                            Stamp {
-                                many: true,
-                                atomic: cell.write.atomic && stamp.atomic,
-                                ..cell.write
-                            }
-                        } else {
-                            stamp
-                        };
+                        cell.write = merged(cell.write);
                         cell.read = UNTOUCHED;
                         cell.init = true;
                     }
