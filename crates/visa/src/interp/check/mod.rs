@@ -557,7 +557,14 @@ impl Checker {
                 match access {
                     Access::Read | Access::AtomicRead => cell.read = merged(cell.read),
                     Access::Write { .. } | Access::Atomic => {
-                        cell.write = merged(cell.write);
+                        // An atomic after the same work-item's unordered plain write
+                        // keeps that write: other work-items' atomics race with it.
+                        let own_plain = !cell.write.atomic
+                            && cell.write.item == stamp.item
+                            && unordered(&cell.write);
+                        if !(access == Access::Atomic && own_plain) {
+                            cell.write = merged(cell.write);
+                        }
                         cell.read = UNTOUCHED;
                         cell.init = true;
                     }
