@@ -80,7 +80,10 @@ fn launch(base: u64) -> Launch {
 fn run(object: &gpukit_visa::Object, translate: bool) -> interp::Stats {
     let mut mem = Memory::default();
     let base = mem.add("out", vec![0; 4 * 16 * GROUPS as usize]);
-    let options = Options { translate };
+    let options = Options {
+        translate,
+        ..Options::default()
+    };
     interp::run_with_options(
         &object.kernels[0].body,
         &[],

@@ -1346,9 +1346,10 @@ impl Ctx<'_, '_> {
             },
             (false, None) => Access::Read,
         };
-        // A thread-wide load reads for every active work-item (a store stays the
-        // one channel's: its value is one work-item's).
-        let lanes = if self.thread_wide && access == Access::Read {
+        // A thread-wide load reads, and an atomic IGC aggregated updates, for every
+        // active work-item (a store stays the one channel's: its value is one
+        // work-item's).
+        let lanes = if self.thread_wide && !matches!(access, Access::Write { .. }) {
             self.active
         } else {
             1 << self.lane

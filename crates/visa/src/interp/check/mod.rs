@@ -201,8 +201,6 @@ const LOCAL: usize = 1;
 
 /// Nobody has touched the byte (in a stamp's `item`).
 const NOBODY: u32 = u32::MAX;
-/// Several work-items read the byte in the same interval.
-const MANY: u32 = u32::MAX - 1;
 
 /// One access of a byte: who, in which barrier interval, where.
 #[derive(Clone, Copy, Debug)]
@@ -211,6 +209,9 @@ struct Stamp {
     epoch: u32,
     pc: u32,
     atomic: bool,
+    /// Other work-items than `item` accessed the byte alike in the same interval
+    /// (reads; atomics; writes of the value already there).
+    many: bool,
 }
 
 const UNTOUCHED: Stamp = Stamp {
@@ -218,6 +219,7 @@ const UNTOUCHED: Stamp = Stamp {
     epoch: 0,
     pc: 0,
     atomic: false,
+    many: false,
 };
 
 #[derive(Clone, Copy, Debug)]
@@ -269,6 +271,9 @@ pub(crate) struct Checker {
     group_start: [u32; 2],
     /// The memories the group's threads fenced since the last barrier (bits).
     fenced: u8,
+    /// A barrier of the running group diverged: what its work-items do after it is
+    /// undefined, so no race of the group is reported after the barrier finding.
+    diverged: bool,
     group: [u32; 3],
     /// The hardware thread running, and the program counter of its instruction.
     thread: u32,
@@ -321,6 +326,7 @@ impl Checker {
             epoch: [0; 2],
             group_start: [0; 2],
             fenced: 0,
+            diverged: false,
             group: [0; 3],
             thread: 0,
             pc: 0,
@@ -348,6 +354,7 @@ impl Checker {
             self.group_start[m] = self.epoch[m];
         }
         self.fenced = 0;
+        self.diverged = false;
         self.group = group;
         self.slm.cells.clear();
         for s in &mut self.scratch {
@@ -400,13 +407,13 @@ impl Checker {
     }
 
     /// A work-item's number in stamps: its linear global id (a launch holds fewer
-    /// than [`MANY`] work-items, or the budget stops it first; a collision would
+    /// than [`NOBODY`] work-items, or the budget stops it first; a collision would
     /// only hide a race).
     fn item_number(&self, global: [u32; 3]) -> u32 {
         let n = u64::from(global[0])
             + u64::from(global[1]) * u64::from(self.global[0])
             + u64::from(global[2]) * u64::from(self.global[0]) * u64::from(self.global[1]);
-        (n % u64::from(MANY)) as u32
+        (n % u64::from(NOBODY)) as u32
     }
 
     /// The global id of work-item number `n` ([`Checker::item_number`]).
@@ -455,7 +462,7 @@ impl Checker {
         if role == Role::Ignored {
             return Ok(());
         }
-        let races = role == Role::Shared && self.checks.has(Kind::Race);
+        let races = role == Role::Shared && self.checks.has(Kind::Race) && !self.diverged;
         let uninit =
             self.checks.has(Kind::Uninit) && (role == Role::Private || space == Space::Slm);
         if !races && !uninit {
@@ -470,6 +477,7 @@ impl Checker {
             epoch: self.epoch[memory],
             pc: self.pc,
             atomic: matches!(access, Access::Atomic | Access::AtomicRead),
+            many: false,
         };
         let need = at + len;
         let thread = self.thread as usize;
@@ -505,49 +513,58 @@ impl Checker {
                 Space::Slm => &mut self.slm.cells,
                 Space::Scratch => &mut self.scratch[thread].cells,
             };
+            if uninit && matches!(access, Access::Read | Access::AtomicRead) {
+                // A byte of a word nothing initialised: a byte beside initialised
+                // ones is padding that a copy moves (a struct copied byte by byte).
+                unset = (at..at + len)
+                    .find(|b| {
+                        let word = b & !3;
+                        cells[word..(word + 4).min(cells.len())]
+                            .iter()
+                            .all(|c| !c.init)
+                    })
+                    .map(|b| b - at);
+            }
             for (k, cell) in cells[at..at + len].iter_mut().enumerate() {
-                let conflicts =
-                    |s: &Stamp| s.item != stamp.item && unordered(s) && !(s.atomic && stamp.atomic);
+                let other = |s: &Stamp| (s.many || s.item != stamp.item) && unordered(s);
                 if races && race.is_none() {
+                    // An atomic races with plain writes only: a plain read of what
+                    // atomics update is the compare-and-swap loop's first guess, which
+                    // the atomic then checks.
+                    let w = &cell.write;
                     let uniform = matches!(access, Access::Write { unchanged: true });
-                    if conflicts(&cell.write) && !uniform {
-                        race = Some((cell.write, k, "writes"));
-                    } else if !matches!(access, Access::Read | Access::AtomicRead)
-                        && conflicts(&cell.read)
-                    {
+                    let benign = w.atomic && access != Access::Write { unchanged: false };
+                    if other(w) && !uniform && !benign {
+                        race = Some((*w, k, "writes"));
+                    } else if matches!(access, Access::Write { .. }) && other(&cell.read) {
                         race = Some((cell.read, k, "reads"));
                     }
                 }
-                match access {
-                    Access::Read | Access::AtomicRead => {
-                        if uninit && !cell.init && unset.is_none() {
-                            unset = Some(k);
+                // Several work-items reading, or writing without a race (atomics,
+                // equal values), in one interval: keep the first one's place, and a
+                // later access by any of them races with the others.
+                let merged = |s: Stamp| {
+                    if other(&s) {
+                        Stamp {
+                            many: true,
+                            atomic: s.atomic && stamp.atomic,
+                            ..s
                         }
-                        // Two readers in one interval: keep the first one's place.
-                        cell.read = if cell.read.item == NOBODY
-                            || cell.read.item == stamp.item
-                            || !unordered(&cell.read)
-                        {
-                            stamp
-                        } else {
-                            Stamp {
-                                item: MANY,
-                                ..cell.read
-                            }
-                        };
+                    } else {
+                        stamp
                     }
+                };
+                match access {
+                    Access::Read | Access::AtomicRead => cell.read = merged(cell.read),
                     Access::Write { .. } | Access::Atomic => {
-                        // Writes that race with none (atomics, equal values) from
-                        // several work-items: a later access by any of them races
-                        // with the others.
-                        cell.write = if conflicts(&cell.write) {
-                            Stamp {
-                                item: MANY,
-                                ..cell.write
-                            }
-                        } else {
-                            stamp
-                        };
+                        // An atomic after the same work-item's unordered plain write
+                        // keeps that write: other work-items' atomics race with it.
+                        let own_plain = !cell.write.atomic
+                            && cell.write.item == stamp.item
+                            && unordered(&cell.write);
+                        if !(access == Access::Atomic && own_plain) {
+                            cell.write = merged(cell.write);
+                        }
                         cell.read = UNTOUCHED;
                         cell.init = true;
                     }
@@ -606,7 +623,11 @@ impl Checker {
         if let Some(w) = self.waiting.get_mut(self.thread as usize) {
             *w = Some((self.pc, active));
         }
-        if !self.checks.has(Kind::Barrier) || active == live {
+        if active == live {
+            return;
+        }
+        self.diverged = true;
+        if !self.checks.has(Kind::Barrier) {
             return;
         }
         let lane = active.trailing_zeros();
@@ -659,6 +680,7 @@ impl Checker {
         );
         let ended = finished.iter().position(|f| *f).unwrap_or(0) as u32;
         let gone = self.site(p, pc, self.work_item(ended, 0), "ended without reaching it");
+        self.diverged = true;
         let waiting = self.waiting.iter().filter(|w| w.is_some()).count();
         let done = finished.iter().filter(|f| **f).count();
         self.report(
