@@ -1,6 +1,6 @@
 //! `visa run --check`: what the run finds wrong with the kernel besides faults.
 //!
-//! The generic path calls the [`Checker`] at every memory access (with the work-item
+//! The generic path calls the `Checker` at every memory access (with the work-item
 //! making it) and at every barrier. It keeps shadow memory, per byte: the last
 //! write and the last read (work-item, barrier epoch, instruction) and whether the
 //! byte was ever written, and reports
@@ -10,7 +10,7 @@
 //! - reads of uninitialised shared local and private memory;
 //! - barriers some work-items of a group reach and others do not (divergent control
 //!   flow around a barrier, or work-items that ended before it);
-//! - and the kinds other checks of the engine flag through [`Checker::flag`]
+//! - and the kinds other checks of the engine flag through `Checker::flag`
 //!   (compiler over-reads, integer division by zero).
 //!
 //! Epochs number the barrier intervals of the whole launch in order, for global and
@@ -229,7 +229,7 @@ struct Cell {
     init: bool,
 }
 
-/// Shadow bytes a [`Cell`] costs, for the budget.
+/// Shadow bytes a `Cell` costs, for the budget.
 pub const SHADOW_BYTES_PER_BYTE: u64 = std::mem::size_of::<Cell>() as u64;
 
 /// What a memory's bytes are checked for.
