@@ -15,7 +15,7 @@ mod exec;
 mod fast;
 mod image;
 pub mod memory;
-mod value;
+pub mod value;
 
 pub use memory::{
     bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler,
