@@ -102,7 +102,8 @@ pub fn condition(_cm: CondMod, _v: Val, _ty: Type) -> bool {
     false
 }
 
-/// `cmp`/`cmpn`: whether `a cm b` holds for values of type `ty`.
-pub fn compare(_cm: CondMod, _a: Val, _b: Val, _ty: Type) -> bool {
+/// `cmp`/`cmpn` (`op`), `sel` with a conditional modifier: whether `a cm b` holds
+/// for values of type `ty`.
+pub fn compare(_op: &Op, _cm: CondMod, _a: Val, _b: Val, _ty: Type) -> bool {
     false
 }
