@@ -20,6 +20,9 @@ pub enum Class {
     Compare,
     /// `sel`: with a conditional modifier, min/max; else the predicate picks.
     Select,
+    /// `csel`: src0 where src2 meets the conditional modifier, else src1; writes
+    /// no flag.
+    CondSelect,
     /// `math` functions.
     Math,
 }
