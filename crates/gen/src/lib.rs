@@ -19,3 +19,5 @@
 //! Semantics follow program order: the software scoreboard (SBID, register
 //! distances) only orders what the hardware would run out of order, so it is ignored.
 #![forbid(unsafe_code)]
+
+pub mod message;
