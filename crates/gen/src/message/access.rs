@@ -61,8 +61,10 @@ pub(super) fn read(cx: &SendContext<'_>, place: Place, out: &mut [u8]) {
     match place {
         Place::Buffer(b, o) => {
             let data = &cx.mem.buffers[b].data;
-            let have = data.len().saturating_sub(o).min(len);
-            out[..have].copy_from_slice(&data[o..o + have]);
+            // A read wholly in the padding starts past the end.
+            let from = o.min(data.len());
+            let have = (data.len() - from).min(len);
+            out[..have].copy_from_slice(&data[from..from + have]);
             out[have..].fill(0);
         }
         Place::Slm(o) => out.copy_from_slice(&cx.slm[o..o + len]),

@@ -1433,8 +1433,10 @@ impl Ctx<'_, '_> {
         match place {
             Place::Buffer(b, o) => {
                 let data = &self.mem.buffers[b].data;
-                let have = data.len().saturating_sub(o).min(len);
-                out[..have].copy_from_slice(&data[o..o + have]);
+                // A read wholly in the padding starts past the end.
+                let from = o.min(data.len());
+                let have = (data.len() - from).min(len);
+                out[..have].copy_from_slice(&data[from..from + have]);
                 out[have..].fill(0);
             }
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
