@@ -15,6 +15,7 @@ mod exec;
 mod fast;
 mod image;
 pub mod memory;
+pub mod message;
 pub mod value;
 
 pub use memory::{
