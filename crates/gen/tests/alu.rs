@@ -135,19 +135,26 @@ fn case(line: &str) -> Result<(), String> {
         ["cmp", op, cm, t] => {
             let row = alu::find(op, None).ok_or("no row")?;
             let t = ty(t);
-            let got = alu::compare_op(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
+            let got = alu::compare(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
             (got == boolean(expected))
                 .then_some(())
                 .ok_or(format!("got {got}"))
         }
         ["sel", cm, t] => {
             let t = ty(t);
-            let got = alu::select(cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
+            let (a, b) = (val(t, inputs[0]), val(t, inputs[1]));
+            let got = alu::select(cond(cm), a, b, t);
             if !same(t, got, expected) {
                 return Err(format!("got {got:?}"));
             }
-            // -0 and +0 differ in bits, so `same` already told them apart.
-            Ok(())
+            // The run loop asks `compare` whether src0 is the pick: the same answer.
+            // (-0 and +0 differ in bits, so `same` tells them apart.)
+            let sel = alu::find("sel", None).ok_or("no sel")?;
+            let first = alu::compare(sel, cond(cm), a, b, t);
+            let via_compare = if first { a } else { b };
+            same(t, via_compare, expected)
+                .then_some(())
+                .ok_or(format!("compare picks {via_compare:?}"))
         }
         ["cond", cm, t] => {
             let t = ty(t);
@@ -273,16 +280,4 @@ fn dot_products() {
     assert_eq!(alu::dot(dph, &t, mode, &a, &b), f(38.0 + 8.0));
     let dp2 = alu::find("dp2", None).unwrap();
     assert_eq!(alu::dot(dp2, &t, mode, &a, &b), f(17.0));
-}
-
-/// `csel` picks by its third source against zero.
-#[test]
-fn csel_picks_by_src2() {
-    let t = Types {
-        dst: Type::F,
-        src: [Type::F; 3],
-    };
-    let s = [Val::F(1.0), Val::F(2.0), Val::F(-0.5)];
-    assert_eq!(alu::csel(CondMod::Lt, &s, &t), Val::F(1.0));
-    assert_eq!(alu::csel(CondMod::Ge, &s, &t), Val::F(2.0));
 }
