@@ -5,6 +5,7 @@
 
 mod lsc;
 
+use super::alu::{self, Relation};
 use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
 use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
@@ -192,24 +193,6 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
-}
-
-/// The bytes the runtime allocates for a buffer of `size` bytes: NEO rounds every
-/// buffer allocation up to whole 4 KiB pages (`alignUp(size, MemoryConstants::pageSize)`),
-/// and a stateful surface's reads past its (4-byte aligned) size return zeros.
-pub(crate) fn allocation_bytes(size: usize) -> usize {
-    size.next_multiple_of(4096)
-}
-
-/// What an integer `div`/`mod` by zero gives: the Gen math unit's INT DIV result, a
-/// quotient of all ones and the dividend as the remainder (the destination keeps the
-/// low bits of its type).
-fn zero_divisor_result(op: Opcode, dividend: i128) -> i128 {
-    if op == Opcode::DIV {
-        -1
-    } else {
-        dividend
-    }
 }
 
 fn int(v: Val) -> i128 {
@@ -914,27 +897,12 @@ impl Ctx<'_, '_> {
                 let mut bits = 0u32;
                 for c in 0..exec as usize {
                     let (a, b) = (s(0, c), s(1, c));
-                    let r = if float {
-                        let (a, b) = (flt(a), flt(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                    let (a, b) = if float {
+                        (Val::F(flt(a)), Val::F(flt(b)))
                     } else {
-                        let (a, b) = (int(a), int(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                        (Val::I(int(a)), Val::I(int(b)))
                     };
+                    let r = alu::compare(Relation::from_visa(relop), a, b);
                     if r {
                         bits |= 1 << c;
                     }
@@ -1096,15 +1064,7 @@ impl Ctx<'_, '_> {
                     Opcode::FRC => a - a.floor(),
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
-                        if a.is_nan() {
-                            b
-                        } else if b.is_nan() {
-                            a
-                        } else if max {
-                            a.max(b)
-                        } else {
-                            a.min(b)
-                        }
+                        alu::float_min_max(max, a, b)
                     }
                     Opcode::LRP => a * b + (1.0 - a) * x,
                     _ => {
@@ -1116,7 +1076,6 @@ impl Ctx<'_, '_> {
                 })
             } else {
                 let (a, b, x) = (int(s(0, c)), int(s(1, c)), int(s(2, c)));
-                let bits_mask = if src0_bits >= 64 { 63 } else { 31 };
                 Val::I(match op {
                     Opcode::MOV | Opcode::MOVS => a,
                     Opcode::SEL => {
@@ -1131,7 +1090,7 @@ impl Ctx<'_, '_> {
                     Opcode::MUL => a.wrapping_mul(b),
                     Opcode::MAD => a.wrapping_mul(b).wrapping_add(x),
                     Opcode::MULH => (a.wrapping_mul(b)) >> 32,
-                    Opcode::AVG => (a + b + 1) >> 1,
+                    Opcode::AVG => alu::avg(a, b),
                     Opcode::DIV | Opcode::MOD if b == 0 => {
                         // Not a fault: the channel gets the value the hardware gives
                         // (disabled channels divide whatever their registers hold).
@@ -1148,47 +1107,19 @@ impl Ctx<'_, '_> {
                                 ),
                             );
                         }
-                        zero_divisor_result(op, a)
+                        alu::int_divide(a, b, op == Opcode::MOD)
                     }
-                    Opcode::DIV => a / b,
-                    Opcode::MOD => a % b,
+                    Opcode::DIV | Opcode::MOD => alu::int_divide(a, b, op == Opcode::MOD),
                     Opcode::AND => a & b,
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
                     Opcode::NOT => !a,
-                    Opcode::BFN => (0..8)
-                        .filter(|k| bfn_table & (1 << k) != 0)
-                        .map(|k| {
-                            let pick = |bit: u32, v: i128| if k & bit != 0 { v } else { !v };
-                            pick(1, a) & pick(2, b) & pick(4, x)
-                        })
-                        .fold(0, |r, t| r | t),
-                    Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
-                    Opcode::SHR => {
-                        let ua = if src0_bits >= 64 {
-                            a as u64 as i128
-                        } else {
-                            mask_bits(a, src0_bits)
-                        };
-                        ua >> ((b as u32) & bits_mask)
-                    }
-                    Opcode::ASR => a >> ((b as u32) & bits_mask),
+                    Opcode::BFN => alu::bfn(bfn_table as u8, a, b, x),
+                    Opcode::SHL => alu::shl(a, b, src0_bits),
+                    Opcode::SHR => alu::shr(a, b, src0_bits),
+                    Opcode::ASR => alu::asr(a, b, src0_bits),
                     Opcode::ROL | Opcode::ROR => {
-                        let w = src0_bits.min(64);
-                        let v = mask_bits(a, w) as u64;
-                        let n = (b as u32) % w;
-                        let r = if op == Opcode::ROL {
-                            if n == 0 {
-                                v
-                            } else {
-                                ((v << n) | (v >> (w - n))) & mask64(w)
-                            }
-                        } else if n == 0 {
-                            v
-                        } else {
-                            ((v >> n) | (v << (w - n))) & mask64(w)
-                        };
-                        r as i128
+                        alu::rotate(a, b, src0_bits.min(64), op == Opcode::ROL)
                     }
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
@@ -1198,48 +1129,14 @@ impl Ctx<'_, '_> {
                             a.min(b)
                         }
                     }
-                    Opcode::CBIT => (mask_bits(a, src0_bits.min(32)) as u64).count_ones() as i128,
-                    Opcode::LZD => (a as u32).leading_zeros() as i128,
-                    Opcode::FBL => {
-                        let v = a as u32;
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.trailing_zeros() as i128
-                        }
-                    }
-                    Opcode::FBH => {
-                        let v = a as u32;
-                        let v = if !unsigned && (v as i32) < 0 { !v } else { v };
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.leading_zeros() as i128
-                        }
-                    }
-                    Opcode::BFREV => (a as u32).reverse_bits() as i128,
-                    Opcode::BFE => {
-                        // width src0, offset src1, value src2
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        if w == 0 {
-                            0
-                        } else {
-                            let v = x as u32 as u64;
-                            let f = (v >> o) & ((1u64 << w) - 1);
-                            if !unsigned && (f >> (w - 1)) & 1 == 1 {
-                                f as i128 - (1i128 << w)
-                            } else {
-                                f as i128
-                            }
-                        }
-                    }
-                    Opcode::BFI => {
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        let m = (((1u64 << w) - 1) << o) as u32;
-                        let ins = int(s(2, c)) as u32;
-                        let base = int(s(3, c)) as u32;
-                        (((ins << o) & m) | (base & !m)) as i128
-                    }
+                    Opcode::CBIT => alu::cbit(a, src0_bits.min(32)),
+                    Opcode::LZD => alu::lzd(a),
+                    Opcode::FBL => alu::fbl(a),
+                    Opcode::FBH => alu::fbh(a, !unsigned),
+                    Opcode::BFREV => alu::bfrev(a),
+                    // width src0, offset src1, value src2
+                    Opcode::BFE => alu::bfe(a, b, x, !unsigned),
+                    Opcode::BFI => alu::bfi_merge(alu::bfi_mask(a, b), x, int(s(3, c))),
                     _ => {
                         return fault(format!(
                             "{} is not supported by the interpreter yet",
@@ -1375,7 +1272,7 @@ impl Ctx<'_, '_> {
     /// `len` bytes at `back` bytes before the read's offset. IGC's block and dword
     /// messages read whole units past what the source reads (a `vload3` of a 12-byte
     /// buffer loads 16 bytes), which a device does without harm: the runtime's
-    /// allocation is larger than the buffer ([`allocation_bytes`]). Such a read gives
+    /// allocation is larger than the buffer ([`super::message::allocation_bytes`]). Such a read gives
     /// zeros past the buffer's end and counts a [`Finding::OverRead`]; a read past the
     /// allocation is out of bounds.
     fn read_place(
@@ -1383,33 +1280,21 @@ impl Ctx<'_, '_> {
         len: usize,
         resolve: impl Fn(&Memory, i128, usize) -> Result<Place, OutOfBounds>,
     ) -> Res<Place> {
-        let e = match resolve(self.mem, 0, len) {
-            Ok(place) => return Ok(place),
-            Err(e) => e,
-        };
-        let size = e.size as i128;
-        if e.offset < 0 || size == 0 || e.offset + len as i128 > allocation_bytes(e.size) as i128 {
-            return Err(e.into());
+        let (place, miss) = super::message::read_place(self.mem, len, resolve)?;
+        if let Some(e) = miss {
+            self.th.note(Finding::OverRead);
+            self.flag(
+                Kind::OverRead,
+                self.lane,
+                Some(e.space.clone()),
+                u64::try_from(e.offset).ok(),
+                format!(
+                    "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
+                    e.size
+                ),
+            );
         }
-        // Placed from the buffer's last in-bounds byte (or its end) onwards.
-        let past = (e.offset - size).max(0);
-        let inside = (size - e.offset).max(0) as usize;
-        let place = resolve(self.mem, past, inside)?;
-        self.th.note(Finding::OverRead);
-        self.flag(
-            Kind::OverRead,
-            self.lane,
-            Some(e.space.clone()),
-            u64::try_from(e.offset).ok(),
-            format!(
-                "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
-                e.size
-            ),
-        );
-        Ok(match place {
-            Place::Buffer(b, o) => Place::Buffer(b, o + past as usize),
-            other => other,
-        })
+        Ok(place)
     }
 
     /// [`Self::resolve_surface`] for a read: binding-table surfaces through [`Self::read_place`].
@@ -1452,8 +1337,10 @@ impl Ctx<'_, '_> {
         match place {
             Place::Buffer(b, o) => {
                 let data = &self.mem.buffers[b].data;
-                let have = data.len().saturating_sub(o).min(len);
-                out[..have].copy_from_slice(&data[o..o + have]);
+                // A read wholly in the padding starts past the end.
+                let from = o.min(data.len());
+                let have = (data.len() - from).min(len);
+                out[..have].copy_from_slice(&data[from..from + have]);
                 out[have..].fill(0);
             }
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
@@ -1482,7 +1369,7 @@ impl Ctx<'_, '_> {
         Ok(match bti {
             // IGC places __local variables from 0x10000000 (its local-memory window);
             // the SLM message decodes only the low bits.
-            254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
+            254 => check_slm(super::message::slm_offset(offset), len, self.slm.len())?,
             // %scratch: the thread's own private space, addressed from 0.
             255 => {
                 let limit = self.th.scratch_limit;
@@ -2062,57 +1949,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// The value an atomic operation (dword-atomic code `op`) leaves in memory of `size`
-/// bytes holding `old`, with operands `a` (src0; the new value of a compare-and-swap)
-/// and `b` (src1; the value a compare-and-swap expects).
+/// [`super::message::atomic_result`], as an instruction fault.
 pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> Res<u64> {
-    let m = if size == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (size * 8)) - 1
-    };
-    let sx = |v: u64| -> i64 {
-        if size == 8 {
-            v as i64
-        } else {
-            ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
-        }
-    };
-    let fl = |v: u64| f32::from_bits(v as u32);
-    Ok(match op & 0x1F {
-        0 => old.wrapping_add(a),
-        1 => old.wrapping_sub(a),
-        2 => old.wrapping_add(1),
-        3 | 13 => old.wrapping_sub(1),
-        4 => old.min(a & m),
-        5 => old.max(a & m),
-        6 => a,
-        // IGC passes the new value in src0 and the expected one in src1.
-        7 => {
-            if old == b & m {
-                a
-            } else {
-                old
-            }
-        }
-        8 => old & a,
-        9 => old | a,
-        10 => old ^ a,
-        11 => sx(old).min(sx(a)) as u64,
-        12 => sx(old).max(sx(a)) as u64,
-        16 => fl(old).max(fl(a)).to_bits() as u64,
-        17 => fl(old).min(fl(a)).to_bits() as u64,
-        18 => {
-            if fl(old) == fl(b) {
-                a
-            } else {
-                old
-            }
-        }
-        19 => (fl(old) + fl(a)).to_bits() as u64,
-        20 => (fl(old) - fl(a)).to_bits() as u64,
-        o => return fault(format!("atomic operation {o} is not supported")),
-    } & m)
+    super::message::atomic_result(op, old, a, b, size).map_err(Fault)
 }
 
 /// What `faddr` gives for function `i` (its routine index), and `ifcall` takes: far
@@ -2126,21 +1965,6 @@ fn atomic_size(op: u32) -> usize {
         2
     } else {
         4
-    }
-}
-
-fn mask_bits(a: i128, bits: u32) -> i128 {
-    if bits >= 64 {
-        a as u64 as i128
-    } else {
-        a & ((1i128 << bits) - 1)
-    }
-}
-fn mask64(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
     }
 }
 
