@@ -194,13 +194,6 @@ struct Ctx<'a, 'b> {
     thread_wide: bool,
 }
 
-/// The bytes the runtime allocates for a buffer of `size` bytes: NEO rounds every
-/// buffer allocation up to whole 4 KiB pages (`alignUp(size, MemoryConstants::pageSize)`),
-/// and a stateful surface's reads past its (4-byte aligned) size return zeros.
-pub(crate) fn allocation_bytes(size: usize) -> usize {
-    size.next_multiple_of(4096)
-}
-
 /// What an integer `div`/`mod` by zero gives: the Gen math unit's INT DIV result, a
 /// quotient of all ones and the dividend as the remainder (the destination keeps the
 /// low bits of its type).
@@ -1375,7 +1368,7 @@ impl Ctx<'_, '_> {
     /// `len` bytes at `back` bytes before the read's offset. IGC's block and dword
     /// messages read whole units past what the source reads (a `vload3` of a 12-byte
     /// buffer loads 16 bytes), which a device does without harm: the runtime's
-    /// allocation is larger than the buffer ([`allocation_bytes`]). Such a read gives
+    /// allocation is larger than the buffer ([`super::message::allocation_bytes`]). Such a read gives
     /// zeros past the buffer's end and counts a [`Finding::OverRead`]; a read past the
     /// allocation is out of bounds.
     fn read_place(
@@ -1383,33 +1376,21 @@ impl Ctx<'_, '_> {
         len: usize,
         resolve: impl Fn(&Memory, i128, usize) -> Result<Place, OutOfBounds>,
     ) -> Res<Place> {
-        let e = match resolve(self.mem, 0, len) {
-            Ok(place) => return Ok(place),
-            Err(e) => e,
-        };
-        let size = e.size as i128;
-        if e.offset < 0 || size == 0 || e.offset + len as i128 > allocation_bytes(e.size) as i128 {
-            return Err(e.into());
+        let (place, miss) = super::message::read_place(self.mem, len, resolve)?;
+        if let Some(e) = miss {
+            self.th.note(Finding::OverRead);
+            self.flag(
+                Kind::OverRead,
+                self.lane,
+                Some(e.space.clone()),
+                u64::try_from(e.offset).ok(),
+                format!(
+                    "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
+                    e.size
+                ),
+            );
         }
-        // Placed from the buffer's last in-bounds byte (or its end) onwards.
-        let past = (e.offset - size).max(0);
-        let inside = (size - e.offset).max(0) as usize;
-        let place = resolve(self.mem, past, inside)?;
-        self.th.note(Finding::OverRead);
-        self.flag(
-            Kind::OverRead,
-            self.lane,
-            Some(e.space.clone()),
-            u64::try_from(e.offset).ok(),
-            format!(
-                "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
-                e.size
-            ),
-        );
-        Ok(match place {
-            Place::Buffer(b, o) => Place::Buffer(b, o + past as usize),
-            other => other,
-        })
+        Ok(place)
     }
 
     /// [`Self::resolve_surface`] for a read: binding-table surfaces through [`Self::read_place`].
@@ -1452,8 +1433,10 @@ impl Ctx<'_, '_> {
         match place {
             Place::Buffer(b, o) => {
                 let data = &self.mem.buffers[b].data;
-                let have = data.len().saturating_sub(o).min(len);
-                out[..have].copy_from_slice(&data[o..o + have]);
+                // A read wholly in the padding starts past the end.
+                let from = o.min(data.len());
+                let have = (data.len() - from).min(len);
+                out[..have].copy_from_slice(&data[from..from + have]);
                 out[have..].fill(0);
             }
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
@@ -1482,7 +1465,7 @@ impl Ctx<'_, '_> {
         Ok(match bti {
             // IGC places __local variables from 0x10000000 (its local-memory window);
             // the SLM message decodes only the low bits.
-            254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
+            254 => check_slm(super::message::slm_offset(offset), len, self.slm.len())?,
             // %scratch: the thread's own private space, addressed from 0.
             255 => {
                 let limit = self.th.scratch_limit;
@@ -2062,57 +2045,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// The value an atomic operation (dword-atomic code `op`) leaves in memory of `size`
-/// bytes holding `old`, with operands `a` (src0; the new value of a compare-and-swap)
-/// and `b` (src1; the value a compare-and-swap expects).
+/// [`super::message::atomic_result`], as an instruction fault.
 pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> Res<u64> {
-    let m = if size == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (size * 8)) - 1
-    };
-    let sx = |v: u64| -> i64 {
-        if size == 8 {
-            v as i64
-        } else {
-            ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
-        }
-    };
-    let fl = |v: u64| f32::from_bits(v as u32);
-    Ok(match op & 0x1F {
-        0 => old.wrapping_add(a),
-        1 => old.wrapping_sub(a),
-        2 => old.wrapping_add(1),
-        3 | 13 => old.wrapping_sub(1),
-        4 => old.min(a & m),
-        5 => old.max(a & m),
-        6 => a,
-        // IGC passes the new value in src0 and the expected one in src1.
-        7 => {
-            if old == b & m {
-                a
-            } else {
-                old
-            }
-        }
-        8 => old & a,
-        9 => old | a,
-        10 => old ^ a,
-        11 => sx(old).min(sx(a)) as u64,
-        12 => sx(old).max(sx(a)) as u64,
-        16 => fl(old).max(fl(a)).to_bits() as u64,
-        17 => fl(old).min(fl(a)).to_bits() as u64,
-        18 => {
-            if fl(old) == fl(b) {
-                a
-            } else {
-                old
-            }
-        }
-        19 => (fl(old) + fl(a)).to_bits() as u64,
-        20 => (fl(old) - fl(a)).to_bits() as u64,
-        o => return fault(format!("atomic operation {o} is not supported")),
-    } & m)
+    super::message::atomic_result(op, old, a, b, size).map_err(Fault)
 }
 
 /// What `faddr` gives for function `i` (its routine index), and `ifcall` takes: far

@@ -1,0 +1,99 @@
+//! The one place message execution touches memory bytes: resolving an address
+//! in a space to a [`Place`], and reading, writing and atomically updating the
+//! bytes there. How `Memory` stores buffer bytes may change (shared atomic words
+//! for parallel work-groups); only this adapter then changes.
+
+use super::{SendContext, Space};
+use gpukit_visa::interp::memory::{check_slm, Place};
+use gpukit_visa::interp::message::{read_place, slm_offset};
+
+/// Where `len` bytes at `addr` of `space` lie. A read may run past a buffer's end
+/// into its allocation's padding (zeros, counted as an over-read); a write may not.
+pub(super) fn place(
+    cx: &mut SendContext<'_>,
+    space: Space,
+    addr: i128,
+    len: usize,
+    read: bool,
+) -> Result<Place, String> {
+    let resolved = match space {
+        Space::Slm => {
+            return check_slm(slm_offset(addr), len, cx.slm.len()).map_err(|e| e.to_string())
+        }
+        Space::Scratch => return scratch(cx, addr, len),
+        Space::Flat if read => read_place(cx.mem, len, |m, back, n| {
+            m.resolve_a64((addr - back) as u64, n)
+        }),
+        Space::Flat => cx.mem.resolve_a64(addr as u64, len).map(|p| (p, None)),
+        Space::Bti(bti) if read => {
+            read_place(cx.mem, len, |m, back, n| m.resolve_bti(bti, addr - back, n))
+        }
+        Space::Bti(bti) => cx.mem.resolve_bti(bti, addr, len).map(|p| (p, None)),
+    };
+    let (place, miss) = resolved.map_err(|e| e.to_string())?;
+    if miss.is_some() {
+        cx.findings.over_read += 1;
+    }
+    Ok(place)
+}
+
+/// The thread's scratch space, grown (in pages, up to its limit) to cover the access.
+fn scratch(cx: &mut SendContext<'_>, addr: i128, len: usize) -> Result<Place, String> {
+    let limit = cx.scratch_limit;
+    let end = usize::try_from(addr)
+        .ok()
+        .and_then(|o| o.checked_add(len))
+        .filter(|e| *e <= limit)
+        .ok_or_else(|| {
+            format!(
+                "out-of-bounds access of {len} bytes at offset {addr} of the thread's scratch space ({limit} bytes)"
+            )
+        })?;
+    if cx.scratch.len() < end {
+        cx.scratch.resize(end.next_multiple_of(4096).min(limit), 0);
+    }
+    Ok(Place::Scratch(addr as usize))
+}
+
+/// The bytes at `place` into `out`; bytes past a buffer's end (its padding) read as zeros.
+pub(super) fn read(cx: &SendContext<'_>, place: Place, out: &mut [u8]) {
+    let len = out.len();
+    match place {
+        Place::Buffer(b, o) => {
+            let data = &cx.mem.buffers[b].data;
+            // A read wholly in the padding starts past the end.
+            let from = o.min(data.len());
+            let have = (data.len() - from).min(len);
+            out[..have].copy_from_slice(&data[from..from + have]);
+            out[have..].fill(0);
+        }
+        Place::Slm(o) => out.copy_from_slice(&cx.slm[o..o + len]),
+        Place::Scratch(o) => out.copy_from_slice(&cx.scratch[o..o + len]),
+    }
+}
+
+/// `bytes` to `place` (resolved for a write: in bounds).
+pub(super) fn write(cx: &mut SendContext<'_>, place: Place, bytes: &[u8]) {
+    let len = bytes.len();
+    match place {
+        Place::Buffer(b, o) => cx.mem.buffers[b].data[o..o + len].copy_from_slice(bytes),
+        Place::Slm(o) => cx.slm[o..o + len].copy_from_slice(bytes),
+        Place::Scratch(o) => cx.scratch[o..o + len].copy_from_slice(bytes),
+    }
+}
+
+/// Replaces the `size`-byte value at `place` (1 to 8 bytes) by `update(old)` as
+/// one atomic step, and returns the old value.
+pub(super) fn atomic(
+    cx: &mut SendContext<'_>,
+    place: Place,
+    size: usize,
+    update: impl FnOnce(u64) -> Result<u64, String>,
+) -> Result<u64, String> {
+    let mut b = [0u8; 8];
+    read(cx, place, &mut b[..size]);
+    let old = u64::from_le_bytes(b);
+    let new = update(old)?;
+    write(cx, place, &new.to_le_bytes()[..size]);
+    Ok(old)
+}
