@@ -745,14 +745,6 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    // The translated engine gives wrong results with 64-byte GRFs (PVC: the second
-    // and third printf of tests/data/visa/run/print_forms.pvc-deb12 are lost or
-    // garbled translated, right on the generic path): until it is fixed there,
-    // those launches run on the generic path.
-    let options = interp::Options {
-        translate: options.translate && grf_bytes == 32,
-        ..options
-    };
     let run = match &kernel.code {
         Code::Visa { body, functions } => {
             interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
