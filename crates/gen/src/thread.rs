@@ -284,6 +284,7 @@ impl Thread {
                     slm: env.slm,
                     scratch: &mut self.scratch,
                     scratch_limit: self.scratch_limit,
+                    findings: &mut env.stats.findings,
                     group: env.group,
                     thread: self.index,
                 };
