@@ -174,11 +174,12 @@ pub(crate) struct Pred {
     pub all: bool,
 }
 
-/// A conditional modifier and the flag subregister it writes (byte offset).
+/// A conditional modifier and the flag subregister it writes (byte offset; none
+/// for a `sel`, which iga64 lists without one: it writes no flag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cond {
     pub cm: CondMod,
-    pub flag: u32,
+    pub flag: Option<u32>,
 }
 
 /// A send descriptor: an immediate, or the byte offset of the register holding it.
@@ -264,6 +265,12 @@ pub(crate) struct Inst {
     pub writes_cr0: bool,
     /// Reads `ce0`: the channel-enable register is refreshed before it.
     pub reads_ce0: bool,
+    /// `csel` (a [`alu::Class::Select`] row that picks by src2, not src0 against src1).
+    pub csel: bool,
+    /// A `mov`, or a `sel` the predicate picks for, whose sources have the
+    /// destination's type, no modifiers and no saturation: the result is the picked
+    /// source's bits (a NaN's payload and IGC's `:hf` constants used as words survive).
+    pub raw: bool,
 }
 
 /// Lowers `listing` for a device with `grf_bytes`-byte GRFs (32, or 64 on XeHPC).
@@ -433,7 +440,10 @@ impl Cx<'_> {
                 cm: CondMod::parse(&fm.cond).ok_or_else(|| {
                     format!("conditional modifier ({}) is not supported", fm.cond)
                 })?,
-                flag: flag_at("conditional modifier")?,
+                flag: match inst.flag_reg {
+                    Some(_) => Some(flag_at("conditional modifier")?),
+                    None => None,
+                },
             }),
         };
         let mut out = Inst {
@@ -452,6 +462,8 @@ impl Cx<'_> {
             },
             writes_cr0: false,
             reads_ce0: false,
+            csel: inst.op == "csel",
+            raw: false,
         };
         out.kind = match inst.op.as_str() {
             _ if inst.is_send() || inst.is_load_store_syntax() => {
@@ -498,7 +510,15 @@ impl Cx<'_> {
                 _ => return Err("ret reads its return offset from no register".into()),
             },
             _ => {
-                let op = alu::find(&inst.op, inst.subop.as_deref())
+                // IGA has no `macl` before XeHPC and prints its encoding as `mach`:
+                // IGC's 32x32 multiplies (`mul acc0` then `mach dst`, the dst used as
+                // the low half) and hashes want the low dword there; a `mach` that
+                // computes the high dword says so with AccWrEn (Gen9's mul_hi).
+                let name = match inst.op.as_str() {
+                    "mach" if !inst.has_opt("AccWrEn") => "macl",
+                    op => op,
+                };
+                let op = alu::find(name, inst.subop.as_deref())
                     .ok_or_else(|| format!("{} is not supported", mnemonic(inst)))?;
                 self.alu_operands(inst, op, &mut out)?;
                 Kind::Alu(op)
@@ -579,6 +599,17 @@ impl Cx<'_> {
             dst: dst_ty,
             src: std::array::from_fn(|s| srcs.get(s).map_or(dst_ty, |x| x.ty)),
         };
+        let sat = match inst.dst.as_deref().map(|d| &d.kind) {
+            Some(OperandKind::Direct(r) | OperandKind::Indirect(r) | OperandKind::Macro(r)) => {
+                r.sat
+            }
+            _ => false,
+        };
+        out.raw = !sat
+            && (op.mnemonic == "mov" || (op.mnemonic == "sel" && inst.flag_modifier.is_none()))
+            && srcs
+                .iter()
+                .all(|s| s.ty == dst_ty && s.modifier == SrcMod::None);
         out.srcs = srcs;
         out.dst = match inst.dst.as_deref().map(|d| &d.kind) {
             None => None,
@@ -648,7 +679,12 @@ impl Cx<'_> {
         let off = i32::try_from(r.aoff).map_err(|_| "address offset out of range".to_string())?;
         // Relative offsets may exceed any one register; the run checks each address.
         let unlimited = u32::MAX / 2;
-        let (rel, width) = match r.rgn {
+        // Without a region (JSON 1.0 prints none; the text reader drops the usual
+        // one), the VxH `<1,0>` compilers emit, scalar at execution size 1.
+        let rgn = r.rgn.or_else(|| {
+            (!dst).then(|| gpukit_iga::convert::inferred_indirect_region(i64::from(n)))
+        });
+        let (rel, width) = match rgn {
             Some(IgaRegion { v: None, w, h }) if !dst => {
                 let w = w.unwrap_or(1).max(1) as u32;
                 let h = h.max(0) as u32;

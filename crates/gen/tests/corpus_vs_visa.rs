@@ -189,6 +189,22 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
                 let at = a.data.iter().zip(&b.data).position(|(x, y)| x != y)?;
                 Some(format!("{} byte {at}", a.name))
             });
+        if std::env::var("GEN_DEBUG").is_ok_and(|d| d == stem) {
+            for (a, b) in visa_mem.buffers.iter().zip(&gen_mem.buffers) {
+                let words = |d: &[u8]| -> Vec<u32> {
+                    d.chunks_exact(4)
+                        .take(24)
+                        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                        .collect()
+                };
+                eprintln!(
+                    "{}\n visa {:x?}\n gen  {:x?}",
+                    a.name,
+                    words(&a.data),
+                    words(&b.data)
+                );
+            }
+        }
         match first_difference {
             None => out.equal += 1,
             Some(d) => out.differ.push(format!("{stem}: {d}")),
