@@ -222,9 +222,14 @@ pub(crate) enum Kind {
     Else {
         jip: usize,
     },
-    /// Predicated channels (every channel when unpredicated) go to `to`.
+    /// Predicated channels (every channel when unpredicated) go to `to`; with
+    /// `on_false`, the channels whose predicate fails. Gen9 `goto` branches that
+    /// way: IGC guards an unconditional one there with an all-zero flag (`(W) mov
+    /// f0.0 0` then `(f0.0) goto`), and a switch's range tests on skl carry the
+    /// opposite predicate of the same test on ICL and TGL.
     Jump {
         to: usize,
+        on_false: bool,
     },
     /// `while`: predicated channels go back to `jip`.
     While {
@@ -478,14 +483,17 @@ impl Cx<'_> {
             // goto: predicated channels go to UIP; halt likewise.
             "goto" | "halt" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: inst.op == "goto" && self.platform == Gen::Gen9,
             },
             // break waits past the loop's while (its UIP is the while itself);
             // cont goes to the while, which decides whether it loops again.
             "break" => Kind::Jump {
                 to: self.past_while(self.label(inst, 1).or_else(|_| self.label(inst, 0))?),
+                on_false: false,
             },
             "cont" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: false,
             },
             "while" => Kind::While {
                 jip: self.label(inst, 0)?,
@@ -793,23 +801,28 @@ impl Cx<'_> {
         let unary =
             gpukit_iga::ops::has(&inst.op, gpukit_iga::ops::UNARY_SEND) && self.platform < Gen::Xe;
         let src1 = if unary { None } else { payload(1)? };
-        // The descriptors are the last two sources: ex_desc, then desc.
-        let descs: Vec<Desc> = inst
-            .srcs
-            .iter()
-            .rev()
-            .take(2)
-            .map(|s| match &s.kind {
-                OperandKind::Immediate { value, .. } => parse_int(value)
-                    .map(|v| Desc::Imm(v as u32))
-                    .ok_or_else(|| format!("descriptor {value} is not a number")),
-                OperandKind::Direct(r) if r.reg.name == "a" => {
-                    Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
-                }
-                _ => Err("a send descriptor is neither an immediate nor in a0".into()),
-            })
-            .collect::<Res<_>>()?;
-        let (desc, ex_desc) = if inst.is_load_store_syntax() {
+        // The descriptors are the last two sources: ex_desc, then desc (IGA's
+        // load/store syntax has none: the message decodes from the syntax).
+        let ldst = inst.is_load_store_syntax();
+        let descs: Vec<Desc> = if ldst {
+            Vec::new()
+        } else {
+            inst.srcs
+                .iter()
+                .rev()
+                .take(2)
+                .map(|s| match &s.kind {
+                    OperandKind::Immediate { value, .. } => parse_int(value)
+                        .map(|v| Desc::Imm(v as u32))
+                        .ok_or_else(|| format!("descriptor {value} is not a number")),
+                    OperandKind::Direct(r) if r.reg.name == "a" => {
+                        Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
+                    }
+                    _ => Err("a send descriptor is neither an immediate nor in a0".into()),
+                })
+                .collect::<Res<_>>()?
+        };
+        let (desc, ex_desc) = if ldst {
             (Desc::Imm(0), Desc::Imm(0))
         } else if descs.len() == 2 {
             (descs[0], descs[1])

@@ -302,7 +302,13 @@ impl Thread {
                 self.branch(moving & !stay, *jip)
             }
             Kind::Else { jip } => self.branch(moving, *jip),
-            Kind::Jump { to } => self.branch(taken_thread(pred), *to),
+            Kind::Jump { to, on_false } => {
+                let go = match (pred, on_false) {
+                    (Some(p), true) => taken_thread(Some(!p)),
+                    _ => taken_thread(pred),
+                };
+                self.branch(go, *to)
+            }
             Kind::While { jip } => self.branch(taken_thread(pred), *jip),
             Kind::Jmpi(target) => {
                 // A scalar jump: every channel at this instruction goes, or none does.
