@@ -644,8 +644,6 @@ pub fn run_checked(
         threads_per_group,
     } = shape;
     let mut stats = Stats::default();
-    let grf = launch.grf_bytes as usize;
-    let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -661,39 +659,7 @@ pub fn run_checked(
                         .map(|i| i.offset.max(0) as usize + i.size as usize)
                         .max()
                         .unwrap_or(0);
-                    let cto = launch.payload.cross_thread_offset as usize;
-                    let mut payload =
-                        vec![0u8; (cto + launch.payload.cross_thread.len()).max(inputs_end)];
-                    let mut put = |at: usize, v: u32| {
-                        if let Some(s) = payload.get_mut(at..at + 4) {
-                            s.copy_from_slice(&v.to_le_bytes());
-                        }
-                    };
-                    put(4, gx);
-                    put(24, gy);
-                    put(28, gz);
-                    put(8, t);
-                    let mut dim_at = grf;
-                    for d in 0..3 {
-                        if !launch.payload.local_id[d] {
-                            continue;
-                        }
-                        for c in 0..launch.simd as usize {
-                            let l = t as u64 * launch.simd as u64 + c as u64;
-                            let id = if l < group_items {
-                                let (lx, ly) = (launch.local[0] as u64, launch.local[1] as u64);
-                                [l % lx, (l / lx) % ly, l / (lx * ly)][d]
-                            } else {
-                                0
-                            };
-                            if let Some(s) = payload.get_mut(dim_at + 2 * c..dim_at + 2 * c + 2) {
-                                s.copy_from_slice(&(id as u16).to_le_bytes());
-                            }
-                        }
-                        dim_at += per_dim;
-                    }
-                    payload[cto..cto + launch.payload.cross_thread.len()]
-                        .copy_from_slice(&launch.payload.cross_thread);
+                    let payload = thread_payload(launch, &shape, group, t, inputs_end);
                     let mut th = Thread {
                         grf: zeroed(grf_len, "register space").map_err(|m| RunError {
                             group,
@@ -828,6 +794,58 @@ pub fn run_checked(
             .map(check::Checker::into_findings)
             .unwrap_or_default(),
     ))
+}
+
+/// The GRF image the runtime writes for hardware thread `thread` of work-group
+/// `group` (r0 onwards, at least `min_len` bytes): the r0 header (group ids at
+/// r0.1, r0.6, r0.7; the thread's index in its group at r0.2), the local ids from
+/// r1 (each dimension `simd` u16 values padded to whole GRFs) and the cross-thread
+/// data. Both front ends (vISA and Gen) start a thread from this image.
+pub fn thread_payload(
+    launch: &Launch,
+    shape: &Shape,
+    group: [u32; 3],
+    thread: u32,
+    min_len: usize,
+) -> Vec<u8> {
+    let [gx, gy, gz] = group;
+    let t = thread;
+    let group_items = shape.group_items;
+    let grf = launch.grf_bytes as usize;
+    let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
+    let cto = launch.payload.cross_thread_offset as usize;
+    let mut payload = vec![0u8; (cto + launch.payload.cross_thread.len()).max(min_len)];
+    let mut put = |at: usize, v: u32| {
+        if let Some(s) = payload.get_mut(at..at + 4) {
+            s.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    put(4, gx);
+    put(24, gy);
+    put(28, gz);
+    put(8, t);
+    let mut dim_at = grf;
+    for d in 0..3 {
+        if !launch.payload.local_id[d] {
+            continue;
+        }
+        for c in 0..launch.simd as usize {
+            let l = t as u64 * launch.simd as u64 + c as u64;
+            let id = if l < group_items {
+                let (lx, ly) = (launch.local[0] as u64, launch.local[1] as u64);
+                [l % lx, (l / lx) % ly, l / (lx * ly)][d]
+            } else {
+                0
+            };
+            if let Some(s) = payload.get_mut(dim_at + 2 * c..dim_at + 2 * c + 2) {
+                s.copy_from_slice(&(id as u16).to_le_bytes());
+            }
+        }
+        dim_at += per_dim;
+    }
+    payload[cto..cto + launch.payload.cross_thread.len()]
+        .copy_from_slice(&launch.payload.cross_thread);
+    payload
 }
 
 impl Program<'_> {
