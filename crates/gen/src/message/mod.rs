@@ -17,6 +17,7 @@
 mod access;
 mod execute;
 mod hdc;
+mod image;
 mod lsc;
 
 use gpukit_iga::model::{Instruction, OperandKind, Reg, SurfaceOffset};
@@ -47,6 +48,39 @@ pub enum Kind {
     EndOfThread,
     /// A message to the null shared function: it does nothing.
     Null,
+    /// A media block or typed surface message on an image.
+    Image(Image),
+}
+
+/// A message on the image bound at a binding-table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub op: ImageOp,
+    pub bti: u32,
+    /// The payload starts with a header register.
+    pub header: bool,
+    /// Registers of the first payload (the descriptor's message length): payload
+    /// register `i` past it lies in the second payload.
+    pub mlen: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// A block of bytes by rows of a 2D image: the header holds the byte column
+    /// (dword 0), the row (dword 1) and the block's width and height less one
+    /// (dword 2, bits 9:0 and 21:16); rows lie in registers at a pitch of the width
+    /// rounded up to a power of two (at least 4).
+    MediaBlock { load: bool },
+    /// Texels at integer coordinates: `coords` registers of u, v, r (a dword per
+    /// slot), then (writes) a register per enabled channel of `channels` (RGBA =
+    /// bits 0-3); eight slots, slot `s` being the instruction's channel
+    /// `s + first_channel`.
+    Typed {
+        load: bool,
+        channels: u8,
+        coords: u32,
+        first_channel: u32,
+    },
 }
 
 /// One memory message: every data-port and LSC load, store and atomic.
@@ -218,7 +252,7 @@ pub fn decode(
                 .map_err(|w| unknown(&w));
         }
         "dc0" | "dc1" | "dcro" => {
-            return hdc::decode(&sfid, desc, platform, eot).map_err(|w| unknown(&w));
+            return hdc::decode(&sfid, desc, ex_desc, platform, eot).map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),
