@@ -5,7 +5,7 @@
 
 use super::{SendContext, Space};
 use gpukit_visa::interp::image::{self, Texel};
-use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place};
+use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place, Sampler};
 use gpukit_visa::interp::message::{read_place, slm_offset};
 
 /// Where `len` bytes at `addr` of `space` lie. A read may run past a buffer's end
@@ -156,4 +156,25 @@ pub(super) fn set_texel(
         mask,
         values,
     );
+}
+
+/// The sampler state at `index` of the kernel's sampler table.
+pub(super) fn sampler(cx: &SendContext<'_>, index: u32) -> Result<Sampler, String> {
+    cx.mem
+        .samplers
+        .iter()
+        .find(|s| s.index == index)
+        .copied()
+        .ok_or_else(|| format!("no sampler at index {index}"))
+}
+
+/// The texel a sampler reads at float coordinates `coords` (u, v, r).
+pub(super) fn sample(
+    cx: &SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    sampler: &Sampler,
+    coords: [f32; 3],
+) -> Texel {
+    image::sample(&cx.mem.buffers[img], desc, sampler, coords)
 }

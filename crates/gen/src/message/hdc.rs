@@ -97,7 +97,7 @@ fn gather(components: u64, mem_bytes: usize, reg_bytes: usize) -> Data {
 pub(super) fn decode(
     sfid: &str,
     desc: u32,
-    ex_desc: u32,
+    xlen: u32,
     platform: Gen,
     eot: bool,
 ) -> Result<Message, String> {
@@ -282,8 +282,7 @@ pub(super) fn decode(
         // Media block read/write and typed surface read/write: images.
         ("dc1", 0x04 | 0x0A | 0x05 | 0x0D) => {
             let mlen = bits(desc, 25, 4);
-            // The second payload's length: ex_desc 9:6 before Xe, 10:6 from Xe on.
-            let xlen = bits(ex_desc, 6, if platform < Gen::Xe { 4 } else { 5 });
+            let len = mlen + xlen;
             let load = matches!(ty, 0x04 | 0x05);
             let (op, name) = if matches!(ty, 0x04 | 0x0A) {
                 (
@@ -298,7 +297,7 @@ pub(super) fn decode(
                 };
                 let (cmask, names) = colors(desc);
                 let n = cmask.count_ones();
-                let payload = mlen + xlen - u32::from(header);
+                let payload = len.saturating_sub(u32::from(header));
                 let coords = if load {
                     payload
                 } else {
@@ -318,6 +317,7 @@ pub(super) fn decode(
                     bti,
                     header,
                     mlen,
+                    len,
                 }),
                 eot,
                 name,

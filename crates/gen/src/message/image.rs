@@ -2,7 +2,7 @@
 //! texel formats and edge rules (`gpukit_visa::interp::image`); image bytes only
 //! through `access.rs`.
 
-use super::{access, Image, ImageOp, SendContext};
+use super::{access, Image, ImageOp, Kind, Message, SendContext};
 
 /// The register byte of payload register `i` (past the first payload's `mlen`
 /// registers: in the second payload, when there is one).
@@ -27,6 +27,47 @@ fn put(cx: &mut SendContext<'_>, at: usize, bytes: &[u8]) -> Result<(), String> 
         .ok_or_else(|| format!("destination byte {at} lies outside the register file"))?
         .copy_from_slice(bytes);
     Ok(())
+}
+
+/// A sampler message: descriptor bits 16:12 the message type, 18:17 the SIMD mode
+/// (1: SIMD8, 2: SIMD16, 3: SIMD32/64), 11:8 the sampler state index, 7:0 the
+/// binding-table index (IGA's sampler decoder).
+pub(super) fn decode_sampler(desc: u32, len: u32, eot: bool) -> Result<Message, String> {
+    let bits = |at: u32, len: u32| (desc >> at) & ((1 << len) - 1);
+    let (ty, mode) = (bits(12, 5), bits(17, 2));
+    if ty == 0x1F && mode == 3 {
+        return Ok(Message {
+            kind: Kind::Fence,
+            eot,
+            name: "sampler cache flush".into(),
+        });
+    }
+    let simd = match mode {
+        1 => 8,
+        2 => 16,
+        m => return Err(format!("sampler SIMD mode {m}")),
+    };
+    let (lod, name) = match ty {
+        0x00 => (false, "sample"),
+        0x02 => (true, "sample_l"),
+        0x18 => (false, "sample_lz"),
+        t => return Err(format!("sampler message type {t:#x} is not supported yet")),
+    };
+    Ok(Message {
+        kind: Kind::Image(Image {
+            op: ImageOp::Sample {
+                simd,
+                sampler: bits(8, 4),
+                lod,
+            },
+            bti: bits(0, 8),
+            header: bits(19, 1) == 1,
+            mlen: bits(25, 4),
+            len,
+        }),
+        eot,
+        name: format!("simd{simd} {name}"),
+    })
 }
 
 pub(super) fn run(img: &Image, cx: &mut SendContext<'_>) -> Result<(), String> {
@@ -98,6 +139,43 @@ pub(super) fn run(img: &Image, cx: &mut SendContext<'_>) -> Result<(), String> {
                         texel[ch] = dword(cx, reg + 4 * slot)?;
                     }
                     access::set_texel(cx, buffer, &desc, at, u32::from(channels), texel);
+                }
+            }
+            Ok(())
+        }
+        ImageOp::Sample { simd, sampler, lod } => {
+            let grf = cx.grf_bytes as usize;
+            let per = (simd as usize * 4).div_ceil(grf);
+            let state = access::sampler(cx, sampler)?;
+            // The header's dword 2, bits 15:12, disables return channels (RGBA).
+            let disabled = if img.header {
+                (dword(cx, cx.src0 as usize + 8)? >> 12) & 0xF
+            } else {
+                0
+            };
+            let Some(dst) = cx.dst else { return Ok(()) };
+            let r_param = if lod { 3 } else { 2 };
+            for c in 0..simd as usize {
+                if cx.channels & (1 << c) == 0 {
+                    continue;
+                }
+                let mut coords = [0f32; 3];
+                for (k, p) in [0, 1, r_param].into_iter().enumerate() {
+                    // A parameter the payload leaves out reads as 0.
+                    let first = h + (p * per) as u32;
+                    if first + per as u32 <= img.len {
+                        let reg = payload(cx, img, first);
+                        coords[k] = f32::from_bits(dword(cx, reg + 4 * c)?);
+                    }
+                }
+                let texel = access::sample(cx, buffer, &desc, &state, coords);
+                let enabled = (0..4).filter(|ch| disabled & (1 << ch) == 0);
+                for (k, ch) in enabled.enumerate() {
+                    put(
+                        cx,
+                        dst as usize + k * per * grf + 4 * c,
+                        &texel[ch].to_le_bytes(),
+                    )?;
                 }
             }
             Ok(())

@@ -62,6 +62,8 @@ pub struct Image {
     /// Registers of the first payload (the descriptor's message length): payload
     /// register `i` past it lies in the second payload.
     pub mlen: u32,
+    /// Registers of both payloads.
+    pub len: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +83,11 @@ pub enum ImageOp {
         coords: u32,
         first_channel: u32,
     },
+    /// The sampler's `sample_lz` / `sample_l` (and `sample`, at LOD 0): float
+    /// parameters u, v, [lod,] r (r: the 3D coordinate or an array's layer), each
+    /// a run of registers of a dword per channel; returns the channels the header
+    /// leaves enabled (all without a header), each its own run of registers.
+    Sample { simd: u32, sampler: u32, lod: bool },
 }
 
 /// One memory message: every data-port and LSC load, store and atomic.
@@ -214,6 +221,23 @@ pub fn descriptors(inst: &Instruction) -> (Descriptor, Descriptor) {
     (at(n.checked_sub(2)), at(n.checked_sub(1)))
 }
 
+/// Registers of a split send's second payload: the length the listing gives it
+/// (XeHPG on encode it apart from the extended descriptor), else extended
+/// descriptor bits 9:6 before Xe, 10:6 from Xe on.
+fn second_payload_len(inst: &Instruction, platform: Gen, ex_desc: u32) -> u32 {
+    let listed = inst.srcs.get(1).and_then(|s| match &s.kind {
+        OperandKind::Data(d) if d.reg.name != "null" => d.len,
+        _ => None,
+    });
+    match listed {
+        Some(l) => l as u32,
+        None => {
+            let bits = if platform < Gen::Xe { 4 } else { 5 };
+            (ex_desc >> 6) & ((1 << bits) - 1)
+        }
+    }
+}
+
 fn immediate(v: &str) -> u32 {
     let v = v.trim();
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
@@ -252,13 +276,17 @@ pub fn decode(
                 .map_err(|w| unknown(&w));
         }
         "dc0" | "dc1" | "dcro" => {
-            return hdc::decode(&sfid, desc, ex_desc, platform, eot).map_err(|w| unknown(&w));
+            let xlen = second_payload_len(inst, platform, ex_desc);
+            return hdc::decode(&sfid, desc, xlen, platform, eot).map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),
         "ts" if eot => (Kind::EndOfThread, "end of thread"),
         "null" => (Kind::Null, "null"),
-        "smpl" => return Err(unknown("the sampler is not supported yet")),
+        "smpl" => {
+            let len = (desc >> 25 & 0xF) + second_payload_len(inst, platform, ex_desc);
+            return image::decode_sampler(desc, len, eot).map_err(|w| unknown(&w));
+        }
         "vme" | "cre" => return Err(unknown("video motion estimation is not supported")),
         "gtwy" => return Err(unknown("a gateway message other than the barrier")),
         _ => return Err(unknown("a message of this shared function")),

@@ -183,7 +183,7 @@ fn axis(s: &Sampler, coord: f32, size: u32, linear: bool) -> ([Option<i64>; 2], 
 
 /// `read_image{f,i,ui}(image, sampler, coord)`: `coords` holds u, v and r (r is the
 /// layer of an array, rounded to the nearest layer and clamped).
-pub(crate) fn sample(buf: &Buffer, desc: &ImageDesc, s: &Sampler, coords: [f32; 3]) -> Texel {
+pub fn sample(buf: &Buffer, desc: &ImageDesc, s: &Sampler, coords: [f32; 3]) -> Texel {
     let float = desc.channel_type.is_float();
     let linear = s.linear && float;
     let dims = if desc.array || desc.depth <= 1 {
