@@ -2,8 +2,10 @@
 //! threads of a group as cooperative tasks that each run to the next barrier or
 //! their end (as the vISA engine schedules them), SLM per group.
 
-use crate::lower::Program;
-use gpukit_visa::interp::{Launch, Memory, RunError, Stats};
+use crate::lower::{mnemonic, Program};
+use crate::thread::{Env, Stop, Thread};
+use gpukit_visa::interp::{thread_payload, Launch, Memory, RunError, Shape, Stats, SCRATCH_BYTES};
+use std::collections::HashMap;
 
 /// One executed instruction, as the trace hook sees it (after the instruction ran).
 pub struct TraceStep<'a> {
@@ -11,7 +13,8 @@ pub struct TraceStep<'a> {
     pub index: usize,
     pub group: [u32; 3],
     pub thread: u32,
-    /// The channels it ran on (bit i: channel i of the thread).
+    /// The channels that were at the instruction (bit i: channel i of the thread);
+    /// `(W)` instructions run on their whole execution size regardless.
     pub channels: u32,
     /// The whole register file after it ran ([`crate::regfile::Layout`]).
     pub regs: &'a [u8],
@@ -31,13 +34,113 @@ pub fn run(
     mem: &mut Memory,
     options: &RunOptions,
 ) -> Result<Stats, RunError> {
-    let _ = (program, mem, options, launch);
-    Err(RunError {
+    let top = |message: String| RunError {
         index: None,
         function: None,
         mnemonic: String::new(),
         group: [0; 3],
         thread: 0,
-        message: "the Gen engine's run loop is not written yet".into(),
-    })
+        message,
+    };
+    if launch.grf_bytes != program.layout.grf_bytes {
+        return Err(top(format!(
+            "the launch has {}-byte GRFs, the program was lowered for {}",
+            launch.grf_bytes, program.layout.grf_bytes
+        )));
+    }
+    let shape = Shape::of(launch).map_err(top)?;
+    let layout = program.layout;
+    let mut stats = Stats::default();
+    let mut messages = HashMap::new();
+    let simd = launch.simd.max(1);
+    for gz in 0..shape.groups[2] {
+        for gy in 0..shape.groups[1] {
+            for gx in 0..shape.groups[0] {
+                let group = [gx, gy, gz];
+                let mut slm = vec![0u8; launch.slm_bytes as usize];
+                let mut threads = Vec::with_capacity(shape.threads_per_group as usize);
+                for t in 0..shape.threads_per_group {
+                    let mut regs = vec![0u8; layout.total as usize];
+                    let payload = thread_payload(launch, &shape, group, t, 0);
+                    let n = payload.len().min(layout.grf_end() as usize);
+                    regs[..n].copy_from_slice(&payload[..n]);
+                    let first = u64::from(t) * u64::from(simd);
+                    let items = shape.group_items.saturating_sub(first).min(u64::from(simd));
+                    let live = if items >= 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << items) - 1
+                    };
+                    // sr0.2/sr0.3: the dispatch mask; ce0 the channels enabled.
+                    for (at, v) in [
+                        (layout.sr0 + 8, live),
+                        (layout.sr0 + 12, live),
+                        (layout.ce0, live),
+                    ] {
+                        regs[at as usize..at as usize + 4].copy_from_slice(&v.to_le_bytes());
+                    }
+                    threads.push(Thread::new(
+                        regs,
+                        live,
+                        program.start,
+                        t,
+                        (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
+                    ));
+                }
+                stats.groups += 1;
+                stats.threads += threads.len() as u64;
+                let mut done = vec![false; threads.len()];
+                loop {
+                    let mut at_barrier = 0;
+                    for (i, th) in threads.iter_mut().enumerate() {
+                        if done[i] {
+                            continue;
+                        }
+                        let mut env = Env {
+                            program,
+                            mem,
+                            slm: &mut slm,
+                            stats: &mut stats,
+                            max_instructions: launch.max_instructions,
+                            group,
+                            trace: options.trace,
+                            messages: &mut messages,
+                        };
+                        match th.run(&mut env) {
+                            Ok(Stop::Done) => done[i] = true,
+                            Ok(Stop::Barrier) => at_barrier += 1,
+                            Err((index, message)) => {
+                                return Err(RunError {
+                                    index: Some(index),
+                                    function: None,
+                                    mnemonic: program
+                                        .source
+                                        .get(index)
+                                        .map(mnemonic)
+                                        .unwrap_or_default(),
+                                    group,
+                                    thread: th.index,
+                                    message,
+                                })
+                            }
+                        }
+                    }
+                    if at_barrier == 0 {
+                        break;
+                    }
+                    let finished = done.iter().filter(|d| **d).count();
+                    if finished > 0 {
+                        return Err(RunError {
+                            group,
+                            ..top(format!(
+                                "barrier deadlock: {at_barrier} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
+                            ))
+                        });
+                    }
+                    stats.barriers += 1;
+                }
+            }
+        }
+    }
+    Ok(stats)
 }

@@ -5,6 +5,7 @@
 
 mod lsc;
 
+use super::alu::{self, Relation};
 use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
 use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
@@ -192,17 +193,6 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
-}
-
-/// What an integer `div`/`mod` by zero gives: the Gen math unit's INT DIV result, a
-/// quotient of all ones and the dividend as the remainder (the destination keeps the
-/// low bits of its type).
-fn zero_divisor_result(op: Opcode, dividend: i128) -> i128 {
-    if op == Opcode::DIV {
-        -1
-    } else {
-        dividend
-    }
 }
 
 fn int(v: Val) -> i128 {
@@ -907,27 +897,12 @@ impl Ctx<'_, '_> {
                 let mut bits = 0u32;
                 for c in 0..exec as usize {
                     let (a, b) = (s(0, c), s(1, c));
-                    let r = if float {
-                        let (a, b) = (flt(a), flt(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                    let (a, b) = if float {
+                        (Val::F(flt(a)), Val::F(flt(b)))
                     } else {
-                        let (a, b) = (int(a), int(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                        (Val::I(int(a)), Val::I(int(b)))
                     };
+                    let r = alu::compare(Relation::from_visa(relop), a, b);
                     if r {
                         bits |= 1 << c;
                     }
@@ -1089,15 +1064,7 @@ impl Ctx<'_, '_> {
                     Opcode::FRC => a - a.floor(),
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
-                        if a.is_nan() {
-                            b
-                        } else if b.is_nan() {
-                            a
-                        } else if max {
-                            a.max(b)
-                        } else {
-                            a.min(b)
-                        }
+                        alu::float_min_max(max, a, b)
                     }
                     Opcode::LRP => a * b + (1.0 - a) * x,
                     _ => {
@@ -1109,7 +1076,6 @@ impl Ctx<'_, '_> {
                 })
             } else {
                 let (a, b, x) = (int(s(0, c)), int(s(1, c)), int(s(2, c)));
-                let bits_mask = if src0_bits >= 64 { 63 } else { 31 };
                 Val::I(match op {
                     Opcode::MOV | Opcode::MOVS => a,
                     Opcode::SEL => {
@@ -1124,7 +1090,7 @@ impl Ctx<'_, '_> {
                     Opcode::MUL => a.wrapping_mul(b),
                     Opcode::MAD => a.wrapping_mul(b).wrapping_add(x),
                     Opcode::MULH => (a.wrapping_mul(b)) >> 32,
-                    Opcode::AVG => (a + b + 1) >> 1,
+                    Opcode::AVG => alu::avg(a, b),
                     Opcode::DIV | Opcode::MOD if b == 0 => {
                         // Not a fault: the channel gets the value the hardware gives
                         // (disabled channels divide whatever their registers hold).
@@ -1141,47 +1107,19 @@ impl Ctx<'_, '_> {
                                 ),
                             );
                         }
-                        zero_divisor_result(op, a)
+                        alu::int_divide(a, b, op == Opcode::MOD)
                     }
-                    Opcode::DIV => a / b,
-                    Opcode::MOD => a % b,
+                    Opcode::DIV | Opcode::MOD => alu::int_divide(a, b, op == Opcode::MOD),
                     Opcode::AND => a & b,
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
                     Opcode::NOT => !a,
-                    Opcode::BFN => (0..8)
-                        .filter(|k| bfn_table & (1 << k) != 0)
-                        .map(|k| {
-                            let pick = |bit: u32, v: i128| if k & bit != 0 { v } else { !v };
-                            pick(1, a) & pick(2, b) & pick(4, x)
-                        })
-                        .fold(0, |r, t| r | t),
-                    Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
-                    Opcode::SHR => {
-                        let ua = if src0_bits >= 64 {
-                            a as u64 as i128
-                        } else {
-                            mask_bits(a, src0_bits)
-                        };
-                        ua >> ((b as u32) & bits_mask)
-                    }
-                    Opcode::ASR => a >> ((b as u32) & bits_mask),
+                    Opcode::BFN => alu::bfn(bfn_table as u8, a, b, x),
+                    Opcode::SHL => alu::shl(a, b, src0_bits),
+                    Opcode::SHR => alu::shr(a, b, src0_bits),
+                    Opcode::ASR => alu::asr(a, b, src0_bits),
                     Opcode::ROL | Opcode::ROR => {
-                        let w = src0_bits.min(64);
-                        let v = mask_bits(a, w) as u64;
-                        let n = (b as u32) % w;
-                        let r = if op == Opcode::ROL {
-                            if n == 0 {
-                                v
-                            } else {
-                                ((v << n) | (v >> (w - n))) & mask64(w)
-                            }
-                        } else if n == 0 {
-                            v
-                        } else {
-                            ((v >> n) | (v << (w - n))) & mask64(w)
-                        };
-                        r as i128
+                        alu::rotate(a, b, src0_bits.min(64), op == Opcode::ROL)
                     }
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
@@ -1191,48 +1129,14 @@ impl Ctx<'_, '_> {
                             a.min(b)
                         }
                     }
-                    Opcode::CBIT => (mask_bits(a, src0_bits.min(32)) as u64).count_ones() as i128,
-                    Opcode::LZD => (a as u32).leading_zeros() as i128,
-                    Opcode::FBL => {
-                        let v = a as u32;
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.trailing_zeros() as i128
-                        }
-                    }
-                    Opcode::FBH => {
-                        let v = a as u32;
-                        let v = if !unsigned && (v as i32) < 0 { !v } else { v };
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.leading_zeros() as i128
-                        }
-                    }
-                    Opcode::BFREV => (a as u32).reverse_bits() as i128,
-                    Opcode::BFE => {
-                        // width src0, offset src1, value src2
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        if w == 0 {
-                            0
-                        } else {
-                            let v = x as u32 as u64;
-                            let f = (v >> o) & ((1u64 << w) - 1);
-                            if !unsigned && (f >> (w - 1)) & 1 == 1 {
-                                f as i128 - (1i128 << w)
-                            } else {
-                                f as i128
-                            }
-                        }
-                    }
-                    Opcode::BFI => {
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        let m = (((1u64 << w) - 1) << o) as u32;
-                        let ins = int(s(2, c)) as u32;
-                        let base = int(s(3, c)) as u32;
-                        (((ins << o) & m) | (base & !m)) as i128
-                    }
+                    Opcode::CBIT => alu::cbit(a, src0_bits.min(32)),
+                    Opcode::LZD => alu::lzd(a),
+                    Opcode::FBL => alu::fbl(a),
+                    Opcode::FBH => alu::fbh(a, !unsigned),
+                    Opcode::BFREV => alu::bfrev(a),
+                    // width src0, offset src1, value src2
+                    Opcode::BFE => alu::bfe(a, b, x, !unsigned),
+                    Opcode::BFI => alu::bfi_merge(alu::bfi_mask(a, b), x, int(s(3, c))),
                     _ => {
                         return fault(format!(
                             "{} is not supported by the interpreter yet",
@@ -2048,21 +1952,6 @@ fn atomic_size(op: u32) -> usize {
         2
     } else {
         4
-    }
-}
-
-fn mask_bits(a: i128, bits: u32) -> i128 {
-    if bits >= 64 {
-        a as u64 as i128
-    } else {
-        a & ((1i128 << bits) - 1)
-    }
-}
-fn mask64(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
     }
 }
 

@@ -10,6 +10,7 @@
 //! deadlock. Operands are found through the layout's field names
 //! ([`crate::InstRef::operand`]), so the one opcode table drives this too.
 
+pub mod alu;
 pub mod check;
 mod exec;
 mod fast;
