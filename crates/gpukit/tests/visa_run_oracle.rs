@@ -122,8 +122,10 @@ fn second_implementations(root: &Path) -> Vec<String> {
     out
 }
 
-#[test]
-fn gpukit_agrees_with_pocl() {
+/// The workspace root, python3 (with pyopencl and numpy) and the OpenCL corpus for
+/// an oracle run over the corpus; `None` (the test skips) when one is missing, a
+/// failure under `REQUIRE_PEERS=1`.
+fn corpus_peers() -> Option<(std::path::PathBuf, &'static str, std::path::PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (python, ocloc) = tools();
     let corpus = root.join("../shared/corpus/intel/cl");
@@ -133,6 +135,14 @@ fn gpukit_agrees_with_pocl() {
             "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or ../shared/corpus/intel/cl is missing"
         );
         skipped(format_args!("ocloc, pyopencl or the corpus is missing"));
+        return None;
+    };
+    Some((root, python, corpus))
+}
+
+#[test]
+fn gpukit_agrees_with_pocl() {
+    let Some((root, python, corpus)) = corpus_peers() else {
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-{}", std::process::id()));
@@ -181,15 +191,7 @@ fn gpukit_agrees_with_pocl() {
 /// test: the list stays exact. The vISA results are the test above's.
 #[test]
 fn gen_agrees_with_pocl_and_visa() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (python, ocloc) = tools();
-    let corpus = root.join("../shared/corpus/intel/cl");
-    let (Some(python), true, true) = (python, ocloc, corpus.is_dir()) else {
-        assert!(
-            !required(),
-            "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or ../shared/corpus/intel/cl is missing"
-        );
-        skipped(format_args!("ocloc, pyopencl or the corpus is missing"));
+    let Some((root, python, corpus)) = corpus_peers() else {
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-gen-oracle-{}", std::process::id()));
