@@ -79,13 +79,21 @@ pub fn run(
                     ] {
                         regs[at as usize..at as usize + 4].copy_from_slice(&v.to_le_bytes());
                     }
-                    threads.push(Thread::new(
+                    let mut th = Thread::new(
                         regs,
                         live,
                         program.start,
                         t,
                         (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
-                    ));
+                    );
+                    // What the payload prolog of XeHP+ kernels loads: local ids from r1
+                    // up to the cross-thread data, and the cross-thread data.
+                    let grf = launch.grf_bytes as usize;
+                    let cto = (launch.payload.cross_thread_offset as usize).max(grf);
+                    let per_thread = payload.get(grf..cto).unwrap_or_default();
+                    th.indirect =
+                        crate::message::indirect_data(&launch.payload.cross_thread, per_thread, t);
+                    threads.push(th);
                 }
                 stats.groups += 1;
                 stats.threads += threads.len() as u64;
