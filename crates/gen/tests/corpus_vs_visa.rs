@@ -28,7 +28,11 @@ fn bind(inputs: &[(u32, u32)], simd: u32, grf: u32) -> Option<(Launch, Memory)> 
     let mut local_id = [false; 3];
     for (d, id) in local_id.iter_mut().enumerate() {
         let at = grf + d as u32 * per_dim;
-        *id = inputs.iter().any(|&(o, s)| o == at && s == per_dim);
+        // One input of the dimension's size, or (SIMD32 on XeHPG) GRF-sized pieces of it.
+        *id = (at..at + per_dim)
+            .step_by(grf as usize)
+            .all(|g| inputs.iter().any(|&(o, s)| o <= g && g < o + s))
+            && inputs.iter().any(|&(o, _)| o == at);
     }
     let ids_end = grf + per_dim * local_id.iter().filter(|x| **x).count() as u32;
     let cross = inputs
