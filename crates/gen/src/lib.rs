@@ -29,4 +29,4 @@ mod thread;
 
 pub use gpukit_iga::syntax::Gen as Platform;
 pub use lower::{lower, lower_with, LowerError, LowerOptions, Program};
-pub use run::{run, Dispatch, RunOptions, TraceStep, INDIRECT_DATA};
+pub use run::{run, RunOptions, TraceStep};

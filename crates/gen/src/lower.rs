@@ -528,11 +528,11 @@ impl Cx<'_> {
             },
             _ => {
                 // IGA has no `macl` before XeHPC and prints its encoding as `mach`:
-                // IGC's 32x32 multiplies (`mul acc0` then `mach dst`, the dst used as
-                // the low half) and hashes want the low dword there; a `mach` that
-                // computes the high dword says so with AccWrEn (Gen9's mul_hi).
+                // IGC's 32x32 multiplies there (`mul acc0` then `mach dst`, the dst
+                // used as the low half) want the low dword; a `mach` that computes
+                // the high dword says so with AccWrEn (mul_hi). XeHPC spells both.
                 let name = match inst.op.as_str() {
-                    "mach" if !inst.has_opt("AccWrEn") => "macl",
+                    "mach" if !inst.has_opt("AccWrEn") && self.platform < Gen::XeHpc => "macl",
                     op => op,
                 };
                 let op = alu::find(name, inst.subop.as_deref())

@@ -26,79 +26,10 @@ pub struct TraceStep<'a> {
 pub struct RunOptions<'a> {
     /// Called after every executed instruction (`--trace`, `--compare`).
     pub trace: Option<&'a dyn Fn(&TraceStep)>,
-    pub dispatch: Dispatch,
 }
-
-/// What a thread's GRFs hold when it starts.
-///
-/// From XeHP on, a kernel loads its payload itself: r0.0 (bits 31:6) points at the
-/// indirect data, the cross-thread data (past what came inline) followed by each
-/// thread's per-thread data (its local ids, the GRFs the payload has from r1), and
-/// the kernel's per-thread prolog loads its thread's block (at the index in r0.2's
-/// low byte, where the payload has the thread's index in its work-group). The Gen engine lays that memory out for every XeHP+ run, as an extra
-/// buffer at [`INDIRECT_DATA`] for the run's duration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dispatch {
-    /// The whole payload in GRFs: local ids from r1, cross-thread data where the
-    /// launch says (Gen9 to Xe; XeHP+ kernels started past the per-thread prolog).
-    #[default]
-    Payload,
-    /// XeHP+ kernels run from their first instruction: r0, and in r1 the first
-    /// `inline_bytes` of the cross-thread data (zebin's inline data), which the
-    /// indirect data then leaves out.
-    Prolog { inline_bytes: u32 },
-}
-
-/// Where the indirect data lies (an A32 address: the prolog's block reads are
-/// 32-bit stateless accesses).
-pub const INDIRECT_DATA: u64 = 0x0001_0000;
 
 /// Runs `program` over the NDRange `launch` describes, with `mem`'s buffers.
 pub fn run(
-    program: &Program,
-    launch: &Launch,
-    mem: &mut Memory,
-    options: &RunOptions,
-) -> Result<Stats, RunError> {
-    let indirect = program.platform >= Platform::XeHp;
-    if indirect {
-        let data = indirect_data(launch, options.dispatch);
-        mem.add("indirect data", data);
-        if let Some(b) = mem.buffers.last_mut() {
-            b.base = INDIRECT_DATA;
-        }
-    }
-    let result = run_groups(program, launch, mem, options);
-    if indirect {
-        mem.buffers.pop();
-    }
-    result
-}
-
-/// The cross-thread data past the inline part, padded to whole GRFs, then every
-/// thread's local-id GRFs (the same for every work-group).
-fn indirect_data(launch: &Launch, dispatch: Dispatch) -> Vec<u8> {
-    let grf = launch.grf_bytes.max(1) as usize;
-    let inline = match dispatch {
-        Dispatch::Payload => 0,
-        Dispatch::Prolog { inline_bytes } => inline_bytes as usize,
-    };
-    let cross = &launch.payload.cross_thread;
-    let mut data = cross.get(inline..).unwrap_or_default().to_vec();
-    data.resize(data.len().div_ceil(grf) * grf, 0);
-    let Ok(shape) = Shape::of(launch) else {
-        return data;
-    };
-    let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
-    let ids = per_dim * launch.payload.local_id.iter().filter(|d| **d).count();
-    for t in 0..shape.threads_per_group {
-        let payload = thread_payload(launch, &shape, [0; 3], t, grf + ids);
-        data.extend_from_slice(&payload[grf..grf + ids]);
-    }
-    data
-}
-
-fn run_groups(
     program: &Program,
     launch: &Launch,
     mem: &mut Memory,
@@ -132,24 +63,8 @@ fn run_groups(
                 for t in 0..shape.threads_per_group {
                     let mut regs = vec![0u8; layout.total as usize];
                     let payload = thread_payload(launch, &shape, group, t, 0);
-                    let grf = layout.grf_bytes as usize;
-                    let n = match options.dispatch {
-                        Dispatch::Payload => payload.len(),
-                        Dispatch::Prolog { .. } => grf,
-                    }
-                    .min(payload.len())
-                    .min(layout.grf_end() as usize);
+                    let n = payload.len().min(layout.grf_end() as usize);
                     regs[..n].copy_from_slice(&payload[..n]);
-                    if let Dispatch::Prolog { inline_bytes } = options.dispatch {
-                        let inline = &launch.payload.cross_thread;
-                        let k = (inline_bytes as usize).min(inline.len()).min(grf);
-                        regs[grf..grf + k].copy_from_slice(&inline[..k]);
-                    }
-                    if program.platform >= Platform::XeHp {
-                        // r0.0: the indirect data (the thread's index, which picks its
-                        // block, is the payload's r0.2 already).
-                        regs[..4].copy_from_slice(&(INDIRECT_DATA as u32).to_le_bytes());
-                    }
                     let first = u64::from(t) * u64::from(simd);
                     let items = shape.group_items.saturating_sub(first).min(u64::from(simd));
                     let live = if items >= 32 {
@@ -165,13 +80,34 @@ fn run_groups(
                     ] {
                         regs[at as usize..at as usize + 4].copy_from_slice(&v.to_le_bytes());
                     }
-                    threads.push(Thread::new(
+                    let mut th = Thread::new(
                         regs,
                         live,
                         program.start,
                         t,
                         (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
-                    ));
+                    );
+                    // What the payload prolog of XeHP+ kernels loads: local ids from r1
+                    // up to the cross-thread data, and the cross-thread data. Run from
+                    // the prolog, the thread starts as the hardware dispatches it: the
+                    // inline data (the cross-thread data's first bytes) in r1.
+                    let grf = launch.grf_bytes as usize;
+                    let cto = (launch.payload.cross_thread_offset as usize).max(grf);
+                    let per_thread = payload.get(grf..cto).unwrap_or_default();
+                    let cross = &launch.payload.cross_thread;
+                    // (XeHPG's prolog saves r1 first; XeHPC's loads all of it from memory.)
+                    let inline = if program.start == 0
+                        && matches!(program.platform, Platform::XeHp | Platform::XeHpg)
+                    {
+                        crate::message::INLINE_DATA_BYTES.min(cross.len())
+                    } else {
+                        0
+                    };
+                    th.indirect = crate::message::indirect_data(&cross[inline..], per_thread, t);
+                    if let Some(r1) = th.regs.get_mut(grf..grf + inline) {
+                        r1.copy_from_slice(&cross[..inline]);
+                    }
+                    threads.push(th);
                 }
                 stats.groups += 1;
                 stats.threads += threads.len() as u64;

@@ -38,6 +38,8 @@ pub(crate) struct Thread {
     pub scratch: Vec<u8>,
     pub scratch_limit: usize,
     pub float_mode: FloatMode,
+    /// The thread's indirect data (`message::indirect_data`), for the payload prolog.
+    pub indirect: Vec<u8>,
 }
 
 /// Why the thread stopped running.
@@ -90,6 +92,7 @@ impl Thread {
             scratch: Vec::new(),
             scratch_limit,
             float_mode: FloatMode::from_cr0(0),
+            indirect: Vec::new(),
         };
         th.reschedule();
         th
@@ -287,6 +290,7 @@ impl Thread {
                     scratch: &mut self.scratch,
                     scratch_limit: self.scratch_limit,
                     findings: &mut env.stats.findings,
+                    indirect: &self.indirect,
                     group: env.group,
                     thread: self.index,
                 };

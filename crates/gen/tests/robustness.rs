@@ -4,7 +4,7 @@
 //! 64-byte GRFs and run on a small launch with a small instruction budget. Lowering
 //! or running may fail; it must fail with an error.
 
-use gpukit_gen::{lower, run, Dispatch, RunOptions};
+use gpukit_gen::{lower, run, RunOptions};
 use gpukit_iga::read::text::parse_text;
 use gpukit_visa::interp::{Launch, Memory, Payload};
 use std::path::Path;
@@ -125,16 +125,7 @@ fn mutated_corpus_listings_fail_without_panicking() {
                     let mut mem = Memory::default();
                     mem.add("buffer", vec![0; 4096]);
                     mem.bind(0, 0);
-                    let dispatch = if rng.below(2) == 0 {
-                        Dispatch::Payload
-                    } else {
-                        Dispatch::Prolog { inline_bytes: g }
-                    };
-                    let options = RunOptions {
-                        dispatch,
-                        ..RunOptions::default()
-                    };
-                    let _ = run(&program, &launch(g), &mut mem, &options);
+                    let _ = run(&program, &launch(g), &mut mem, &RunOptions::default());
                     runs += 1;
                 }
             }
