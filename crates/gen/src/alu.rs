@@ -43,7 +43,8 @@
 //!   `madm` itself is a fused multiply-add in `f64` (its `mme` extra-precision bits
 //!   are not modelled), so a sequence that runs anyway still converges.
 
-use gpukit_iga::model::SrcMod;
+use gpukit_iga::model::{Instruction, SrcMod};
+use gpukit_iga::syntax::Gen;
 use gpukit_visa::interp::alu::{self as shared, Relation};
 use gpukit_visa::interp::value::{self, is_float, is_unsigned, FloatMode, Val};
 use gpukit_visa::isa::Type;
@@ -253,6 +254,17 @@ pub fn find(op: &str, subop: Option<&str>) -> Option<&'static Op> {
     }
     OPS.iter()
         .find(|o| o.mnemonic == op && (o.class != Class::Math || o.subop == subop))
+}
+
+/// The row an instruction of a `platform` listing executes: [`find`]'s, except
+/// that before XeHPC a `mach` without `{AccWrEn}` leaves the product's low half in
+/// its destination (IGC's dword multiply `mul acc0 ..:uw; mach dst`, which XeHPC
+/// spells `macl`), while with `{AccWrEn}` (IGC's `mulh`) it leaves the high half.
+pub fn find_for(inst: &Instruction, platform: Gen) -> Option<&'static Op> {
+    if inst.op == "mach" && !inst.has_opt("AccWrEn") && platform < Gen::XeHpc {
+        return find("macl", None);
+    }
+    find(&inst.op, inst.subop.as_deref())
 }
 
 /// All rows (the `bfn` ones included), for listings and tests.
@@ -702,7 +714,7 @@ fn mul(t: &Types, mode: FloatMode, s: &[Val; 3], _: Val) -> Output {
 }
 
 /// `mach`: the high 32 bits of the 64-bit product of two dwords (signed by their
-/// types). The `mul acc0` IGC emits before it computes the partial product of the
+/// types); see [`find_for`] for the form that keeps the low half. The `mul acc0` IGC emits before it computes the partial product of the
 /// same operands, which the hardware finishes here; computing the whole product
 /// from `mach`'s own sources gives the same result without a wide accumulator. The
 /// accumulator gets the low 32 bits.

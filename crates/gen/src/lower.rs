@@ -498,7 +498,7 @@ impl Cx<'_> {
                 _ => return Err("ret reads its return offset from no register".into()),
             },
             _ => {
-                let op = alu::find(&inst.op, inst.subop.as_deref())
+                let op = alu::find_for(inst, self.platform)
                     .ok_or_else(|| format!("{} is not supported", mnemonic(inst)))?;
                 self.alu_operands(inst, op, &mut out)?;
                 Kind::Alu(op)

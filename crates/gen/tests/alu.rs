@@ -281,3 +281,28 @@ fn dot_products() {
     let dp2 = alu::find("dp2", None).unwrap();
     assert_eq!(alu::dot(dp2, &t, mode, &a, &b), f(17.0));
 }
+
+/// Before XeHPC, `mach` without `{AccWrEn}` is IGC's dword multiply (the low half);
+/// with it, `mulh` (the high half). XeHPC spells the first `macl`.
+#[test]
+fn mach_keeps_the_half_its_form_says() {
+    let text = "//.platform TGLLP\n\
+        (W) mach (1|M0) r3.0<1>:d r9.0<0;1,0>:d r0.1<0;1,0>:d\n\
+        mach (8|M0) r22.0<1>:d r14.0<8;8,1>:ud 0x9E3779B9:ud {AccWrEn}\n";
+    let listing = gpukit_iga::read::text::parse_text(text, None).expect("parses");
+    let insts: Vec<_> = listing.insts().collect();
+    let gen = gpukit_iga::syntax::Gen::Xe;
+    assert_eq!(
+        alu::find_for(insts[0], gen).map(|o| o.mnemonic),
+        Some("macl")
+    );
+    assert_eq!(
+        alu::find_for(insts[1], gen).map(|o| o.mnemonic),
+        Some("mach")
+    );
+    let hpc = gpukit_iga::syntax::Gen::XeHpc;
+    assert_eq!(
+        alu::find_for(insts[0], hpc).map(|o| o.mnemonic),
+        Some("mach")
+    );
+}
