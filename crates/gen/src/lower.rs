@@ -174,11 +174,12 @@ pub(crate) struct Pred {
     pub all: bool,
 }
 
-/// A conditional modifier and the flag subregister it writes (byte offset).
+/// A conditional modifier and the flag subregister it writes (byte offset; none
+/// for a `sel`, which iga64 lists without one: it writes no flag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cond {
     pub cm: CondMod,
-    pub flag: u32,
+    pub flag: Option<u32>,
 }
 
 /// A send descriptor: an immediate, or the byte offset of the register holding it.
@@ -221,9 +222,14 @@ pub(crate) enum Kind {
     Else {
         jip: usize,
     },
-    /// Predicated channels (every channel when unpredicated) go to `to`.
+    /// Predicated channels (every channel when unpredicated) go to `to`; with
+    /// `on_false`, the channels whose predicate fails. Gen9 `goto` branches that
+    /// way: IGC guards an unconditional one there with an all-zero flag (`(W) mov
+    /// f0.0 0` then `(f0.0) goto`), and a switch's range tests on skl carry the
+    /// opposite predicate of the same test on ICL and TGL.
     Jump {
         to: usize,
+        on_false: bool,
     },
     /// `while`: predicated channels go back to `jip`.
     While {
@@ -264,6 +270,12 @@ pub(crate) struct Inst {
     pub writes_cr0: bool,
     /// Reads `ce0`: the channel-enable register is refreshed before it.
     pub reads_ce0: bool,
+    /// `csel` (a [`alu::Class::Select`] row that picks by src2, not src0 against src1).
+    pub csel: bool,
+    /// A `mov`, or a `sel` the predicate picks for, whose sources have the
+    /// destination's type, no modifiers and no saturation: the result is the picked
+    /// source's bits (a NaN's payload and IGC's `:hf` constants used as words survive).
+    pub raw: bool,
 }
 
 /// Lowers `listing` for a device with `grf_bytes`-byte GRFs (32, or 64 on XeHPC).
@@ -433,7 +445,10 @@ impl Cx<'_> {
                 cm: CondMod::parse(&fm.cond).ok_or_else(|| {
                     format!("conditional modifier ({}) is not supported", fm.cond)
                 })?,
-                flag: flag_at("conditional modifier")?,
+                flag: match inst.flag_reg {
+                    Some(_) => Some(flag_at("conditional modifier")?),
+                    None => None,
+                },
             }),
         };
         let mut out = Inst {
@@ -452,6 +467,8 @@ impl Cx<'_> {
             },
             writes_cr0: false,
             reads_ce0: false,
+            csel: inst.op == "csel",
+            raw: false,
         };
         out.kind = match inst.op.as_str() {
             _ if inst.is_send() || inst.is_load_store_syntax() => {
@@ -466,14 +483,17 @@ impl Cx<'_> {
             // goto: predicated channels go to UIP; halt likewise.
             "goto" | "halt" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: inst.op == "goto" && self.platform == Gen::Gen9,
             },
             // break waits past the loop's while (its UIP is the while itself);
             // cont goes to the while, which decides whether it loops again.
             "break" => Kind::Jump {
                 to: self.past_while(self.label(inst, 1).or_else(|_| self.label(inst, 0))?),
+                on_false: false,
             },
             "cont" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: false,
             },
             "while" => Kind::While {
                 jip: self.label(inst, 0)?,
@@ -579,6 +599,17 @@ impl Cx<'_> {
             dst: dst_ty,
             src: std::array::from_fn(|s| srcs.get(s).map_or(dst_ty, |x| x.ty)),
         };
+        let sat = match inst.dst.as_deref().map(|d| &d.kind) {
+            Some(OperandKind::Direct(r) | OperandKind::Indirect(r) | OperandKind::Macro(r)) => {
+                r.sat
+            }
+            _ => false,
+        };
+        out.raw = !sat
+            && (op.mnemonic == "mov" || (op.mnemonic == "sel" && inst.flag_modifier.is_none()))
+            && srcs
+                .iter()
+                .all(|s| s.ty == dst_ty && s.modifier == SrcMod::None);
         out.srcs = srcs;
         out.dst = match inst.dst.as_deref().map(|d| &d.kind) {
             None => None,
@@ -648,7 +679,12 @@ impl Cx<'_> {
         let off = i32::try_from(r.aoff).map_err(|_| "address offset out of range".to_string())?;
         // Relative offsets may exceed any one register; the run checks each address.
         let unlimited = u32::MAX / 2;
-        let (rel, width) = match r.rgn {
+        // Without a region (JSON 1.0 prints none; the text reader drops the usual
+        // one), the VxH `<1,0>` compilers emit, scalar at execution size 1.
+        let rgn = r.rgn.or_else(|| {
+            (!dst).then(|| gpukit_iga::convert::inferred_indirect_region(i64::from(n)))
+        });
+        let (rel, width) = match rgn {
             Some(IgaRegion { v: None, w, h }) if !dst => {
                 let w = w.unwrap_or(1).max(1) as u32;
                 let h = h.max(0) as u32;
@@ -757,23 +793,28 @@ impl Cx<'_> {
         let unary =
             gpukit_iga::ops::has(&inst.op, gpukit_iga::ops::UNARY_SEND) && self.platform < Gen::Xe;
         let src1 = if unary { None } else { payload(1)? };
-        // The descriptors are the last two sources: ex_desc, then desc.
-        let descs: Vec<Desc> = inst
-            .srcs
-            .iter()
-            .rev()
-            .take(2)
-            .map(|s| match &s.kind {
-                OperandKind::Immediate { value, .. } => parse_int(value)
-                    .map(|v| Desc::Imm(v as u32))
-                    .ok_or_else(|| format!("descriptor {value} is not a number")),
-                OperandKind::Direct(r) if r.reg.name == "a" => {
-                    Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
-                }
-                _ => Err("a send descriptor is neither an immediate nor in a0".into()),
-            })
-            .collect::<Res<_>>()?;
-        let (desc, ex_desc) = if inst.is_load_store_syntax() {
+        // The descriptors are the last two sources: ex_desc, then desc (IGA's
+        // load/store syntax has none: the message decodes from the syntax).
+        let ldst = inst.is_load_store_syntax();
+        let descs: Vec<Desc> = if ldst {
+            Vec::new()
+        } else {
+            inst.srcs
+                .iter()
+                .rev()
+                .take(2)
+                .map(|s| match &s.kind {
+                    OperandKind::Immediate { value, .. } => parse_int(value)
+                        .map(|v| Desc::Imm(v as u32))
+                        .ok_or_else(|| format!("descriptor {value} is not a number")),
+                    OperandKind::Direct(r) if r.reg.name == "a" => {
+                        Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
+                    }
+                    _ => Err("a send descriptor is neither an immediate nor in a0".into()),
+                })
+                .collect::<Res<_>>()?
+        };
+        let (desc, ex_desc) = if ldst {
             (Desc::Imm(0), Desc::Imm(0))
         } else if descs.len() == 2 {
             (descs[0], descs[1])

@@ -135,7 +135,7 @@ fn case(line: &str) -> Result<(), String> {
         ["cmp", op, cm, t] => {
             let row = alu::find(op, None).ok_or("no row")?;
             let t = ty(t);
-            let got = alu::compare(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
+            let got = alu::compare_op(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
             (got == boolean(expected))
                 .then_some(())
                 .ok_or(format!("got {got}"))
@@ -147,10 +147,10 @@ fn case(line: &str) -> Result<(), String> {
             if !same(t, got, expected) {
                 return Err(format!("got {got:?}"));
             }
-            // The run loop asks `compare` whether src0 is the pick: the same answer.
+            // `compare_op` of the sel row says whether src0 is the pick: the same answer.
             // (-0 and +0 differ in bits, so `same` tells them apart.)
             let sel = alu::find("sel", None).ok_or("no sel")?;
-            let first = alu::compare(sel, cond(cm), a, b, t);
+            let first = alu::compare_op(sel, cond(cm), a, b, t);
             let via_compare = if first { a } else { b };
             same(t, via_compare, expected)
                 .then_some(())

@@ -189,6 +189,22 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
                 let at = a.data.iter().zip(&b.data).position(|(x, y)| x != y)?;
                 Some(format!("{} byte {at}", a.name))
             });
+        if std::env::var("GEN_DEBUG").is_ok_and(|d| d == stem) {
+            for (a, b) in visa_mem.buffers.iter().zip(&gen_mem.buffers) {
+                let words = |d: &[u8]| -> Vec<u32> {
+                    d.chunks_exact(4)
+                        .take(24)
+                        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                        .collect()
+                };
+                eprintln!(
+                    "{}\n visa {:x?}\n gen  {:x?}",
+                    a.name,
+                    words(&a.data),
+                    words(&b.data)
+                );
+            }
+        }
         match first_difference {
             None => out.equal += 1,
             Some(d) => out.differ.push(format!("{stem}: {d}")),
@@ -199,10 +215,17 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
 
 #[test]
 fn corpus_kernels_give_the_buffers_visa_run_gives() {
-    for (device, grf) in [("tgllp", 32)] {
+    let mut differ: Vec<String> = Vec::new();
+    for (device, grf) in [
+        ("skl", 32),
+        ("tgllp", 32),
+        ("icllp", 32),
+        ("acm-g10", 32),
+        ("pvc", 64),
+    ] {
         let Some(o) = compare_device(device, grf) else {
-            eprintln!("skipped: no corpus");
-            return;
+            eprintln!("skipped: no corpus for {device}");
+            continue;
         };
         eprintln!(
             "{device}: {} kernels compared, {} equal, {} differ, {} failed in the Gen engine, {} skipped",
@@ -224,11 +247,8 @@ fn corpus_kernels_give_the_buffers_visa_run_gives() {
                 o.visa_secs
             );
         }
-        // Every kernel the Gen engine runs must agree with the vISA engine.
-        assert!(
-            o.differ.is_empty(),
-            "{device}: buffers differ: {:#?}",
-            o.differ
-        );
+        differ.extend(o.differ.iter().map(|d| format!("{device}: {d}")));
     }
+    // Every kernel the Gen engine runs must agree with the vISA engine.
+    assert!(differ.is_empty(), "buffers differ: {differ:#?}");
 }

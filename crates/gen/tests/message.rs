@@ -6,7 +6,7 @@ use gpukit_gen::message::{decode, descriptors, execute, Descriptor, Effect, Send
 use gpukit_iga::model::{Instruction, OperandKind};
 use gpukit_iga::read::text::parse_text;
 use gpukit_iga::syntax::gen_of;
-use gpukit_visa::interp::{Findings, Memory};
+use gpukit_visa::interp::{AddressMode, ChannelType, Findings, ImageDesc, Memory, Sampler};
 
 /// A thread's view: registers, memory, SLM and scratch.
 struct Rig {
@@ -427,4 +427,137 @@ fn unknown_messages_name_the_shared_function_and_bits() {
         e.contains("sfid dc1") && e.contains("HDC message type"),
         "{e}"
     );
+}
+
+/// A `width` x `height` image of 4-byte texels whose byte i holds i (mod 256), bound at `bti`.
+fn image(r: &mut Rig, bti: u32, width: u32, height: u32, channel_type: ChannelType) -> usize {
+    let desc = ImageDesc {
+        width,
+        height,
+        depth: 1,
+        array: false,
+        channels: if channel_type == ChannelType::Float {
+            1
+        } else {
+            4
+        },
+        channel_type,
+    };
+    let data = (0..desc.bytes().unwrap()).map(|i| i as u8).collect();
+    let i = r.mem.add_image(format!("img{bti}"), desc, data);
+    r.mem.bind(bti, i);
+    i
+}
+
+#[test]
+fn media_block_read_and_write_rows_at_a_power_of_two_pitch() {
+    let mut r = Rig::new(32);
+    image(&mut r, 0, 16, 8, ChannelType::UnsignedInt8);
+    // 32 bytes wide, 4 rows, from byte 40 of row 1: the last 8 columns clamp to the edge.
+    r.dwords(47, &[40, 1, 0x0003_001F]);
+    let read =
+        "(W) send.dc1 (8|M0) r9 r47 null 0x0 0x02490000 {@2,$0} // wr:1h+0, rd:4; media block read";
+    r.send("12p1", read, ALL, 0).unwrap();
+    let byte = |r: &Rig, reg: usize, i: usize| r.regs[reg * 32 + i];
+    assert_eq!(byte(&r, 9, 0), 64 + 40);
+    assert_eq!(byte(&r, 10, 23), 128 + 63);
+    assert_eq!(byte(&r, 10, 31), 128 + 63);
+    let img = image(&mut r, 1, 16, 8, ChannelType::UnsignedInt8);
+    r.dwords(47, &[0, 2, 0x0001_001F]);
+    for i in 0..64 {
+        r.regs[31 * 32 + i] = 200 + (i % 50) as u8;
+    }
+    let write = "(W) send.dc1 (8|M0) null r47 r31 0x100 0x020A8001 {@2,$4} // wr:1h+4, rd:0; media block write";
+    r.send("12p1", write, ALL, 0).unwrap();
+    let data = &r.mem.buffers[img].data;
+    assert_eq!(
+        (data[128], data[64 * 3 + 31], data[64 * 3 + 32]),
+        (200, 213, 224)
+    );
+}
+
+#[test]
+fn typed_surface_write_takes_coordinates_then_channels() {
+    let mut r = Rig::new(32);
+    let img = image(&mut r, 1, 8, 4, ChannelType::UnsignedInt8);
+    r.dwords(13, &(0..8).collect::<Vec<_>>());
+    r.dwords(93, &[2; 8]);
+    for ch in 0..4 {
+        r.dwords(
+            94 + ch,
+            &(0..8).map(|s| 10 * ch as u32 + s).collect::<Vec<_>>(),
+        );
+    }
+    let line = "send.dc1 (8|M0) null r13 r93 0x140 0x02035001 {@7,$4} // wr:1+5, rd:0; typed surface write with xyzw; u";
+    r.send("12p1", line, 0b1111_0111, 0).unwrap();
+    let data = &r.mem.buffers[img].data;
+    // Texel (5, 2): RGBA from slot 5.
+    assert_eq!(data[(2 * 8 + 5) * 4..(2 * 8 + 6) * 4], [5, 15, 25, 35]);
+    // Slot 3 is disabled: texel (3, 2) keeps its bytes.
+    assert_eq!(data[(2 * 8 + 3) * 4], 76);
+}
+
+/// A 4 x 2 single-channel float image whose texel (x, y) holds x + 4y, bound at
+/// `bti`, and sampler 0 (nearest, clamp to edge, normalized coordinates).
+fn float_image(r: &mut Rig, bti: u32) {
+    let desc = ImageDesc {
+        width: 4,
+        height: 2,
+        depth: 1,
+        array: false,
+        channels: 1,
+        channel_type: ChannelType::Float,
+    };
+    let data = (0..8).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let i = r.mem.add_image("img", desc, data);
+    r.mem.bind(bti, i);
+    r.mem.samplers.push(Sampler {
+        index: 0,
+        address: AddressMode::ClampToEdge,
+        linear: false,
+        normalized: true,
+    });
+}
+
+/// Channel c of 16 samples texel (c % 4, c / 4 % 2), by normalized coordinates.
+fn sample_coords(r: &mut Rig, u: usize, v: usize) {
+    let us: Vec<u32> = (0..16)
+        .map(|c| ((c % 4) as f32 + 0.5) / 4.0)
+        .map(f32::to_bits)
+        .collect();
+    let vs: Vec<u32> = (0..16)
+        .map(|c| ((c / 4 % 2) as f32 + 0.5) / 2.0)
+        .map(f32::to_bits)
+        .collect();
+    r.dwords(u, &us);
+    r.dwords(v, &vs);
+}
+
+#[test]
+fn sampler_sample_lz_with_a_header_and_without() {
+    let mut r = Rig::new(32);
+    float_image(&mut r, 0);
+    sample_coords(&mut r, 76, 78);
+    let skl = "sends (16|M0) r92:w r62 r76 0x102 0x028D8000 // wr:1h+4, rd:8; sampler; simd16 sample with lod forced to 0 using sampler index 0";
+    r.send("9", skl, ALL, 0).unwrap();
+    let f = |r: &Rig, reg: usize, i: usize| f32::from_bits(r.dword(reg, i));
+    // R of channel 6 (texel (2, 1)) and of channel 13 (texel (1, 1)); alpha is 1.
+    assert_eq!((f(&r, 92, 6), f(&r, 93, 5), f(&r, 98, 0)), (6.0, 5.0, 1.0));
+    // Xe: no header, u in the first payload, v in the second.
+    sample_coords(&mut r, 68, 60);
+    let tgl = "send.smpl (16|M0) r72 r68 r60 0x80 0x04858000 {@3,$2} // wr:2+2, rd:8; simd16 sample with lod forced to 0 using sampler index 0";
+    r.send("12p1", tgl, 0x00FF, 0).unwrap();
+    assert_eq!(f(&r, 72, 7), 7.0);
+    // A disabled channel keeps its register.
+    assert_eq!(r.dword(73, 0), 0);
+}
+
+#[test]
+fn sampler_sample_l_reads_v_from_the_second_payload() {
+    let mut r = Rig::new(32);
+    float_image(&mut r, 0);
+    sample_coords(&mut r, 76, 60);
+    let line = "send.smpl (16|M0) r80 r76 r60:4 0x0 0x04842000 {$5} // wr:2+4, rd:8; simd16 sample override LOD using sampler index 0";
+    r.send("12p71", line, ALL, 0).unwrap();
+    assert_eq!(f32::from_bits(r.dword(81, 3)), 3.0);
 }

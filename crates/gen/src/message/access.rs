@@ -4,7 +4,8 @@
 //! for parallel work-groups); only this adapter then changes.
 
 use super::{SendContext, Space};
-use gpukit_visa::interp::memory::{check_slm, Place};
+use gpukit_visa::interp::image::{self, Texel};
+use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place, Sampler};
 use gpukit_visa::interp::message::{read_place, slm_offset};
 
 /// Where `len` bytes at `addr` of `space` lie. A read may run past a buffer's end
@@ -96,4 +97,84 @@ pub(super) fn atomic(
     let new = update(old)?;
     write(cx, place, &new.to_le_bytes()[..size]);
     Ok(old)
+}
+
+/// The buffer holding the image bound at `bti`, and its shape.
+pub(super) fn image(cx: &SendContext<'_>, bti: u32) -> Result<(usize, ImageDesc), String> {
+    cx.mem
+        .image_at(bti)
+        .and_then(|i| cx.mem.buffers[i].image.map(|d| (i, d)))
+        .ok_or_else(|| format!("binding table index {bti} holds no image"))
+}
+
+/// A media block's byte `col` of row `row` (clamped to the image's edges).
+pub(super) fn media_byte(
+    cx: &SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    row: i64,
+    col: i64,
+) -> u8 {
+    image::media_read_byte(&cx.mem.buffers[img], desc, row, col)
+}
+
+/// Writes a media block's byte (dropped outside the image).
+pub(super) fn set_media_byte(
+    cx: &mut SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    row: i64,
+    col: i64,
+    b: u8,
+) {
+    image::media_write_byte(&mut cx.mem.buffers[img], desc, row, col, b);
+}
+
+/// The texel at `at` (x, y, z), `None` outside the image.
+pub(super) fn texel(
+    cx: &SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    at: [i64; 3],
+) -> Option<Texel> {
+    image::read_texel(&cx.mem.buffers[img], desc, at[0], at[1], at[2])
+}
+
+/// Writes the channels of `mask` of the texel at `at` (dropped outside the image).
+pub(super) fn set_texel(
+    cx: &mut SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    at: [i64; 3],
+    mask: u32,
+    values: Texel,
+) {
+    image::write_texel(
+        &mut cx.mem.buffers[img],
+        desc,
+        (at[0], at[1], at[2]),
+        mask,
+        values,
+    );
+}
+
+/// The sampler state at `index` of the kernel's sampler table.
+pub(super) fn sampler(cx: &SendContext<'_>, index: u32) -> Result<Sampler, String> {
+    cx.mem
+        .samplers
+        .iter()
+        .find(|s| s.index == index)
+        .copied()
+        .ok_or_else(|| format!("no sampler at index {index}"))
+}
+
+/// The texel a sampler reads at float coordinates `coords` (u, v, r).
+pub(super) fn sample(
+    cx: &SendContext<'_>,
+    img: usize,
+    desc: &ImageDesc,
+    sampler: &Sampler,
+    coords: [f32; 3],
+) -> Texel {
+    image::sample(&cx.mem.buffers[img], desc, sampler, coords)
 }

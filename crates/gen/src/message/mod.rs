@@ -17,6 +17,7 @@
 mod access;
 mod execute;
 mod hdc;
+mod image;
 mod lsc;
 
 use gpukit_iga::model::{Instruction, OperandKind, Reg, SurfaceOffset};
@@ -47,6 +48,46 @@ pub enum Kind {
     EndOfThread,
     /// A message to the null shared function: it does nothing.
     Null,
+    /// A media block or typed surface message on an image.
+    Image(Image),
+}
+
+/// A message on the image bound at a binding-table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub op: ImageOp,
+    pub bti: u32,
+    /// The payload starts with a header register.
+    pub header: bool,
+    /// Registers of the first payload (the descriptor's message length): payload
+    /// register `i` past it lies in the second payload.
+    pub mlen: u32,
+    /// Registers of both payloads.
+    pub len: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// A block of bytes by rows of a 2D image: the header holds the byte column
+    /// (dword 0), the row (dword 1) and the block's width and height less one
+    /// (dword 2, bits 9:0 and 21:16); rows lie in registers at a pitch of the width
+    /// rounded up to a power of two (at least 4).
+    MediaBlock { load: bool },
+    /// Texels at integer coordinates: `coords` registers of u, v, r (a dword per
+    /// slot), then (writes) a register per enabled channel of `channels` (RGBA =
+    /// bits 0-3); eight slots, slot `s` being the instruction's channel
+    /// `s + first_channel`.
+    Typed {
+        load: bool,
+        channels: u8,
+        coords: u32,
+        first_channel: u32,
+    },
+    /// The sampler's `sample_lz` / `sample_l` (and `sample`, at LOD 0): float
+    /// parameters u, v, [lod,] r (r: the 3D coordinate or an array's layer), each
+    /// a run of registers of a dword per channel; returns the channels the header
+    /// leaves enabled (all without a header), each its own run of registers.
+    Sample { simd: u32, sampler: u32, lod: bool },
 }
 
 /// One memory message: every data-port and LSC load, store and atomic.
@@ -180,6 +221,23 @@ pub fn descriptors(inst: &Instruction) -> (Descriptor, Descriptor) {
     (at(n.checked_sub(2)), at(n.checked_sub(1)))
 }
 
+/// Registers of a split send's second payload: the length the listing gives it
+/// (XeHPG on encode it apart from the extended descriptor), else extended
+/// descriptor bits 9:6 before Xe, 10:6 from Xe on.
+fn second_payload_len(inst: &Instruction, platform: Gen, ex_desc: u32) -> u32 {
+    let listed = inst.srcs.get(1).and_then(|s| match &s.kind {
+        OperandKind::Data(d) if d.reg.name != "null" => d.len,
+        _ => None,
+    });
+    match listed {
+        Some(l) => l as u32,
+        None => {
+            let bits = if platform < Gen::Xe { 4 } else { 5 };
+            (ex_desc >> 6) & ((1 << bits) - 1)
+        }
+    }
+}
+
 fn immediate(v: &str) -> u32 {
     let v = v.trim();
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
@@ -218,13 +276,17 @@ pub fn decode(
                 .map_err(|w| unknown(&w));
         }
         "dc0" | "dc1" | "dcro" => {
-            return hdc::decode(&sfid, desc, platform, eot).map_err(|w| unknown(&w));
+            let xlen = second_payload_len(inst, platform, ex_desc);
+            return hdc::decode(&sfid, desc, xlen, platform, eot).map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),
         "ts" if eot => (Kind::EndOfThread, "end of thread"),
         "null" => (Kind::Null, "null"),
-        "smpl" => return Err(unknown("the sampler is not supported yet")),
+        "smpl" => {
+            let len = (desc >> 25 & 0xF) + second_payload_len(inst, platform, ex_desc);
+            return image::decode_sampler(desc, len, eot).map_err(|w| unknown(&w));
+        }
         "vme" | "cre" => return Err(unknown("video motion estimation is not supported")),
         "gtwy" => return Err(unknown("a gateway message other than the barrier")),
         _ => return Err(unknown("a message of this shared function")),

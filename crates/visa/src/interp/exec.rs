@@ -1946,30 +1946,17 @@ impl Ctx<'_, '_> {
         let data = self.raw(inst, if load { "dst" } else { "src" })?;
         let (img, desc) = self.image(surface)?;
         let pitch = width.max(4).next_power_of_two();
-        let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
         for i in 0..height {
             let row = y + i as i64;
             for j in 0..width {
                 let col = x + j as i64;
-                // Inside the first slice: reads out of it clamp to the nearest edge byte
-                // column and row; writes out of it are dropped.
-                let inside =
-                    (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row);
-                let at = |r: i64, c: i64| (r * row_bytes + c) as usize;
                 if load {
-                    let r = row.clamp(0, desc.height as i64 - 1);
-                    let c = col.clamp(0, row_bytes - 1);
-                    let b = self.mem.buffers[img]
-                        .data
-                        .get(at(r, c))
-                        .copied()
-                        .unwrap_or(0);
+                    let b = super::image::media_read_byte(&self.mem.buffers[img], &desc, row, col);
                     self.raw_write(data, i * pitch + j, &[b])?;
-                } else if inside {
+                } else {
                     let b = self.raw_bytes_at(data, i * pitch + j, 1)?[0];
-                    if let Some(slot) = self.mem.buffers[img].data.get_mut(at(row, col)) {
-                        *slot = b;
-                    }
+                    let buf = &mut self.mem.buffers[img];
+                    super::image::media_write_byte(buf, &desc, row, col, b);
                 }
             }
         }

@@ -14,7 +14,7 @@ pub mod alu;
 pub mod check;
 mod exec;
 mod fast;
-mod image;
+pub mod image;
 pub mod memory;
 pub mod message;
 pub mod value;
