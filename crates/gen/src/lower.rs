@@ -527,15 +527,7 @@ impl Cx<'_> {
                 _ => return Err("ret reads its return offset from no register".into()),
             },
             _ => {
-                // IGA has no `macl` before XeHPC and prints its encoding as `mach`:
-                // IGC's 32x32 multiplies there (`mul acc0` then `mach dst`, the dst
-                // used as the low half) want the low dword; a `mach` that computes
-                // the high dword says so with AccWrEn (mul_hi). XeHPC spells both.
-                let name = match inst.op.as_str() {
-                    "mach" if !inst.has_opt("AccWrEn") && self.platform < Gen::XeHpc => "macl",
-                    op => op,
-                };
-                let op = alu::find(name, inst.subop.as_deref())
+                let op = alu::find_for(inst, self.platform)
                     .ok_or_else(|| format!("{} is not supported", mnemonic(inst)))?;
                 self.alu_operands(inst, op, &mut out)?;
                 Kind::Alu(op)

@@ -5,19 +5,37 @@
 use crate::budget::{Budget, Origin};
 use crate::printf::{self, Strings};
 use crate::spec::{ArgRef, ArgSpec, Scalar};
-use crate::{default_instruction_limit, workgroup, Error};
+use crate::{default_instruction_limit, gen, workgroup, Error};
 use gpukit_intel::{ArgKind, DataSection, ImageParam, ImageType, Implicit, KernelAbi, Program};
 use gpukit_visa::interp::{
     self, AddressMode, ChannelType, ImageDesc, Launch, Memory, Payload, Sampler, Shape, Stats,
 };
 use gpukit_visa::Routine;
 
-/// The kernel to launch: its name (as the program binary names it), its vISA body
-/// and the functions it may call.
+/// The kernel to launch: its name (as the program binary names it) and its code.
 pub struct Kernel<'a> {
     pub name: &'a str,
-    pub body: &'a Routine,
-    pub functions: Vec<(&'a [u8], &'a Routine)>,
+    pub code: Code<'a>,
+}
+
+/// The code a launch runs, in either front end of the engine; arguments, payload,
+/// memory, budget and printf are the same for both.
+pub enum Code<'a> {
+    /// vISA: the kernel's body and the functions it may call.
+    Visa {
+        body: &'a Routine,
+        functions: Vec<(&'a [u8], &'a Routine)>,
+    },
+    /// Gen machine code: the IGA listing of the code the program binary holds for the
+    /// kernel (IGC's `.asm` dump, `iga64 -d` text or JSON).
+    Gen(&'a gpukit_iga::Listing),
+}
+
+/// A kernel's code as the launch runs it: Gen code is lowered once, before anything
+/// is bound (its register file is the launch's register footprint).
+enum Ready<'k, 'a> {
+    Visa(&'a Routine, &'k [(&'a [u8], &'a Routine)]),
+    Gen(gpukit_gen::Program),
 }
 
 /// What the caller asks of one launch.
@@ -54,6 +72,8 @@ pub struct Outcome {
     printf: Option<usize>,
     /// The argument names the binary gives, by index.
     names: Vec<(u32, String)>,
+    /// The argument types argument info declares, by index.
+    types: Vec<(u32, String)>,
     printf_strings: Vec<(u32, Vec<u8>)>,
 }
 
@@ -89,6 +109,23 @@ impl Outcome {
             Strings::Indexed(&self.printf_strings)
         };
         Some(printf::decode(buffer, &strings))
+    }
+
+    /// The buffer (and image) arguments, by index.
+    pub fn buffer_args(&self) -> impl Iterator<Item = u32> + '_ {
+        self.buffers.iter().map(|(a, _)| *a)
+    }
+
+    /// The name argument info gives argument `arg`.
+    pub fn arg_name(&self, arg: u32) -> Option<&str> {
+        let (_, n) = self.names.iter().find(|(i, _)| *i == arg)?;
+        Some(n).filter(|n| !n.is_empty()).map(String::as_str)
+    }
+
+    /// The type argument info declares for argument `arg` (`float*`, `int`, ...).
+    pub fn arg_type(&self, arg: u32) -> Option<&str> {
+        let (_, t) = self.types.iter().find(|(i, _)| *i == arg)?;
+        Some(t.as_str())
     }
 
     /// The index of argument `arg` (a name where the binary has argument names).
@@ -170,7 +207,7 @@ fn resolve_args(
 /// A scalar type as argument info spells it (`int`, `uint`, `float`, ...): its
 /// size and whether it is a floating-point type; `None` for vectors, structs and
 /// pointers.
-fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
+pub(crate) fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
     let t = type_name.trim().trim_start_matches("const ").trim();
     let t = t.strip_prefix("unsigned ").map_or(t, |u| u);
     Some(match t {
@@ -356,8 +393,25 @@ pub fn launch(
     // The shape is the caller's: its mistakes are usage errors, found before any
     // argument is bound.
     let shape = Shape::of(&launch).map_err(Error::Usage)?;
-    let footprint = interp::footprint(kernel.body, &kernel.functions, &launch)
-        .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?;
+    // Gen code is lowered once, before anything is bound: its register file is the
+    // footprint.
+    let code = match &kernel.code {
+        Code::Gen(listing) => Ready::Gen(gen::lower(listing, &abi, grf_bytes)?),
+        Code::Visa { body, functions } => Ready::Visa(body, functions),
+    };
+    let footprint = match &code {
+        Ready::Gen(program) => interp::Footprint {
+            shape,
+            register_bytes_per_thread: u64::from(program.layout.total),
+        },
+        Ready::Visa(body, functions) => interp::footprint(body, functions, &launch)
+            .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?,
+    };
+    if matches!(kernel.code, Code::Gen(_)) && options.checks.any() {
+        return Err(Error::Usage(
+            "--check runs on the vISA front end only (`visa run`)".into(),
+        ));
+    }
     let usage = |m: String| Error::Usage(format!("kernel {name}: {m}"));
 
     let mut specs = resolve_args(&abi, args).map_err(usage)?;
@@ -712,15 +766,20 @@ pub fn launch(
         translate: options.translate && grf_bytes == 32,
         ..options
     };
-    let (stats, findings) = interp::run_checked(
-        kernel.body,
-        &kernel.functions,
-        &launch,
-        &mut mem,
-        trace,
-        &options,
-    )
-    .map_err(|error| Error::Run {
+    let run = match &code {
+        Ready::Gen(program) => {
+            gen::bind_indirect_data(
+                &mut mem,
+                &launch.payload.cross_thread,
+                abi.entry.inline_data.bytes(grf_bytes),
+            );
+            gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
+        }
+        Ready::Visa(body, functions) => {
+            interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
+        }
+    };
+    let (stats, findings) = run.map_err(|error| Error::Run {
         instruction_limit: error.index.is_some()
             && error
                 .message
@@ -740,6 +799,11 @@ pub fn launch(
             .arg_info
             .iter()
             .map(|a| (a.index, a.name.clone()))
+            .collect(),
+        types: abi
+            .arg_info
+            .iter()
+            .map(|a| (a.index, a.type_name.clone()))
             .collect(),
         printf_strings: abi.printf_strings,
     })
