@@ -43,7 +43,8 @@
 //!   `madm` itself is a fused multiply-add in `f64` (its `mme` extra-precision bits
 //!   are not modelled), so a sequence that runs anyway still converges.
 
-use gpukit_iga::model::SrcMod;
+use gpukit_iga::model::{Instruction, SrcMod};
+use gpukit_iga::syntax::Gen;
 use gpukit_visa::interp::alu::{self as shared, Relation};
 use gpukit_visa::interp::value::{self, is_float, is_unsigned, FloatMode, Val};
 use gpukit_visa::isa::Type;
@@ -58,9 +59,9 @@ pub enum Class {
     /// `cmp`/`cmpn`: the flag gets the comparison ([`compare_op`]); a destination
     /// gets all ones where it holds and zero elsewhere.
     Compare,
-    /// `sel`: with `(lt)`/`(ge)` (or another conditional modifier) the result is
-    /// [`select`] and no flag is written; else the predicate picks src0 where it
-    /// holds and src1 elsewhere (`eval` returns src0). `csel`: [`csel`].
+    /// `sel`: with a conditional modifier the result is [`select`] (for floats
+    /// `(lt)`/`(ge)` are min/max) and no flag is written; else the predicate picks
+    /// src0 where it holds and src1 elsewhere. `csel`: [`csel`]. `eval` returns src0.
     Select,
     /// `math` functions.
     Math,
@@ -252,6 +253,17 @@ pub fn find(op: &str, subop: Option<&str>) -> Option<&'static Op> {
         .find(|o| o.mnemonic == op && (o.class != Class::Math || o.subop == subop))
 }
 
+/// The row an instruction of a `platform` listing executes: [`find`]'s, except
+/// that before XeHPC a `mach` without `{AccWrEn}` leaves the product's low half in
+/// its destination (IGC's dword multiply `mul acc0 ..:uw; mach dst`, which XeHPC
+/// spells `macl`), while with `{AccWrEn}` (IGC's `mulh`) it leaves the high half.
+pub fn find_for(inst: &Instruction, platform: Gen) -> Option<&'static Op> {
+    if inst.op == "mach" && !inst.has_opt("AccWrEn") && platform < Gen::XeHpc {
+        return find("macl", None);
+    }
+    find(&inst.op, inst.subop.as_deref())
+}
+
 /// All rows (the `bfn` ones included), for listings and tests.
 pub fn ops() -> impl Iterator<Item = &'static Op> {
     OPS.iter().chain(BFN.iter().flatten())
@@ -297,14 +309,66 @@ pub fn condition(cm: CondMod, v: Val, ty: Type) -> bool {
     }
 }
 
-/// `cmp`: whether `a cm b` holds for sources of type `ty` (floats when `ty` or a
-/// value is one; a NaN compares unordered, meeting only `ne` and `un`).
-pub fn compare(cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
-    let (a, b) = if is_float(ty) {
-        (Val::F(flt(a)), Val::F(flt(b)))
-    } else {
-        (a, b)
+/// `cmp` and `cmpn` (`op`'s row): whether `a cm b` holds for sources of type `ty`
+/// (floats when `ty` or a value is one; a NaN compares unordered, meeting only `ne`
+/// and `un`). `cmpn` is the NaN-aware compare min/max sequences use before `sel`:
+/// true where src1 is a NaN and false where only src0 is, so the `sel` that follows
+/// picks the number. For `sel` (`Class::Select`), whether src0 is the pick: float
+/// `(lt)`/`(le)` and `(gt)`/`(ge)` pick as [`select`]'s min and max do.
+pub fn compare_op(op: &Op, cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
+    let rule = match (op.class, op.mnemonic) {
+        (Class::Select, _) => Nan::MinMax,
+        (_, "cmpn") => Nan::Cmpn,
+        _ => Nan::Unordered,
     };
+    comparison(rule, cm, a, b, ty)
+}
+
+/// `cmp`: whether `a cm b` holds for sources of type `ty` ([`compare_op`] of a
+/// `cmp` row).
+pub fn compare(cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
+    comparison(Nan::Unordered, cm, a, b, ty)
+}
+
+/// `csel`: src0 where src2 meets the conditional modifier `cm` (against zero, as
+/// [`condition`] asks), else src1. No flag is written.
+pub fn csel(cm: CondMod, s: &[Val; 3], t: &Types) -> Val {
+    if condition(cm, s[2], t.src[2]) {
+        s[0]
+    } else {
+        s[1]
+    }
+}
+
+/// How a comparison treats NaN operands.
+#[derive(Clone, Copy, PartialEq)]
+enum Nan {
+    /// `cmp`: unordered.
+    Unordered,
+    /// `cmpn`: a NaN src1 makes it hold, a NaN src0 (only) fail.
+    Cmpn,
+    /// `sel`: float `(lt)`/`(le)`/`(gt)`/`(ge)` pick src0 when it is the min/max.
+    MinMax,
+}
+
+fn comparison(rule: Nan, cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
+    if !is_float(ty) {
+        return relation(cm, a, b);
+    }
+    let (x, y) = (flt(a), flt(b));
+    match (rule, cm) {
+        (Nan::MinMax, CondMod::Lt | CondMod::Le | CondMod::Gt | CondMod::Ge) => {
+            let max = matches!(cm, CondMod::Gt | CondMod::Ge);
+            let pick = shared::float_min_max(max, x, y);
+            pick.to_bits() == x.to_bits() || (pick.is_nan() && x.is_nan())
+        }
+        (Nan::Cmpn, cm) if cm != CondMod::Un && (x.is_nan() || y.is_nan()) => y.is_nan(),
+        _ => relation(cm, Val::F(x), Val::F(y)),
+    }
+}
+
+/// `a cm b` as `cmp` compares.
+fn relation(cm: CondMod, a: Val, b: Val) -> bool {
     let nan = |v: Val| matches!(v, Val::F(f) if f.is_nan());
     match cm {
         CondMod::Un => nan(a) || nan(b),
@@ -313,35 +377,11 @@ pub fn compare(cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
     }
 }
 
-/// `cmp` or `cmpn` (`op`'s row): `cmpn` is the NaN-aware compare min/max sequences
-/// use before `sel`, true where src1 is a NaN and false where only src0 is, so the
-/// `sel` that follows picks the number.
-pub fn compare_op(op: &Op, cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
-    let nan = |v: Val| matches!(v, Val::F(f) if f.is_nan());
-    if op.mnemonic == "cmpn" && is_float(ty) && cm != CondMod::Un {
-        if nan(b) {
-            return true;
-        }
-        if nan(a) {
-            return false;
-        }
-    }
-    compare(cm, a, b, ty)
-}
-
-/// `sel` with a conditional modifier: src0 where `a cm b`, else src1; for floats,
-/// `(lt)`/`(le)` and `(gt)`/`(ge)` are min and max with the NaN and signed-zero
-/// rules of [`shared::float_min_max`].
+/// `sel` with a conditional modifier, as a value: src0 where [`compare_op`] picks it,
+/// else src1 (float min/max with the NaN and signed-zero rules of
+/// [`shared::float_min_max`]).
 pub fn select(cm: CondMod, a: Val, b: Val, ty: Type) -> Val {
-    if is_float(ty) {
-        let (x, y) = (flt(a), flt(b));
-        match cm {
-            CondMod::Lt | CondMod::Le => return Val::F(shared::float_min_max(false, x, y)),
-            CondMod::Gt | CondMod::Ge => return Val::F(shared::float_min_max(true, x, y)),
-            _ => {}
-        }
-    }
-    if compare(cm, a, b, ty) {
+    if comparison(Nan::MinMax, cm, a, b, ty) {
         a
     } else {
         b
@@ -449,16 +489,6 @@ fn mov(t: &Types, mode: FloatMode, s: &[Val; 3], _: Val) -> Output {
 
 fn first(_: &Types, _: FloatMode, s: &[Val; 3], _: Val) -> Output {
     out(s[0])
-}
-
-/// `csel` (its row's `eval` returns src0, like `sel`'s): src0 where src2 meets the
-/// conditional modifier `cm` (compared with zero), else src1. No flag is written.
-pub fn csel(cm: CondMod, s: &[Val; 3], t: &Types) -> Val {
-    if condition(cm, s[2], t.src[2]) {
-        s[0]
-    } else {
-        s[1]
-    }
 }
 
 // ---- logic and bits ----
@@ -697,7 +727,7 @@ fn mul(t: &Types, mode: FloatMode, s: &[Val; 3], _: Val) -> Output {
 }
 
 /// `mach`: the high 32 bits of the 64-bit product of two dwords (signed by their
-/// types). The `mul acc0` IGC emits before it computes the partial product of the
+/// types); see [`find_for`] for the form that keeps the low half. The `mul acc0` IGC emits before it computes the partial product of the
 /// same operands, which the hardware finishes here; computing the whole product
 /// from `mach`'s own sources gives the same result without a wide accumulator. The
 /// accumulator gets the low 32 bits.

@@ -38,6 +38,8 @@ pub(crate) struct Thread {
     pub scratch: Vec<u8>,
     pub scratch_limit: usize,
     pub float_mode: FloatMode,
+    /// The thread's indirect data (`message::indirect_data`), for the payload prolog.
+    pub indirect: Vec<u8>,
 }
 
 /// Why the thread stopped running.
@@ -90,6 +92,7 @@ impl Thread {
             scratch: Vec::new(),
             scratch_limit,
             float_mode: FloatMode::from_cr0(0),
+            indirect: Vec::new(),
         };
         th.reschedule();
         th
@@ -287,6 +290,7 @@ impl Thread {
                     scratch: &mut self.scratch,
                     scratch_limit: self.scratch_limit,
                     findings: &mut env.stats.findings,
+                    indirect: &self.indirect,
                     group: env.group,
                     thread: self.index,
                 };
@@ -492,7 +496,7 @@ impl Thread {
                     let g = i / 4 * 4;
                     let mut a = [Val::I(0); 4];
                     let mut b = [Val::I(0); 4];
-                    for k in 0..4 {
+                    for k in 0..4.min(inst.exec_size as usize - g) {
                         let (s0, s1) = (&inst.srcs[0], &inst.srcs[1]);
                         a[k] = decode(s0.ty, self.read_src(layout, &s0.src, s0.size, g + k)?);
                         b[k] = decode(s1.ty, self.read_src(layout, &s1.src, s1.size, g + k)?);

@@ -142,12 +142,19 @@ fn case(line: &str) -> Result<(), String> {
         }
         ["sel", cm, t] => {
             let t = ty(t);
-            let got = alu::select(cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
+            let (a, b) = (val(t, inputs[0]), val(t, inputs[1]));
+            let got = alu::select(cond(cm), a, b, t);
             if !same(t, got, expected) {
                 return Err(format!("got {got:?}"));
             }
-            // -0 and +0 differ in bits, so `same` already told them apart.
-            Ok(())
+            // `compare_op` of the sel row says whether src0 is the pick: the same answer.
+            // (-0 and +0 differ in bits, so `same` tells them apart.)
+            let sel = alu::find("sel", None).ok_or("no sel")?;
+            let first = alu::compare_op(sel, cond(cm), a, b, t);
+            let via_compare = if first { a } else { b };
+            same(t, via_compare, expected)
+                .then_some(())
+                .ok_or(format!("compare picks {via_compare:?}"))
         }
         ["cond", cm, t] => {
             let t = ty(t);
@@ -275,14 +282,27 @@ fn dot_products() {
     assert_eq!(alu::dot(dp2, &t, mode, &a, &b), f(17.0));
 }
 
-/// `csel` picks by its third source against zero.
+/// Before XeHPC, `mach` without `{AccWrEn}` is IGC's dword multiply (the low half);
+/// with it, `mulh` (the high half). XeHPC spells the first `macl`.
 #[test]
-fn csel_picks_by_src2() {
-    let t = Types {
-        dst: Type::F,
-        src: [Type::F; 3],
-    };
-    let s = [Val::F(1.0), Val::F(2.0), Val::F(-0.5)];
-    assert_eq!(alu::csel(CondMod::Lt, &s, &t), Val::F(1.0));
-    assert_eq!(alu::csel(CondMod::Ge, &s, &t), Val::F(2.0));
+fn mach_keeps_the_half_its_form_says() {
+    let text = "//.platform TGLLP\n\
+        (W) mach (1|M0) r3.0<1>:d r9.0<0;1,0>:d r0.1<0;1,0>:d\n\
+        mach (8|M0) r22.0<1>:d r14.0<8;8,1>:ud 0x9E3779B9:ud {AccWrEn}\n";
+    let listing = gpukit_iga::read::text::parse_text(text, None).expect("parses");
+    let insts: Vec<_> = listing.insts().collect();
+    let gen = gpukit_iga::syntax::Gen::Xe;
+    assert_eq!(
+        alu::find_for(insts[0], gen).map(|o| o.mnemonic),
+        Some("macl")
+    );
+    assert_eq!(
+        alu::find_for(insts[1], gen).map(|o| o.mnemonic),
+        Some("mach")
+    );
+    let hpc = gpukit_iga::syntax::Gen::XeHpc;
+    assert_eq!(
+        alu::find_for(insts[0], hpc).map(|o| o.mnemonic),
+        Some("mach")
+    );
 }

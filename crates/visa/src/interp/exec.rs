@@ -29,6 +29,7 @@ pub(crate) fn run_thread(
     slm: &mut Vec<u8>,
     stats: &mut Stats,
     trace: &mut Option<&mut dyn FnMut(String)>,
+    step: &mut Option<&mut dyn FnMut(&super::Step<'_>)>,
     group: [u32; 3],
     check: &mut Option<Checker>,
 ) -> Result<Stop, RunError> {
@@ -116,6 +117,16 @@ pub(crate) fn run_thread(
             .step(inst, pc)
             .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
         stats.channel_instructions += u64::from(active.count_ones());
+        if let Some(hook) = step.as_mut() {
+            hook(&super::Step {
+                group,
+                thread: th.index,
+                routine: r.name,
+                index,
+                active,
+                dst: stepped_dst(r, th, inst),
+            });
+        }
         if let Some(c) = check.as_mut() {
             if let Some(m) = c.take_error() {
                 return Err(err_at(inst, &at, th.index, m));
@@ -193,6 +204,23 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
+}
+
+/// The variable an instruction's `dst` names and its bytes (for [`super::Step`]).
+fn stepped_dst<'t>(
+    r: &super::Layout<'_>,
+    th: &'t Thread,
+    inst: InstRef<'_>,
+) -> Option<(u32, &'t [u8])> {
+    let Some(Operand::Vector(v)) = inst.operand("dst") else {
+        return None;
+    };
+    let VectorKind::General { id, .. } = v.kind else {
+        return None;
+    };
+    let slot = r.vars.get(id as usize).copied().flatten()?;
+    let at = slot.base as usize;
+    Some((id, th.grf.get(at..at + slot.bytes as usize)?))
 }
 
 fn int(v: Val) -> i128 {
