@@ -43,7 +43,8 @@
 //!   `madm` itself is a fused multiply-add in `f64` (its `mme` extra-precision bits
 //!   are not modelled), so a sequence that runs anyway still converges.
 
-use gpukit_iga::model::SrcMod;
+use gpukit_iga::model::{Instruction, SrcMod};
+use gpukit_iga::syntax::Gen;
 use gpukit_visa::interp::alu::{self as shared, Relation};
 use gpukit_visa::interp::value::{self, is_float, is_unsigned, FloatMode, Val};
 use gpukit_visa::isa::Type;
@@ -55,16 +56,13 @@ pub enum Class {
     Arith,
     /// Logic ops: a negation source modifier inverts bits.
     Logic,
-    /// `cmp`/`cmpn`: the flag gets the comparison ([`compare`]); a destination
+    /// `cmp`/`cmpn`: the flag gets the comparison ([`compare_op`]); a destination
     /// gets all ones where it holds and zero elsewhere.
     Compare,
-    /// `sel`: with a conditional modifier src0 where [`compare`] holds (for floats
-    /// `(lt)`/`(ge)` are min/max, [`select`]) and no flag is written; else the
-    /// predicate picks src0 where it holds and src1 elsewhere. `eval` returns src0.
+    /// `sel`: with a conditional modifier the result is [`select`] (for floats
+    /// `(lt)`/`(ge)` are min/max) and no flag is written; else the predicate picks
+    /// src0 where it holds and src1 elsewhere. `csel`: [`csel`]. `eval` returns src0.
     Select,
-    /// `csel`: src0 where src2 meets the conditional modifier ([`condition`] against
-    /// zero), else src1; no flag is written. `eval` returns src0.
-    CondSelect,
     /// `math` functions.
     Math,
     /// `dp2`/`dp3`/`dp4`/`dph`: a dot product over each group of 4 channels, whose
@@ -179,7 +177,7 @@ const fn with_acc(op: Op) -> Op {
     }
 }
 
-use Class::{Arith, Compare, CondSelect, Dot, Logic, Select};
+use Class::{Arith, Compare, Dot, Logic, Select};
 
 /// Every Gen ALU op IGC emits for compute kernels (`bfn` is in [`BFN`], a row per
 /// truth table).
@@ -187,7 +185,7 @@ static OPS: &[Op] = &[
     row("mov", 1, Arith, mov),
     row("movi", 1, Arith, mov),
     row("sel", 2, Select, first),
-    row("csel", 3, CondSelect, first),
+    row("csel", 3, Select, first),
     row("not", 1, Logic, not),
     row("and", 2, Logic, and),
     row("or", 2, Logic, or),
@@ -255,6 +253,17 @@ pub fn find(op: &str, subop: Option<&str>) -> Option<&'static Op> {
         .find(|o| o.mnemonic == op && (o.class != Class::Math || o.subop == subop))
 }
 
+/// The row an instruction of a `platform` listing executes: [`find`]'s, except
+/// that before XeHPC a `mach` without `{AccWrEn}` leaves the product's low half in
+/// its destination (IGC's dword multiply `mul acc0 ..:uw; mach dst`, which XeHPC
+/// spells `macl`), while with `{AccWrEn}` (IGC's `mulh`) it leaves the high half.
+pub fn find_for(inst: &Instruction, platform: Gen) -> Option<&'static Op> {
+    if inst.op == "mach" && !inst.has_opt("AccWrEn") && platform < Gen::XeHpc {
+        return find("macl", None);
+    }
+    find(&inst.op, inst.subop.as_deref())
+}
+
 /// All rows (the `bfn` ones included), for listings and tests.
 pub fn ops() -> impl Iterator<Item = &'static Op> {
     OPS.iter().chain(BFN.iter().flatten())
@@ -306,13 +315,29 @@ pub fn condition(cm: CondMod, v: Val, ty: Type) -> bool {
 /// true where src1 is a NaN and false where only src0 is, so the `sel` that follows
 /// picks the number. For `sel` (`Class::Select`), whether src0 is the pick: float
 /// `(lt)`/`(le)` and `(gt)`/`(ge)` pick as [`select`]'s min and max do.
-pub fn compare(op: &Op, cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
+pub fn compare_op(op: &Op, cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
     let rule = match (op.class, op.mnemonic) {
         (Class::Select, _) => Nan::MinMax,
         (_, "cmpn") => Nan::Cmpn,
         _ => Nan::Unordered,
     };
     comparison(rule, cm, a, b, ty)
+}
+
+/// `cmp`: whether `a cm b` holds for sources of type `ty` ([`compare_op`] of a
+/// `cmp` row).
+pub fn compare(cm: CondMod, a: Val, b: Val, ty: Type) -> bool {
+    comparison(Nan::Unordered, cm, a, b, ty)
+}
+
+/// `csel`: src0 where src2 meets the conditional modifier `cm` (against zero, as
+/// [`condition`] asks), else src1. No flag is written.
+pub fn csel(cm: CondMod, s: &[Val; 3], t: &Types) -> Val {
+    if condition(cm, s[2], t.src[2]) {
+        s[0]
+    } else {
+        s[1]
+    }
 }
 
 /// How a comparison treats NaN operands.
@@ -352,7 +377,7 @@ fn relation(cm: CondMod, a: Val, b: Val) -> bool {
     }
 }
 
-/// `sel` with a conditional modifier, as a value: src0 where [`compare`] picks it,
+/// `sel` with a conditional modifier, as a value: src0 where [`compare_op`] picks it,
 /// else src1 (float min/max with the NaN and signed-zero rules of
 /// [`shared::float_min_max`]).
 pub fn select(cm: CondMod, a: Val, b: Val, ty: Type) -> Val {
@@ -702,7 +727,7 @@ fn mul(t: &Types, mode: FloatMode, s: &[Val; 3], _: Val) -> Output {
 }
 
 /// `mach`: the high 32 bits of the 64-bit product of two dwords (signed by their
-/// types). The `mul acc0` IGC emits before it computes the partial product of the
+/// types); see [`find_for`] for the form that keeps the low half. The `mul acc0` IGC emits before it computes the partial product of the
 /// same operands, which the hardware finishes here; computing the whole product
 /// from `mach`'s own sources gives the same result without a wide accumulator. The
 /// accumulator gets the low 32 bits.

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod alu;
+pub mod locate;
 mod lower;
 pub mod message;
 pub mod regfile;

@@ -96,20 +96,29 @@ impl Offsets {
         n: u32,
         limit: u32,
     ) -> Option<Offsets> {
-        let w = w.max(1);
-        let at = |i: u32| base + ((i / w) * v + (i % w) * h) * size;
-        if (0..n).any(|i| at(i) + size > limit) {
+        let (v, w, h, size) = (
+            u64::from(v),
+            u64::from(w.max(1)),
+            u64::from(h),
+            u64::from(size),
+        );
+        let at = |i: u32| {
+            let i = u64::from(i);
+            u64::from(base) + ((i / w) * v + (i % w) * h) * size
+        };
+        // Every offset (and so the step) then fits in u32.
+        if (0..n).any(|i| at(i) + size > u64::from(limit)) {
             return None;
         }
-        Some(if n == 1 || (v == 0 && h == 0 && (w == 1 || n <= w)) {
+        Some(if n == 1 || (v == 0 && h == 0) {
             Offsets::Scalar(base)
-        } else if n <= w || v == w * h {
+        } else if u64::from(n) <= w || v == w * h {
             Offsets::Linear {
                 base,
-                step: h * size,
+                step: (h * size) as u32,
             }
         } else {
-            Offsets::Table((0..n).map(at).collect())
+            Offsets::Table((0..n).map(|i| at(i) as u32).collect())
         })
     }
 }
@@ -174,11 +183,12 @@ pub(crate) struct Pred {
     pub all: bool,
 }
 
-/// A conditional modifier and the flag subregister it writes (byte offset).
+/// A conditional modifier and the flag subregister it writes (byte offset; none
+/// for a `sel`, which iga64 lists without one: it writes no flag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cond {
     pub cm: CondMod,
-    pub flag: u32,
+    pub flag: Option<u32>,
 }
 
 /// A send descriptor: an immediate, or the byte offset of the register holding it.
@@ -221,9 +231,14 @@ pub(crate) enum Kind {
     Else {
         jip: usize,
     },
-    /// Predicated channels (every channel when unpredicated) go to `to`.
+    /// Predicated channels (every channel when unpredicated) go to `to`; with
+    /// `on_false`, the channels whose predicate fails. Gen9 `goto` branches that
+    /// way: IGC guards an unconditional one there with an all-zero flag (`(W) mov
+    /// f0.0 0` then `(f0.0) goto`), and a switch's range tests on skl carry the
+    /// opposite predicate of the same test on ICL and TGL.
     Jump {
         to: usize,
+        on_false: bool,
     },
     /// `while`: predicated channels go back to `jip`.
     While {
@@ -264,6 +279,12 @@ pub(crate) struct Inst {
     pub writes_cr0: bool,
     /// Reads `ce0`: the channel-enable register is refreshed before it.
     pub reads_ce0: bool,
+    /// `csel` (a [`alu::Class::Select`] row that picks by src2, not src0 against src1).
+    pub csel: bool,
+    /// A `mov`, or a `sel` the predicate picks for, whose sources have the
+    /// destination's type, no modifiers and no saturation: the result is the picked
+    /// source's bits (a NaN's payload and IGC's `:hf` constants used as words survive).
+    pub raw: bool,
 }
 
 /// Lowers `listing` for a device with `grf_bytes`-byte GRFs (32, or 64 on XeHPC).
@@ -433,7 +454,10 @@ impl Cx<'_> {
                 cm: CondMod::parse(&fm.cond).ok_or_else(|| {
                     format!("conditional modifier ({}) is not supported", fm.cond)
                 })?,
-                flag: flag_at("conditional modifier")?,
+                flag: match inst.flag_reg {
+                    Some(_) => Some(flag_at("conditional modifier")?),
+                    None => None,
+                },
             }),
         };
         let mut out = Inst {
@@ -452,6 +476,8 @@ impl Cx<'_> {
             },
             writes_cr0: false,
             reads_ce0: false,
+            csel: inst.op == "csel",
+            raw: false,
         };
         out.kind = match inst.op.as_str() {
             _ if inst.is_send() || inst.is_load_store_syntax() => {
@@ -466,14 +492,17 @@ impl Cx<'_> {
             // goto: predicated channels go to UIP; halt likewise.
             "goto" | "halt" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: inst.op == "goto" && self.platform == Gen::Gen9,
             },
             // break waits past the loop's while (its UIP is the while itself);
             // cont goes to the while, which decides whether it loops again.
             "break" => Kind::Jump {
                 to: self.past_while(self.label(inst, 1).or_else(|_| self.label(inst, 0))?),
+                on_false: false,
             },
             "cont" => Kind::Jump {
                 to: self.label(inst, 1).or_else(|_| self.label(inst, 0))?,
+                on_false: false,
             },
             "while" => Kind::While {
                 jip: self.label(inst, 0)?,
@@ -498,7 +527,7 @@ impl Cx<'_> {
                 _ => return Err("ret reads its return offset from no register".into()),
             },
             _ => {
-                let op = alu::find(&inst.op, inst.subop.as_deref())
+                let op = alu::find_for(inst, self.platform)
                     .ok_or_else(|| format!("{} is not supported", mnemonic(inst)))?;
                 self.alu_operands(inst, op, &mut out)?;
                 Kind::Alu(op)
@@ -525,7 +554,7 @@ impl Cx<'_> {
             let source = match &operand.kind {
                 OperandKind::Direct(r) | OperandKind::Macro(r) => {
                     let ty = type_of(r.ty.as_deref())?.unwrap_or(Type::UD);
-                    let rgn = source_region(r.rgn, n, s == 2 || sources == 3);
+                    let rgn = source_region(r.rgn, n);
                     let (base, limit) = self.direct(r, ty, 1)?;
                     if r.reg.name == "ce" {
                         out.reads_ce0 = true;
@@ -579,6 +608,17 @@ impl Cx<'_> {
             dst: dst_ty,
             src: std::array::from_fn(|s| srcs.get(s).map_or(dst_ty, |x| x.ty)),
         };
+        let sat = match inst.dst.as_deref().map(|d| &d.kind) {
+            Some(OperandKind::Direct(r) | OperandKind::Indirect(r) | OperandKind::Macro(r)) => {
+                r.sat
+            }
+            _ => false,
+        };
+        out.raw = !sat
+            && (op.mnemonic == "mov" || (op.mnemonic == "sel" && inst.flag_modifier.is_none()))
+            && srcs
+                .iter()
+                .all(|s| s.ty == dst_ty && s.modifier == SrcMod::None);
         out.srcs = srcs;
         out.dst = match inst.dst.as_deref().map(|d| &d.kind) {
             None => None,
@@ -591,9 +631,9 @@ impl Cx<'_> {
                         out.writes_cr0 = true;
                     }
                     let (base, limit) = self.direct(r, dst_ty, 1)?;
-                    let h = r.rgn.map_or(1, |g| g.h.max(0) as u32).max(1);
+                    let h = r.rgn.map_or(1, |g| clamp_u32(g.h)).max(1);
                     DstAt::Reg(
-                        Offsets::region(base, (n * h, n, h), size, n, limit)
+                        Offsets::region(base, (n.saturating_mul(h), n, h), size, n, limit)
                             .ok_or("the destination reaches past its register file")?,
                     )
                 };
@@ -623,16 +663,19 @@ impl Cx<'_> {
             .layout
             .register(name, r.reg.num)
             .ok_or_else(|| format!("register {}{} does not exist", name, r.reg.num))?;
-        let size = size_of(ty);
-        let sub = u32::try_from(r.reg.sub).map_err(|_| "negative subregister".to_string())?;
-        let at = base + sub * size;
-        if sub * size + units * size > block {
+        let size = u64::from(size_of(ty));
+        let sub = u64::try_from(r.reg.sub).map_err(|_| "negative subregister".to_string())?;
+        if sub
+            .saturating_mul(size)
+            .saturating_add(u64::from(units) * size)
+            > u64::from(block)
+        {
             return Err(format!(
                 "{}{}.{} lies past the register file",
                 name, r.reg.num, r.reg.sub
             ));
         }
-        Ok((at, base + block))
+        Ok((base + (sub * size) as u32, base + block))
     }
 
     fn indirect(&self, r: &RegOperand, ty: Type, n: u32, dst: bool) -> Res<Indirect> {
@@ -648,20 +691,26 @@ impl Cx<'_> {
         let off = i32::try_from(r.aoff).map_err(|_| "address offset out of range".to_string())?;
         // Relative offsets may exceed any one register; the run checks each address.
         let unlimited = u32::MAX / 2;
-        let (rel, width) = match r.rgn {
+        // Without a region (JSON 1.0 prints none; the text reader drops the usual
+        // one), the VxH `<1,0>` compilers emit, scalar at execution size 1.
+        let rgn = r.rgn.or_else(|| {
+            (!dst).then(|| gpukit_iga::convert::inferred_indirect_region(i64::from(n)))
+        });
+        let (rel, width) = match rgn {
             Some(IgaRegion { v: None, w, h }) if !dst => {
-                let w = w.unwrap_or(1).max(1) as u32;
-                let h = h.max(0) as u32;
+                let w = w.unwrap_or(1).clamp(1, 32) as u32;
                 // VxH: each row of `w` channels has its own address register.
-                let t: Box<[u32]> = (0..n).map(|i| (i % w) * h * size).collect();
+                let row = Offsets::region(0, (0, w, clamp_u32(h)), size, w, unlimited)
+                    .ok_or("region too large")?;
+                let t: Box<[u32]> = (0..n).map(|i| row.at((i % w) as usize)).collect();
                 (Offsets::Table(t), Some(w))
             }
             rgn => {
                 let shape = if dst {
-                    let h = rgn.map_or(1, |g| g.h.max(0) as u32).max(1);
-                    (n * h, n, h)
+                    let h = rgn.map_or(1, |g| clamp_u32(g.h)).max(1);
+                    (n.saturating_mul(h), n, h)
                 } else {
-                    source_region(rgn, n, false)
+                    source_region(rgn, n)
                 };
                 (
                     Offsets::region(0, shape, size, n, unlimited).ok_or("region too large")?,
@@ -670,7 +719,7 @@ impl Cx<'_> {
             }
         };
         if let Some(w) = width {
-            if r.reg.sub as u32 + n.div_ceil(w) > 16 {
+            if r.reg.sub.max(0).saturating_add(i64::from(n.div_ceil(w))) > 16 {
                 return Err("VxH addressing uses more address subregisters than a0 has".into());
             }
         }
@@ -757,23 +806,28 @@ impl Cx<'_> {
         let unary =
             gpukit_iga::ops::has(&inst.op, gpukit_iga::ops::UNARY_SEND) && self.platform < Gen::Xe;
         let src1 = if unary { None } else { payload(1)? };
-        // The descriptors are the last two sources: ex_desc, then desc.
-        let descs: Vec<Desc> = inst
-            .srcs
-            .iter()
-            .rev()
-            .take(2)
-            .map(|s| match &s.kind {
-                OperandKind::Immediate { value, .. } => parse_int(value)
-                    .map(|v| Desc::Imm(v as u32))
-                    .ok_or_else(|| format!("descriptor {value} is not a number")),
-                OperandKind::Direct(r) if r.reg.name == "a" => {
-                    Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
-                }
-                _ => Err("a send descriptor is neither an immediate nor in a0".into()),
-            })
-            .collect::<Res<_>>()?;
-        let (desc, ex_desc) = if inst.is_load_store_syntax() {
+        // The descriptors are the last two sources: ex_desc, then desc (IGA's
+        // load/store syntax has none: the message decodes from the syntax).
+        let ldst = inst.is_load_store_syntax();
+        let descs: Vec<Desc> = if ldst {
+            Vec::new()
+        } else {
+            inst.srcs
+                .iter()
+                .rev()
+                .take(2)
+                .map(|s| match &s.kind {
+                    OperandKind::Immediate { value, .. } => parse_int(value)
+                        .map(|v| Desc::Imm(v as u32))
+                        .ok_or_else(|| format!("descriptor {value} is not a number")),
+                    OperandKind::Direct(r) if r.reg.name == "a" => {
+                        Ok(Desc::Reg(self.direct(r, Type::UD, 1)?.0))
+                    }
+                    _ => Err("a send descriptor is neither an immediate nor in a0".into()),
+                })
+                .collect::<Res<_>>()?
+        };
+        let (desc, ex_desc) = if ldst {
             (Desc::Imm(0), Desc::Imm(0))
         } else if descs.len() == 2 {
             (descs[0], descs[1])
@@ -814,9 +868,9 @@ fn predicate_function(func: &str, exec_size: u32) -> Option<(bool, u8)> {
 }
 
 /// A source region `<v;w,h>` as (v, w, h) in elements. Ternary (3-source) operands
-/// print `<v;h>` (width implied) and src2 `<h>`.
-fn source_region(rgn: Option<IgaRegion>, n: u32, ternary: bool) -> (u32, u32, u32) {
-    let c = |x: i64| x.max(0) as u32;
+/// print `<v;h>` (width implied) and src2 `<h>` (iga64's JSON spells both out).
+fn source_region(rgn: Option<IgaRegion>, n: u32) -> (u32, u32, u32) {
+    let c = clamp_u32;
     match rgn {
         None => (0, 1, 0),
         Some(IgaRegion { v, w: Some(w), h }) => (c(v.unwrap_or(0)), c(w), c(h)),
@@ -834,11 +888,14 @@ fn source_region(rgn: Option<IgaRegion>, n: u32, ternary: bool) -> (u32, u32, u3
             v: None,
             w: None,
             h,
-        }) => {
-            let _ = ternary;
-            (c(h) * n, n, c(h))
-        }
+        }) => (c(h).saturating_mul(n), n, c(h)),
     }
+}
+
+/// A region field as a count: negative is 0, and beyond any register file is as
+/// good as `u32::MAX / 4` (the offsets check rejects it).
+fn clamp_u32(x: i64) -> u32 {
+    x.clamp(0, i64::from(u32::MAX / 4)) as u32
 }
 
 fn parse_int(s: &str) -> Option<i128> {

@@ -38,6 +38,8 @@ pub(crate) struct Thread {
     pub scratch: Vec<u8>,
     pub scratch_limit: usize,
     pub float_mode: FloatMode,
+    /// The thread's indirect data (`message::indirect_data`), for the payload prolog.
+    pub indirect: Vec<u8>,
 }
 
 /// Why the thread stopped running.
@@ -90,6 +92,7 @@ impl Thread {
             scratch: Vec::new(),
             scratch_limit,
             float_mode: FloatMode::from_cr0(0),
+            indirect: Vec::new(),
         };
         th.reschedule();
         th
@@ -234,9 +237,11 @@ impl Thread {
         };
         let flow = match &inst.kind {
             Kind::Alu(op) => {
-                let lanes = match (op.class, pred) {
-                    (Class::Select, _) | (_, None) => lanes_on,
-                    (_, Some(p)) => lanes_on & p,
+                // A sel without a conditional modifier: the predicate picks, it masks nothing.
+                let picks = op.class == Class::Select && inst.cond.is_none() && !inst.csel;
+                let lanes = match pred {
+                    Some(p) if !picks => lanes_on & p,
+                    _ => lanes_on,
                 };
                 env.stats.channel_instructions += u64::from(lanes.count_ones());
                 self.alu(env, inst, op, lanes, pred)?;
@@ -285,6 +290,7 @@ impl Thread {
                     scratch: &mut self.scratch,
                     scratch_limit: self.scratch_limit,
                     findings: &mut env.stats.findings,
+                    indirect: &self.indirect,
                     group: env.group,
                     thread: self.index,
                 };
@@ -300,7 +306,13 @@ impl Thread {
                 self.branch(moving & !stay, *jip)
             }
             Kind::Else { jip } => self.branch(moving, *jip),
-            Kind::Jump { to } => self.branch(taken_thread(pred), *to),
+            Kind::Jump { to, on_false } => {
+                let go = match (pred, on_false) {
+                    (Some(p), true) => taken_thread(Some(!p)),
+                    _ => taken_thread(pred),
+                };
+                self.branch(go, *to)
+            }
             Kind::While { jip } => self.branch(taken_thread(pred), *jip),
             Kind::Jmpi(target) => {
                 // A scalar jump: every channel at this instruction goes, or none does.
@@ -433,10 +445,24 @@ impl Thread {
                 continue;
             }
             let mut vals = [Val::I(0); 3];
+            let mut raw = [0u64; 3];
             for (s, src) in inst.srcs.iter().enumerate() {
                 let bits = self.read_src(layout, &src.src, src.size, i)?;
+                raw[s] = bits;
                 let v = decode(src.ty, bits);
                 vals[s] = alu::source_modifier(op, src.ty, src.modifier, v);
+            }
+            if inst.raw {
+                let picked = usize::from(pred.is_some_and(|p| p & (1 << i) == 0));
+                let k = if op.class == Class::Select { picked } else { 0 };
+                results[i] = raw[k];
+                if let Some(c) = inst.cond {
+                    if alu::condition(c.cm, vals[k], dst_ty) {
+                        flags |= 1 << i;
+                    }
+                }
+                accs[i] = inst.acc_write.then_some(raw[k]);
+                continue;
             }
             let acc_at = layout.acc as usize + i * dst_size as usize;
             let acc_in = if op.reads_acc {
@@ -448,24 +474,42 @@ impl Thread {
             let (bits, flag, acc) = match op.class {
                 Class::Compare => {
                     let cm = inst.cond.map(|c| c.cm).ok_or("cmp without a condition")?;
-                    let r = alu::compare(op, cm, vals[0], vals[1], types.src[0]);
+                    let r = alu::compare_op(op, cm, vals[0], vals[1], types.src[0]);
                     (if r { mask_of(dst_size) } else { 0 }, Some(r), None)
                 }
-                Class::Select | Class::CondSelect => {
-                    let pick = match (op.class, inst.cond) {
-                        (Class::CondSelect, Some(c)) => alu::condition(c.cm, vals[2], types.src[2]),
-                        (_, Some(c)) => alu::compare(op, c.cm, vals[0], vals[1], types.src[0]),
-                        (_, None) => pred.is_none_or(|p| p & (1 << i) != 0),
+                Class::Select => {
+                    let v = match (inst.csel, inst.cond) {
+                        (true, Some(c)) => alu::csel(c.cm, &vals, types),
+                        (false, Some(c)) => alu::select(c.cm, vals[0], vals[1], types.src[0]),
+                        (_, None) => {
+                            if pred.is_none_or(|p| p & (1 << i) != 0) {
+                                vals[0]
+                            } else {
+                                vals[1]
+                            }
+                        }
                     };
-                    let v = if pick { vals[0] } else { vals[1] };
                     (encode(dst_ty, v, sat), None, None)
                 }
-                _ => {
+                Class::Dot => {
+                    // Each group of 4 channels gets the dot product of its sources.
+                    let g = i / 4 * 4;
+                    let mut a = [Val::I(0); 4];
+                    let mut b = [Val::I(0); 4];
+                    for k in 0..4.min(inst.exec_size as usize - g) {
+                        let (s0, s1) = (&inst.srcs[0], &inst.srcs[1]);
+                        a[k] = decode(s0.ty, self.read_src(layout, &s0.src, s0.size, g + k)?);
+                        b[k] = decode(s1.ty, self.read_src(layout, &s1.src, s1.size, g + k)?);
+                    }
+                    let v = alu::dot(op, types, fm, &a, &b);
+                    let bits = encode(dst_ty, v, sat);
+                    let flag = inst.cond.map(|c| alu::condition(c.cm, v, dst_ty));
+                    (bits, flag, None)
+                }
+                Class::Arith | Class::Logic | Class::Math => {
                     let out = (op.eval)(types, fm, &vals, acc_in);
                     let bits = encode(dst_ty, out.value, sat);
-                    let flag = inst
-                        .cond
-                        .map(|c| alu::condition(c.cm, decode(dst_ty, bits), dst_ty));
+                    let flag = inst.cond.map(|c| alu::condition(c.cm, out.value, dst_ty));
                     (bits, flag, out.acc.map(|a| encode(dst_ty, a, false)))
                 }
             };
@@ -499,13 +543,10 @@ impl Thread {
                 );
             }
         }
-        if let (Some(c), false) = (
-            inst.cond,
-            op.class == Class::CondSelect || op.class == Class::Select,
-        ) {
+        if let (Some(flag), false) = (inst.cond.and_then(|c| c.flag), op.class == Class::Select) {
             for i in 0..inst.exec_size {
                 if lanes & (1 << i) != 0 {
-                    self.set_flag(layout, c.flag, inst.exec_offset + i, flags & (1 << i) != 0);
+                    self.set_flag(layout, flag, inst.exec_offset + i, flags & (1 << i) != 0);
                 }
             }
         }

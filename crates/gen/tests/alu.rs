@@ -135,7 +135,7 @@ fn case(line: &str) -> Result<(), String> {
         ["cmp", op, cm, t] => {
             let row = alu::find(op, None).ok_or("no row")?;
             let t = ty(t);
-            let got = alu::compare(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
+            let got = alu::compare_op(row, cond(cm), val(t, inputs[0]), val(t, inputs[1]), t);
             (got == boolean(expected))
                 .then_some(())
                 .ok_or(format!("got {got}"))
@@ -147,10 +147,10 @@ fn case(line: &str) -> Result<(), String> {
             if !same(t, got, expected) {
                 return Err(format!("got {got:?}"));
             }
-            // The run loop asks `compare` whether src0 is the pick: the same answer.
+            // `compare_op` of the sel row says whether src0 is the pick: the same answer.
             // (-0 and +0 differ in bits, so `same` tells them apart.)
             let sel = alu::find("sel", None).ok_or("no sel")?;
-            let first = alu::compare(sel, cond(cm), a, b, t);
+            let first = alu::compare_op(sel, cond(cm), a, b, t);
             let via_compare = if first { a } else { b };
             same(t, via_compare, expected)
                 .then_some(())
@@ -280,4 +280,29 @@ fn dot_products() {
     assert_eq!(alu::dot(dph, &t, mode, &a, &b), f(38.0 + 8.0));
     let dp2 = alu::find("dp2", None).unwrap();
     assert_eq!(alu::dot(dp2, &t, mode, &a, &b), f(17.0));
+}
+
+/// Before XeHPC, `mach` without `{AccWrEn}` is IGC's dword multiply (the low half);
+/// with it, `mulh` (the high half). XeHPC spells the first `macl`.
+#[test]
+fn mach_keeps_the_half_its_form_says() {
+    let text = "//.platform TGLLP\n\
+        (W) mach (1|M0) r3.0<1>:d r9.0<0;1,0>:d r0.1<0;1,0>:d\n\
+        mach (8|M0) r22.0<1>:d r14.0<8;8,1>:ud 0x9E3779B9:ud {AccWrEn}\n";
+    let listing = gpukit_iga::read::text::parse_text(text, None).expect("parses");
+    let insts: Vec<_> = listing.insts().collect();
+    let gen = gpukit_iga::syntax::Gen::Xe;
+    assert_eq!(
+        alu::find_for(insts[0], gen).map(|o| o.mnemonic),
+        Some("macl")
+    );
+    assert_eq!(
+        alu::find_for(insts[1], gen).map(|o| o.mnemonic),
+        Some("mach")
+    );
+    let hpc = gpukit_iga::syntax::Gen::XeHpc;
+    assert_eq!(
+        alu::find_for(insts[0], hpc).map(|o| o.mnemonic),
+        Some("mach")
+    );
 }

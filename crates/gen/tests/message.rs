@@ -6,7 +6,7 @@ use gpukit_gen::message::{decode, descriptors, execute, Descriptor, Effect, Send
 use gpukit_iga::model::{Instruction, OperandKind};
 use gpukit_iga::read::text::parse_text;
 use gpukit_iga::syntax::gen_of;
-use gpukit_visa::interp::{Findings, Memory};
+use gpukit_visa::interp::{AddressMode, ChannelType, Findings, ImageDesc, Memory, Sampler};
 
 /// A thread's view: registers, memory, SLM and scratch.
 struct Rig {
@@ -16,6 +16,7 @@ struct Rig {
     slm: Vec<u8>,
     scratch: Vec<u8>,
     findings: Findings,
+    indirect: Vec<u8>,
 }
 
 impl Rig {
@@ -27,6 +28,7 @@ impl Rig {
             slm: vec![0; 4096],
             scratch: Vec::new(),
             findings: Findings::default(),
+            indirect: Vec::new(),
         }
     }
     /// A buffer of `n` dwords 0, 1, 2, ... (times `scale`), bound at `bti`; its base address.
@@ -96,6 +98,7 @@ impl Rig {
             scratch: &mut self.scratch,
             scratch_limit: 1 << 16,
             findings: &mut self.findings,
+            indirect: &self.indirect,
             group: [0; 3],
             thread: 0,
         };
@@ -427,4 +430,169 @@ fn unknown_messages_name_the_shared_function_and_bits() {
         e.contains("sfid dc1") && e.contains("HDC message type"),
         "{e}"
     );
+}
+
+/// A `width` x `height` image of 4-byte texels whose byte i holds i (mod 256), bound at `bti`.
+fn image(r: &mut Rig, bti: u32, width: u32, height: u32, channel_type: ChannelType) -> usize {
+    let desc = ImageDesc {
+        width,
+        height,
+        depth: 1,
+        array: false,
+        channels: if channel_type == ChannelType::Float {
+            1
+        } else {
+            4
+        },
+        channel_type,
+    };
+    let data = (0..desc.bytes().unwrap()).map(|i| i as u8).collect();
+    let i = r.mem.add_image(format!("img{bti}"), desc, data);
+    r.mem.bind(bti, i);
+    i
+}
+
+#[test]
+fn media_block_read_and_write_rows_at_a_power_of_two_pitch() {
+    let mut r = Rig::new(32);
+    image(&mut r, 0, 16, 8, ChannelType::UnsignedInt8);
+    // 32 bytes wide, 4 rows, from byte 40 of row 1: the last 8 columns clamp to the edge.
+    r.dwords(47, &[40, 1, 0x0003_001F]);
+    let read =
+        "(W) send.dc1 (8|M0) r9 r47 null 0x0 0x02490000 {@2,$0} // wr:1h+0, rd:4; media block read";
+    r.send("12p1", read, ALL, 0).unwrap();
+    let byte = |r: &Rig, reg: usize, i: usize| r.regs[reg * 32 + i];
+    assert_eq!(byte(&r, 9, 0), 64 + 40);
+    assert_eq!(byte(&r, 10, 23), 128 + 63);
+    assert_eq!(byte(&r, 10, 31), 128 + 63);
+    let img = image(&mut r, 1, 16, 8, ChannelType::UnsignedInt8);
+    r.dwords(47, &[0, 2, 0x0001_001F]);
+    for i in 0..64 {
+        r.regs[31 * 32 + i] = 200 + (i % 50) as u8;
+    }
+    let write = "(W) send.dc1 (8|M0) null r47 r31 0x100 0x020A8001 {@2,$4} // wr:1h+4, rd:0; media block write";
+    r.send("12p1", write, ALL, 0).unwrap();
+    let data = &r.mem.buffers[img].data;
+    assert_eq!(
+        (data[128], data[64 * 3 + 31], data[64 * 3 + 32]),
+        (200, 213, 224)
+    );
+}
+
+#[test]
+fn typed_surface_write_takes_coordinates_then_channels() {
+    let mut r = Rig::new(32);
+    let img = image(&mut r, 1, 8, 4, ChannelType::UnsignedInt8);
+    r.dwords(13, &(0..8).collect::<Vec<_>>());
+    r.dwords(93, &[2; 8]);
+    for ch in 0..4 {
+        r.dwords(
+            94 + ch,
+            &(0..8).map(|s| 10 * ch as u32 + s).collect::<Vec<_>>(),
+        );
+    }
+    let line = "send.dc1 (8|M0) null r13 r93 0x140 0x02035001 {@7,$4} // wr:1+5, rd:0; typed surface write with xyzw; u";
+    r.send("12p1", line, 0b1111_0111, 0).unwrap();
+    let data = &r.mem.buffers[img].data;
+    // Texel (5, 2): RGBA from slot 5.
+    assert_eq!(data[(2 * 8 + 5) * 4..(2 * 8 + 6) * 4], [5, 15, 25, 35]);
+    // Slot 3 is disabled: texel (3, 2) keeps its bytes.
+    assert_eq!(data[(2 * 8 + 3) * 4], 76);
+}
+
+/// A 4 x 2 single-channel float image whose texel (x, y) holds x + 4y, bound at
+/// `bti`, and sampler 0 (nearest, clamp to edge, normalized coordinates).
+fn float_image(r: &mut Rig, bti: u32) {
+    let desc = ImageDesc {
+        width: 4,
+        height: 2,
+        depth: 1,
+        array: false,
+        channels: 1,
+        channel_type: ChannelType::Float,
+    };
+    let data = (0..8).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let i = r.mem.add_image("img", desc, data);
+    r.mem.bind(bti, i);
+    r.mem.samplers.push(Sampler {
+        index: 0,
+        address: AddressMode::ClampToEdge,
+        linear: false,
+        normalized: true,
+    });
+}
+
+/// Channel c of 16 samples texel (c % 4, c / 4 % 2), by normalized coordinates.
+fn sample_coords(r: &mut Rig, u: usize, v: usize) {
+    let us: Vec<u32> = (0..16)
+        .map(|c| ((c % 4) as f32 + 0.5) / 4.0)
+        .map(f32::to_bits)
+        .collect();
+    let vs: Vec<u32> = (0..16)
+        .map(|c| ((c / 4 % 2) as f32 + 0.5) / 2.0)
+        .map(f32::to_bits)
+        .collect();
+    r.dwords(u, &us);
+    r.dwords(v, &vs);
+}
+
+#[test]
+fn sampler_sample_lz_with_a_header_and_without() {
+    let mut r = Rig::new(32);
+    float_image(&mut r, 0);
+    sample_coords(&mut r, 76, 78);
+    let skl = "sends (16|M0) r92:w r62 r76 0x102 0x028D8000 // wr:1h+4, rd:8; sampler; simd16 sample with lod forced to 0 using sampler index 0";
+    r.send("9", skl, ALL, 0).unwrap();
+    let f = |r: &Rig, reg: usize, i: usize| f32::from_bits(r.dword(reg, i));
+    // R of channel 6 (texel (2, 1)) and of channel 13 (texel (1, 1)); alpha is 1.
+    assert_eq!((f(&r, 92, 6), f(&r, 93, 5), f(&r, 98, 0)), (6.0, 5.0, 1.0));
+    // Xe: no header, u in the first payload, v in the second.
+    sample_coords(&mut r, 68, 60);
+    let tgl = "send.smpl (16|M0) r72 r68 r60 0x80 0x04858000 {@3,$2} // wr:2+2, rd:8; simd16 sample with lod forced to 0 using sampler index 0";
+    r.send("12p1", tgl, 0x00FF, 0).unwrap();
+    assert_eq!(f(&r, 72, 7), 7.0);
+    // A disabled channel keeps its register.
+    assert_eq!(r.dword(73, 0), 0);
+}
+
+#[test]
+fn sampler_sample_l_reads_v_from_the_second_payload() {
+    let mut r = Rig::new(32);
+    float_image(&mut r, 0);
+    sample_coords(&mut r, 76, 60);
+    let line = "send.smpl (16|M0) r80 r76 r60:4 0x0 0x04842000 {$5} // wr:2+4, rd:8; simd16 sample override LOD using sampler index 0";
+    r.send("12p71", line, ALL, 0).unwrap();
+    assert_eq!(f32::from_bits(r.dword(81, 3)), 3.0);
+}
+
+#[test]
+fn the_payload_prolog_reads_the_indirect_data() {
+    let mut r = Rig::new(32);
+    let cross: Vec<u8> = (0..96).collect();
+    let per_thread: Vec<u8> = (0..192).map(|i| (i as u8) ^ 0xFF).collect();
+    r.indirect = gpukit_gen::message::indirect_data(&cross, &per_thread, 2);
+    // Per-thread data of thread 2: 0x60 + 2 * 0xC0, oword block read with a byte offset.
+    r.dwords(127, &[0, 0, 0x60 + 2 * 0xC0]);
+    let line = "(W) send.dc0 (8|M0) r1 r127 null:0 0x0 0x024844FD {A@1,$0} // wr:1h+0, rd:4; oword aligned block read x8";
+    r.send("12p71", line, ALL, 0).unwrap();
+    assert_eq!(r.regs[32..36], [0xFF, 0xFE, 0xFD, 0xFC]);
+    // XeHPC: the cross-thread data through LSC bti[255], transposed, 64-byte registers.
+    let mut r = Rig::new(64);
+    r.indirect = gpukit_gen::message::indirect_data(&cross, &per_thread, 0);
+    r.dwords(127, &[0x40]);
+    let line = "send.ugm (1|M0) r4 r127 null:0 0xFF000000 0x6218D500 {I@1,$2} // wr:1+0, rd:1; load.ugm.d32x16t.a32.ca.ca.bti[255]";
+    r.send("12p72", line, 1, 0).unwrap();
+    assert_eq!(r.regs[4 * 64..4 * 64 + 4], [0x40, 0x41, 0x42, 0x43]);
+    // Past the cross-thread data (96 bytes): the per-thread data, then zeros.
+    assert_eq!(r.regs[4 * 64 + 32..4 * 64 + 36], [0xFF, 0xFE, 0xFD, 0xFC]);
+}
+
+#[test]
+fn stateless_bti_255_is_the_threads_private_scratch() {
+    let mut r = Rig::new(32);
+    r.dwords(81, &(0..16).map(|c| 4 * c + 64).collect::<Vec<_>>());
+    r.dwords(83, &(0..16).map(|c| 300 + c).collect::<Vec<_>>());
+    let line = "send.dc1 (16|M0) null r81 r83 0x80 0x04025EFF {@4,$1} // wr:2+2, rd:0; untyped surface write with x";
+    r.send("12p1", line, ALL, 0).unwrap();
+    assert_eq!(r.scratch[64 + 4 * 15..64 + 4 * 16], 315u32.to_le_bytes());
 }

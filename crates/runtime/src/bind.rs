@@ -31,6 +31,13 @@ pub enum Code<'a> {
     Gen(&'a gpukit_iga::Listing),
 }
 
+/// A kernel's code as the launch runs it: Gen code is lowered once, before anything
+/// is bound (its register file is the launch's register footprint).
+enum Ready<'k, 'a> {
+    Visa(&'a Routine, &'k [(&'a [u8], &'a Routine)]),
+    Gen(gpukit_gen::Program),
+}
+
 /// What the caller asks of one launch.
 pub struct Request {
     pub global: [u32; 3],
@@ -386,13 +393,19 @@ pub fn launch(
     // The shape is the caller's: its mistakes are usage errors, found before any
     // argument is bound.
     let shape = Shape::of(&launch).map_err(Error::Usage)?;
-    let footprint = match &kernel.code {
-        Code::Visa { body, functions } => interp::footprint(body, functions, &launch)
-            .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?,
-        Code::Gen(_) => interp::Footprint {
+    // Gen code is lowered once, before anything is bound: its register file is the
+    // footprint.
+    let code = match &kernel.code {
+        Code::Gen(listing) => Ready::Gen(gen::lower(listing, &abi, grf_bytes)?),
+        Code::Visa { body, functions } => Ready::Visa(body, functions),
+    };
+    let footprint = match &code {
+        Ready::Gen(program) => interp::Footprint {
             shape,
-            register_bytes_per_thread: gen::register_bytes(grf_bytes),
+            register_bytes_per_thread: u64::from(program.layout.total),
         },
+        Ready::Visa(body, functions) => interp::footprint(body, functions, &launch)
+            .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?,
     };
     if matches!(kernel.code, Code::Gen(_)) && options.checks.any() {
         return Err(Error::Usage(
@@ -752,20 +765,17 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    let run = match &kernel.code {
-        Code::Visa { body, functions } => {
-            interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
-        }
-        Code::Gen(listing) => {
-            let start = gen::start(listing, &abi)?;
+    let run = match &code {
+        Ready::Gen(program) => {
             gen::bind_indirect_data(
                 &mut mem,
                 &launch.payload.cross_thread,
                 abi.entry.inline_data.bytes(grf_bytes),
             );
-            gen::run(listing, start, &launch, &mut mem, trace)
-                .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?
-                .map(|stats| (stats, Vec::new()))
+            gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
+        }
+        Ready::Visa(body, functions) => {
+            interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
         }
     };
     let (stats, findings) = run.map_err(|error| Error::Run {

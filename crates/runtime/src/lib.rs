@@ -40,6 +40,10 @@ pub enum Error {
     /// An input file is wrong or inconsistent.
     #[error("{0}")]
     Input(String),
+    /// The Gen listing cannot be run (it does not lower): an input error the caller
+    /// places in the listing's file.
+    #[error("{0}")]
+    Listing(String),
     /// A file could not be read (from the caller's reader).
     #[error("{0}")]
     Io(String),

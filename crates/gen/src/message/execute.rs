@@ -8,6 +8,7 @@ use gpukit_visa::interp::message::atomic_result;
 pub fn execute(msg: &Message, cx: &mut SendContext<'_>) -> Result<Effect, String> {
     match &msg.kind {
         Kind::Access(a) => run(a, cx).map_err(|e| format!("{}: {e}", msg.name))?,
+        Kind::Image(img) => super::image::run(img, cx).map_err(|e| format!("{}: {e}", msg.name))?,
         Kind::Fence | Kind::Null => {}
         Kind::Barrier => return Ok(Effect::Barrier),
         Kind::EndOfThread => return Ok(Effect::EndOfThread),

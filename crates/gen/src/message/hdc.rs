@@ -3,7 +3,7 @@
 //! 255 stateless), 19 a header; the rest is per message. Field positions and
 //! codes from IGA's HDC message decoder.
 
-use super::{Access, Address, Data, Kind, Message, Op, Space};
+use super::{Access, Address, Data, Image, ImageOp, Kind, Message, Op, Space};
 use gpukit_iga::syntax::Gen;
 
 const SLM_BTI: u32 = 254;
@@ -12,11 +12,15 @@ fn bits(v: u32, at: u32, len: u32) -> u32 {
     (v >> at) & ((1 << len) - 1)
 }
 
-/// The space of a 32-bit-address message at binding-table index `bti`.
+/// The space of a 32-bit-address message at binding-table index `bti`: 254 SLM;
+/// 255 stateless from the thread's scratch pointer (r0.5, 0 in gpukit's payload),
+/// IGC's private memory, as vISA's surface 255 is; 253 stateless, which IGC uses
+/// only for the payload prolog's loads of the indirect data.
 fn space(bti: u32) -> Space {
     match bti {
         SLM_BTI => Space::Slm,
-        253 | 255 => Space::Flat,
+        255 => Space::Scratch,
+        253 => Space::Indirect,
         b => Space::Bti(b),
     }
 }
@@ -94,7 +98,13 @@ fn gather(components: u64, mem_bytes: usize, reg_bytes: usize) -> Data {
     }
 }
 
-pub(super) fn decode(sfid: &str, desc: u32, platform: Gen, eot: bool) -> Result<Message, String> {
+pub(super) fn decode(
+    sfid: &str,
+    desc: u32,
+    xlen: u32,
+    platform: Gen,
+    eot: bool,
+) -> Result<Message, String> {
     let ty = bits(desc, 14, 5);
     let bti = desc & 0xFF;
     let header = bits(desc, 19, 1) == 1;
@@ -273,8 +283,50 @@ pub(super) fn decode(sfid: &str, desc: u32, platform: Gen, eot: bool) -> Result<
                 ),
             )
         }
-        ("dc1", 0x04 | 0x0A) => return Err("media block messages are not supported yet".into()),
-        ("dc1", 0x05 | 0x0D) => return Err("typed surface messages are not supported yet".into()),
+        // Media block read/write and typed surface read/write: images.
+        ("dc1", 0x04 | 0x0A | 0x05 | 0x0D) => {
+            let mlen = bits(desc, 25, 4);
+            let len = mlen + xlen;
+            let load = matches!(ty, 0x04 | 0x05);
+            let (op, name) = if matches!(ty, 0x04 | 0x0A) {
+                (
+                    ImageOp::MediaBlock { load },
+                    format!("media block {}", rw(load)),
+                )
+            } else {
+                let first_channel = match bits(desc, 12, 2) {
+                    1 => 0,
+                    2 => 8,
+                    g => return Err(format!("typed slot group {g} (SIMD4x2)")),
+                };
+                let (cmask, names) = colors(desc);
+                let n = cmask.count_ones();
+                let payload = len.saturating_sub(u32::from(header));
+                let coords = if load {
+                    payload
+                } else {
+                    payload.saturating_sub(n)
+                };
+                let op = ImageOp::Typed {
+                    load,
+                    channels: cmask as u8,
+                    coords: coords.min(3),
+                    first_channel,
+                };
+                (op, format!("typed surface {} {names}", rw(load)))
+            };
+            return Ok(Message {
+                kind: Kind::Image(Image {
+                    op,
+                    bti,
+                    header,
+                    mlen,
+                    len,
+                }),
+                eot,
+                name,
+            });
+        }
         _ => return Err(format!("HDC message type {ty:#x}")),
     };
     Ok(Message {

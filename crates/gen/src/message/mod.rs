@@ -17,6 +17,7 @@
 mod access;
 mod execute;
 mod hdc;
+mod image;
 mod lsc;
 
 use gpukit_iga::model::{Instruction, OperandKind, Reg, SurfaceOffset};
@@ -47,6 +48,46 @@ pub enum Kind {
     EndOfThread,
     /// A message to the null shared function: it does nothing.
     Null,
+    /// A media block or typed surface message on an image.
+    Image(Image),
+}
+
+/// A message on the image bound at a binding-table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub op: ImageOp,
+    pub bti: u32,
+    /// The payload starts with a header register.
+    pub header: bool,
+    /// Registers of the first payload (the descriptor's message length): payload
+    /// register `i` past it lies in the second payload.
+    pub mlen: u32,
+    /// Registers of both payloads.
+    pub len: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// A block of bytes by rows of a 2D image: the header holds the byte column
+    /// (dword 0), the row (dword 1) and the block's width and height less one
+    /// (dword 2, bits 9:0 and 21:16); rows lie in registers at a pitch of the width
+    /// rounded up to a power of two (at least 4).
+    MediaBlock { load: bool },
+    /// Texels at integer coordinates: `coords` registers of u, v, r (a dword per
+    /// slot), then (writes) a register per enabled channel of `channels` (RGBA =
+    /// bits 0-3); eight slots, slot `s` being the instruction's channel
+    /// `s + first_channel`.
+    Typed {
+        load: bool,
+        channels: u8,
+        coords: u32,
+        first_channel: u32,
+    },
+    /// The sampler's `sample_lz` / `sample_l` (and `sample`, at LOD 0): float
+    /// parameters u, v, [lod,] r (r: the 3D coordinate or an array's layer), each
+    /// a run of registers of a dword per channel; returns the channels the header
+    /// leaves enabled (all without a header), each its own run of registers.
+    Sample { simd: u32, sampler: u32, lod: bool },
 }
 
 /// One memory message: every data-port and LSC load, store and atomic.
@@ -82,6 +123,10 @@ pub enum Space {
     Slm,
     /// The thread's scratch (private) space, addressed from 0.
     Scratch,
+    /// A 32-bit stateless address (HDC binding-table index 253 with A32
+    /// addresses, LSC `bti[255]`): IGC reaches only the thread's indirect data this
+    /// way, in the payload prolog of XeHP+ kernels (see [`indirect_data`]).
+    Indirect,
 }
 
 /// Where a message's addresses come from.
@@ -145,8 +190,29 @@ pub struct SendContext<'a> {
     pub scratch_limit: usize,
     /// Counts reads into allocation padding (`Finding::OverRead`).
     pub findings: &'a mut Findings,
+    /// The thread's indirect data ([`indirect_data`]), which r0.0 points at (0).
+    pub indirect: &'a [u8],
     pub group: [u32; 3],
     pub thread: u32,
+}
+
+/// Bytes of the cross-thread data an XeHPG thread receives in r1 at dispatch (the
+/// inline data): its payload prolog saves r1 before loading the local ids over it,
+/// and the indirect data holds only the rest of the cross-thread data (XeHPC
+/// kernels of the corpus load all of it).
+pub const INLINE_DATA_BYTES: usize = 32;
+
+/// The indirect data NEO writes for a thread and XeHP+ kernels load in their
+/// prolog (from r0.0 & ~0x3F, which gpukit's payload leaves 0): the cross-thread
+/// data past the inline data (its size rounded up to 32 bytes), then every thread's
+/// per-thread data (local ids), `per_thread.len()` bytes each; only `thread`'s is
+/// filled, as only it reads its own (at `r0.2`'s thread index).
+pub fn indirect_data(cross_thread: &[u8], per_thread: &[u8], thread: u32) -> Vec<u8> {
+    let at = cross_thread.len().next_multiple_of(32) + thread as usize * per_thread.len();
+    let mut v = vec![0; at + per_thread.len()];
+    v[..cross_thread.len()].copy_from_slice(cross_thread);
+    v[at..].copy_from_slice(per_thread);
+    v
 }
 
 /// A send descriptor operand: an immediate, or an address register read at run time.
@@ -178,6 +244,23 @@ pub fn descriptors(inst: &Instruction) -> (Descriptor, Descriptor) {
     let n = inst.srcs.len();
     let at = |i: Option<usize>| of(i.and_then(|i| inst.srcs.get(i)).map(|s| &s.kind));
     (at(n.checked_sub(2)), at(n.checked_sub(1)))
+}
+
+/// Registers of a split send's second payload: the length the listing gives it
+/// (XeHPG on encode it apart from the extended descriptor), else extended
+/// descriptor bits 9:6 before Xe, 10:6 from Xe on.
+fn second_payload_len(inst: &Instruction, platform: Gen, ex_desc: u32) -> u32 {
+    let listed = inst.srcs.get(1).and_then(|s| match &s.kind {
+        OperandKind::Data(d) if d.reg.name != "null" => d.len,
+        _ => None,
+    });
+    match listed {
+        Some(l) => l as u32,
+        None => {
+            let bits = if platform < Gen::Xe { 4 } else { 5 };
+            (ex_desc >> 6) & ((1 << bits) - 1)
+        }
+    }
 }
 
 fn immediate(v: &str) -> u32 {
@@ -218,13 +301,17 @@ pub fn decode(
                 .map_err(|w| unknown(&w));
         }
         "dc0" | "dc1" | "dcro" => {
-            return hdc::decode(&sfid, desc, platform, eot).map_err(|w| unknown(&w));
+            let xlen = second_payload_len(inst, platform, ex_desc);
+            return hdc::decode(&sfid, desc, xlen, platform, eot).map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),
         "ts" if eot => (Kind::EndOfThread, "end of thread"),
         "null" => (Kind::Null, "null"),
-        "smpl" => return Err(unknown("the sampler is not supported yet")),
+        "smpl" => {
+            let len = (desc >> 25 & 0xF) + second_payload_len(inst, platform, ex_desc);
+            return image::decode_sampler(desc, len, eot).map_err(|w| unknown(&w));
+        }
         "vme" | "cre" => return Err(unknown("video motion estimation is not supported")),
         "gtwy" => return Err(unknown("a gateway message other than the barrier")),
         _ => return Err(unknown("a message of this shared function")),

@@ -204,10 +204,12 @@ impl LaunchArgs {
         })
     }
 
-    /// Runs the launch; `place` says where a run error happened (file and line).
+    /// Runs the launch of the code in `file`; `place` says where a run error
+    /// happened (file and line).
     pub fn launch(
         &self,
         kernel: &Kernel<'_>,
+        file: &Path,
         prepared: Prepared,
         place: &dyn Fn(&interp::RunError) -> String,
     ) -> Result<Launched, CmdError> {
@@ -230,6 +232,7 @@ impl LaunchArgs {
                 runtime::Error::Run { ref error, .. } => {
                     CmdError::Input(format!("{}{e}", place(error)))
                 }
+                runtime::Error::Listing(m) => CmdError::input(file, m),
                 e => cmd_error(e),
             })?;
         Ok(Launched {

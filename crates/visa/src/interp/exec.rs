@@ -30,6 +30,7 @@ pub(crate) fn run_thread(
     slm: &mut Vec<u8>,
     stats: &mut Stats,
     trace: &mut Option<&mut dyn FnMut(String)>,
+    step: &mut Option<&mut dyn FnMut(&super::Step<'_>)>,
     group: [u32; 3],
     check: &mut Option<Checker>,
 ) -> Result<Stop, RunError> {
@@ -120,6 +121,16 @@ pub(crate) fn run_thread(
             .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
         let undefined_use = ctx.undefined_use.get();
         stats.channel_instructions += u64::from(active.count_ones());
+        if let Some(hook) = step.as_mut() {
+            hook(&super::Step {
+                group,
+                thread: th.index,
+                routine: r.name,
+                index,
+                active,
+                dst: stepped_dst(r, th, inst),
+            });
+        }
         if let Some(c) = check.as_mut() {
             if let Some((origin, lane, how)) = undefined_use {
                 c.uninit_register(p, origin, lane, how);
@@ -205,6 +216,23 @@ struct Ctx<'a, 'b> {
     undefined: Cell<(u32, u32)>,
     /// A use of an undefined value (origin, channel, how), reported after the step.
     undefined_use: Cell<Option<(u32, u32, &'static str)>>,
+}
+
+/// The variable an instruction's `dst` names and its bytes (for [`super::Step`]).
+fn stepped_dst<'t>(
+    r: &super::Layout<'_>,
+    th: &'t Thread,
+    inst: InstRef<'_>,
+) -> Option<(u32, &'t [u8])> {
+    let Some(Operand::Vector(v)) = inst.operand("dst") else {
+        return None;
+    };
+    let VectorKind::General { id, .. } = v.kind else {
+        return None;
+    };
+    let slot = r.vars.get(id as usize).copied().flatten()?;
+    let at = slot.base as usize;
+    Some((id, th.grf.get(at..at + slot.bytes as usize)?))
 }
 
 fn int(v: Val) -> i128 {
@@ -1979,30 +2007,17 @@ impl Ctx<'_, '_> {
         let data = self.raw(inst, if load { "dst" } else { "src" })?;
         let (img, desc) = self.image(surface)?;
         let pitch = width.max(4).next_power_of_two();
-        let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
         for i in 0..height {
             let row = y + i as i64;
             for j in 0..width {
                 let col = x + j as i64;
-                // Inside the first slice: reads out of it clamp to the nearest edge byte
-                // column and row; writes out of it are dropped.
-                let inside =
-                    (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row);
-                let at = |r: i64, c: i64| (r * row_bytes + c) as usize;
                 if load {
-                    let r = row.clamp(0, desc.height as i64 - 1);
-                    let c = col.clamp(0, row_bytes - 1);
-                    let b = self.mem.buffers[img]
-                        .data
-                        .get(at(r, c))
-                        .copied()
-                        .unwrap_or(0);
+                    let b = super::image::media_read_byte(&self.mem.buffers[img], &desc, row, col);
                     self.raw_write(data, i * pitch + j, &[b])?;
-                } else if inside {
+                } else {
                     let b = self.raw_bytes_at(data, i * pitch + j, 1)?[0];
-                    if let Some(slot) = self.mem.buffers[img].data.get_mut(at(row, col)) {
-                        *slot = b;
-                    }
+                    let buf = &mut self.mem.buffers[img];
+                    super::image::media_write_byte(buf, &desc, row, col, b);
                 }
             }
         }

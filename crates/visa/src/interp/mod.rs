@@ -14,7 +14,7 @@ pub mod alu;
 pub mod check;
 mod exec;
 mod fast;
-mod image;
+pub mod image;
 pub mod memory;
 pub mod message;
 pub mod value;
@@ -615,7 +615,46 @@ pub fn run_checked(
     functions: &[(&[u8], &Routine)],
     launch: &Launch,
     mem: &mut Memory,
+    trace: Option<&mut dyn FnMut(String)>,
+    options: &Options,
+) -> Result<(Stats, Vec<check::Finding>), RunError> {
+    run_hooked(routine, functions, launch, mem, trace, None, options)
+}
+
+/// One executed instruction as [`run_stepped`]'s hook sees it, after it ran.
+pub struct Step<'a> {
+    pub group: [u32; 3],
+    pub thread: u32,
+    /// The routine's name: empty for the kernel body, else the function's.
+    pub routine: &'a [u8],
+    /// The instruction's index in its routine: IGC's `$N` for the kernel body.
+    pub index: usize,
+    /// The channels it ran on.
+    pub active: u32,
+    /// The general variable its `dst` names (id) and that variable's bytes now.
+    pub dst: Option<(u32, &'a [u8])>,
+}
+
+/// [`run_with_options`] calling `step` after every instruction (every one on the
+/// generic path): `--compare` follows the vISA values instruction by instruction.
+pub fn run_stepped(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
+    step: &mut dyn FnMut(&Step<'_>),
+    options: &Options,
+) -> Result<Stats, RunError> {
+    run_hooked(routine, functions, launch, mem, None, Some(step), options).map(|(stats, _)| stats)
+}
+
+fn run_hooked(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
     mut trace: Option<&mut dyn FnMut(String)>,
+    mut step: Option<&mut dyn FnMut(&Step<'_>)>,
     options: &Options,
 ) -> Result<(Stats, Vec<check::Finding>), RunError> {
     let top = |message: String| RunError {
@@ -644,7 +683,7 @@ pub fn run_checked(
             .collect();
         c.track_registers(&program, grf_len, &written);
     }
-    if options.translate && trace.is_none() && checker.is_none() {
+    if options.translate && trace.is_none() && step.is_none() && checker.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }
     let Shape {
@@ -761,6 +800,7 @@ pub fn run_checked(
                             &mut slm,
                             &mut stats,
                             &mut trace,
+                            &mut step,
                             group,
                             &mut checker,
                         )?;

@@ -63,6 +63,8 @@ pub fn run(a: Args) -> CmdResult {
         name: &name,
         code: Code::Gen(&listing),
     };
-    let launched = a.launch.launch(&kernel, prepared, &|e| place(&a.file, e))?;
+    let launched = a
+        .launch
+        .launch(&kernel, &a.file, prepared, &|e| place(&a.file, e))?;
     a.launch.finish(&name, &launched, None, None)
 }

@@ -36,8 +36,8 @@ pub struct Args {
     /// `.asm` dump beside FILE, same stem) on the same arguments, and compare every
     /// buffer byte for byte: each buffer that differs is a line (`compare: ...`: how
     /// many elements, the first), and any difference exits 1
-    #[arg(long, value_name = "GEN.asm", num_args = 0..=1, require_equals = true, default_missing_value = "")]
-    compare: Option<PathBuf>,
+    #[arg(long, value_name = "GEN.asm", num_args = 0..=1, require_equals = true)]
+    compare: Option<Option<PathBuf>>,
 }
 
 /// Where a run stopped: the file, and the instruction's line of a text.
@@ -125,11 +125,7 @@ pub fn run(a: Args) -> CmdResult {
     let gen = match &a.compare {
         None => None,
         Some(path) => {
-            let path = if path.as_os_str().is_empty() {
-                a.file.with_extension("asm")
-            } else {
-                path.clone()
-            };
+            let path = path.clone().unwrap_or_else(|| a.file.with_extension("asm"));
             let listing = crate::cmd::iga::run::read_listing(&path, &prepared.program)?;
             Some((path, listing))
         }
@@ -139,7 +135,7 @@ pub fn run(a: Args) -> CmdResult {
         name: &name,
         code: Code::Visa { body, functions },
     };
-    let launched = a.launch.launch(&kernel, prepared, &|e| {
+    let launched = a.launch.launch(&kernel, &a.file, prepared, &|e| {
         place(&a.file, text.as_deref(), body, e)
     })?;
     let diffs = match &gen {
@@ -155,9 +151,9 @@ pub fn run(a: Args) -> CmdResult {
                 name: &name,
                 code: Code::Gen(listing),
             };
-            let other = a
-                .launch
-                .launch(&kernel, prepared, &|e| crate::cmd::iga::run::place(path, e))?;
+            let other = a.launch.launch(&kernel, path, prepared, &|e| {
+                crate::cmd::iga::run::place(path, e)
+            })?;
             Some(runtime::compare::compare(
                 &launched.outcome,
                 &other.outcome,

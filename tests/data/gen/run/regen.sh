@@ -1,0 +1,19 @@
+#!/bin/sh
+# Rebuilds the fixtures of this folder from gen_run.cl: ocloc (Debian 12's, and IGC
+# 2.x's when SID_OCLOC names its wrapper) for tgllp, dg2 and pvc.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+build() { # release ocloc device
+  d="$work/$1-$3"; mkdir -p "$d"; cp "$here/gen_run.cl" "$d/"
+  (cd "$d" && IGC_ShaderDumpEnable=1 IGC_DumpToCustomDir=dump/ "$2" compile -file gen_run.cl \
+     -device "$3" -options -cl-kernel-arg-info -output_no_suffix -output k >/dev/null)
+  b="$d/k"; [ -f "$b" ] || b="$d/k.bin"
+  cp "$b" "$here/scale_copy.$3-$1.bin"
+  v=$(grep -l '\.kernel "scale_copy"' "$d"/dump/*.visaasm)
+  cp "$v" "$here/scale_copy.$3-$1.visaasm"
+  grep -v '^//\.declare\|^// |\|^// +' "${v%.visaasm}.asm" > "$here/scale_copy.$3-$1.asm"
+}
+for dev in tgllp dg2 pvc; do build deb12 ocloc $dev; done
+if [ -n "$SID_OCLOC" ]; then build sid "$SID_OCLOC" dg2; fi
