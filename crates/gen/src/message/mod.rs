@@ -302,7 +302,9 @@ pub fn decode(
         }
         "dc0" | "dc1" | "dcro" => {
             let xlen = second_payload_len(inst, platform, ex_desc);
-            return hdc::decode(&sfid, desc, xlen, platform, eot).map_err(|w| unknown(&w));
+            let exec_size = inst.exec_size as u32;
+            return hdc::decode(&sfid, desc, xlen, exec_size, platform, eot)
+                .map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),
