@@ -84,7 +84,7 @@ pub enum ImageOp {
         first_channel: u32,
     },
     /// The sampler's `sample_lz` / `sample_l` (and `sample`, at LOD 0): float
-    /// parameters u, v, [lod,] r (r: the 3D coordinate or an array's layer), each
+    /// parameters u, v, (lod,) r (r: the 3D coordinate or an array's layer), each
     /// a run of registers of a dword per channel; returns the channels the header
     /// leaves enabled (all without a header), each its own run of registers.
     Sample { simd: u32, sampler: u32, lod: bool },
