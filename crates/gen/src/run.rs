@@ -90,7 +90,7 @@ pub fn run(
                     // What the payload prolog of XeHP+ kernels loads: local ids from r1
                     // up to the cross-thread data, and the cross-thread data. Run from
                     // the prolog, the thread starts as the hardware dispatches it: the
-                    // inline data (the cross-thread data's first bytes) in r1
+                    // inline data (the cross-thread data's first bytes) in r1.
                     let grf = launch.grf_bytes as usize;
                     let cto = (launch.payload.cross_thread_offset as usize).max(grf);
                     let per_thread = payload.get(grf..cto).unwrap_or_default();

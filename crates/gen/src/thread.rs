@@ -496,7 +496,7 @@ impl Thread {
                     let g = i / 4 * 4;
                     let mut a = [Val::I(0); 4];
                     let mut b = [Val::I(0); 4];
-                    for k in 0..4 {
+                    for k in 0..4.min(inst.exec_size as usize - g) {
                         let (s0, s1) = (&inst.srcs[0], &inst.srcs[1]);
                         a[k] = decode(s0.ty, self.read_src(layout, &s0.src, s0.size, g + k)?);
                         b[k] = decode(s1.ty, self.read_src(layout, &s1.src, s1.size, g + k)?);
