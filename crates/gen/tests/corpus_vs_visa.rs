@@ -17,16 +17,6 @@ use gpukit_visa::model::Interface;
 use std::path::Path;
 use std::time::Instant;
 
-/// XeHPC kernels whose buffers differ since the engine runs them past their payload
-/// prolog (open: the printf buffer's aggregated atomic add, a private array through
-/// `r[a0.2]`, `acc2` in sha256's scratch offsets, bitcount).
-const KNOWN_DIFFERENCES: &[&str] = &[
-    "pvc: bit_tricks__bitcount_ops__simd32:",
-    "pvc: printf_debug__print_scalars__simd32:",
-    "pvc: private_indirect__private_insertion_sort__simd32:",
-    "pvc: sha256_big__sha256_block__simd16:",
-];
-
 fn required() -> bool {
     std::env::var_os("REQUIRE_PEERS").is_some_and(|v| v == "1")
 }
@@ -268,13 +258,8 @@ fn corpus_kernels_give_the_buffers_visa_run_gives() {
                 .filter(|d| !KNOWN_DIFFERENCES.iter().any(|k| d.starts_with(k))),
         );
     }
-    // Every kernel the Gen engine runs must agree with the vISA engine, except the
-    // differences known and not yet explained (a fix removes its entry).
-    let unexplained: Vec<&String> = differ
-        .iter()
-        .filter(|d| !KNOWN_DIFFERENCES.iter().any(|k| d.starts_with(k)))
-        .collect();
-    assert!(unexplained.is_empty(), "buffers differ: {unexplained:#?}");
+    // Every kernel the Gen engine runs must agree with the vISA engine.
+    assert!(differ.is_empty(), "buffers differ: {differ:#?}");
 }
 
 /// Kernels whose buffers differ for a reason this binding cannot tell apart from a
