@@ -1420,14 +1420,7 @@ impl Ctx<'_, '_> {
         let len = out.len();
         self.check_access(place, len, None);
         match place {
-            Place::Buffer(b, o) => {
-                let data = &self.mem.buffers[b].data;
-                // A read wholly in the padding starts past the end.
-                let from = o.min(data.len());
-                let have = (data.len() - from).min(len);
-                out[..have].copy_from_slice(&data[from..from + have]);
-                out[have..].fill(0);
-            }
+            Place::Buffer(b, o) => super::message::read_padded(&self.mem.buffers[b].data, o, out),
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
             Place::Scratch(o) => out.copy_from_slice(&self.th.scratch[o..o + len]),
         }
