@@ -115,6 +115,7 @@ pub(crate) fn run_thread(
                 && inst.exec().and_then(|e| e.exec_size()) == Some(1),
             undefined: Cell::new((0, 0)),
             undefined_use: Cell::new(None),
+            group,
         };
         let outcome = ctx
             .step(inst, pc)
@@ -211,6 +212,8 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
+    /// The work-group running.
+    group: [u32; 3],
     /// `--check uninit`: the channels whose sources read an undefined register
     /// byte, and the first such byte's origin (`check/registers.rs`).
     undefined: Cell<(u32, u32)>,
@@ -1660,6 +1663,7 @@ impl Ctx<'_, '_> {
         ob[..size].copy_from_slice(&old_bytes);
         let old = u64::from_le_bytes(ob);
         let new = atomic_result(op, old, a, b, size)?;
+        self.note_reservation(place, old);
         self.mem_write(place, &new.to_le_bytes()[..size]);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
@@ -1667,6 +1671,26 @@ impl Ctx<'_, '_> {
             self.raw_write(d, size.max(4) * c, &ret.to_le_bytes()[..size.max(4)])?;
         }
         Ok(())
+    }
+
+    /// An atomic on the printf buffer returned `old`: the bytes from there are the
+    /// records of the instruction's work-items ([`super::memory::Reservation`]).
+    pub(super) fn note_reservation(&mut self, place: Place, old: u64) {
+        if let Place::Buffer(b, _) = place {
+            if self.mem.printf_buffer == Some(b) {
+                let lanes = if self.thread_wide {
+                    self.active
+                } else {
+                    1 << self.lane
+                };
+                self.mem.reservations.push(super::memory::Reservation {
+                    offset: old,
+                    group: self.group,
+                    thread: self.th.index,
+                    lanes,
+                });
+            }
+        }
     }
 
     fn svm(&mut self, inst: InstRef<'_>) -> Res<Flow> {
