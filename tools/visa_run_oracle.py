@@ -1116,6 +1116,9 @@ def main():
     ap.add_argument("--gen-known", action="append",
                     help="file of `release kernel  # why` lines: Gen failures that do not fail the run; "
                          "an entry that no longer fails does (the list stays exact)")
+    ap.add_argument("--gen-write-known",
+                    help="with --gen: write the Gen failures of this run to FILE in --gen-known's format "
+                         "(each with its first difference, unsupported instruction or message)")
     ap.add_argument("--gen-only", action="store_true",
                     help="with --gen: the exit status is the Gen results' alone")
     a = ap.parse_args()
@@ -1434,6 +1437,15 @@ def main():
         gen_bad = gen_report(report, {name: (device, igc_env) for name, _, device, igc_env in targets},
                              gen_known)
         bad = gen_bad if a.gen_only else bad + gen_bad
+        if a.gen_write_known:
+            with open(a.gen_write_known, "w") as fh:
+                for name, rows in report.items():
+                    for r in rows:
+                        st = r.get("gen_status", "")
+                        if st.startswith("MISMATCH") or st == "gen error":
+                            why = re.sub(r"^error: (\S+\.asm: )?(kernel \w+: )?", "", r.get("gen_detail", ""))
+                            why = re.sub(r" \(work-group [^)]*\)$", "", why)
+                            fh.write(f"{name:12} {r['kernel']:24} # {st}: {why[:160]}\n")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(report, fh, indent=1)

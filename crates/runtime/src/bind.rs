@@ -789,11 +789,6 @@ pub fn launch(
     launch.scratch_bytes = scratch as u32;
     let run = match &code {
         Ready::Gen(program) => {
-            gen::bind_indirect_data(
-                &mut mem,
-                &launch.payload.cross_thread,
-                abi.entry.inline_data.bytes(grf_bytes),
-            );
             gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
         }
         Ready::Visa(body, functions) => {
