@@ -700,7 +700,8 @@ pub fn launch(
         .collect();
 
     // --check's shadow memory: a cell per byte of the buffers and the group's SLM,
-    // and room for as much again (at most 16 MiB) for private scratch.
+    // room for as much again (at most 16 MiB) for private scratch, and an origin per
+    // register byte of the group's threads.
     let mut options = options;
     if options.checks.any() {
         let bytes: u64 = mem
@@ -711,6 +712,12 @@ pub fn launch(
             + u64::from(slm).next_multiple_of(4096);
         let shadow = bytes.saturating_mul(interp::check::SHADOW_BYTES_PER_BYTE);
         let shadow = shadow.saturating_add(shadow.min(16 << 20));
+        // And the definedness of every thread's registers (`uninit`).
+        let shadow = shadow.saturating_add(
+            footprint
+                .register_bytes()
+                .saturating_mul(interp::check::REGISTER_SHADOW_PER_BYTE),
+        );
         budget.charge(
             &format!("kernel {name}: shadow memory of --check"),
             shadow,
@@ -758,14 +765,6 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    // The translated engine gives wrong results with 64-byte GRFs (PVC: the second
-    // and third printf of tests/data/visa/run/print_forms.pvc-deb12 are lost or
-    // garbled translated, right on the generic path): until it is fixed there,
-    // those launches run on the generic path.
-    let options = interp::Options {
-        translate: options.translate && grf_bytes == 32,
-        ..options
-    };
     let run = match &code {
         Ready::Gen(program) => {
             gen::bind_indirect_data(

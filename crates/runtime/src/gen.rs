@@ -38,10 +38,13 @@ pub fn lower(listing: &Listing, abi: &KernelAbi, grf_bytes: u32) -> Result<Progr
 pub const STATELESS_A32_BTIS: [u32; 2] = [253, 255];
 
 /// The indirect data a Xe-HP+ kernel's cross-thread prolog loads (from the address
-/// in r0.0 bits 31:6, through an A32 stateless block read): the cross-thread data
-/// the walker does not pass inline, padded to 64 bytes (the prolog reads whole
-/// blocks). gpukit's r0.0 holds 0, so the buffer is bound where A32 stateless
-/// reads resolve, and offset 0 is its start. Kernels without such a prolog never read it.
+/// in r0.0 bits 31:6, through an A32 stateless block read: HDC BTI 253 on DG2, LSC
+/// `bti[255]` A32 on PVC): the cross-thread data the walker does not pass inline,
+/// padded to 64 bytes (the prolog reads whole blocks). A32 stateless addresses are
+/// offsets from the general state base, where the runtime puts the indirect data;
+/// gpukit's r0.0 holds 0, so the buffer lies at address 0 (no other buffer is
+/// there: theirs start at 64 GiB) and is bound at the stateless BTIs too. Kernels
+/// without such a prolog never read it.
 pub fn bind_indirect_data(mem: &mut Memory, cross_thread: &[u8], inline_bytes: u32) {
     let mut data = cross_thread
         .get(inline_bytes as usize..)
@@ -50,6 +53,7 @@ pub fn bind_indirect_data(mem: &mut Memory, cross_thread: &[u8], inline_bytes: u
     data.resize(data.len().next_multiple_of(64).max(64), 0);
     let index = mem.buffers.len();
     mem.add("indirect data", data);
+    mem.buffers[index].base = 0;
     for bti in STATELESS_A32_BTIS {
         mem.bind(bti, index);
     }
