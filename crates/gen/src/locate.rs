@@ -56,6 +56,42 @@ pub struct Departure {
     pub got: Vec<u8>,
 }
 
+impl std::fmt::Display for Departure {
+    /// `$9 (V0051) first differs at Gen instruction #12, work-group 0,0,0 thread 0
+    /// (execution 0 of $9), byte 4 of the variable: vISA 0x00000005, Gen 0x00000006`:
+    /// the dword (of the bytes compared) holding the first differing byte.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = self
+            .expected
+            .iter()
+            .zip(&self.got)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        // The dword holding it, as a little-endian value (bytes when fewer are compared).
+        let window = |v: &[u8]| -> String {
+            let from = k / 4 * 4;
+            let bytes = &v[from.min(v.len())..(from + 4).min(v.len())];
+            match <[u8; 4]>::try_from(bytes) {
+                Ok(d) => format!("{:#010x}", u32::from_le_bytes(d)),
+                Err(_) => bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            }
+        };
+        let [x, y, z] = self.group;
+        write!(
+            f,
+            "${n} ({var}) first differs at Gen instruction #{i}, work-group {x},{y},{z} thread {t} (execution {e} of ${n}), byte {b} of the variable: vISA {want}, Gen {got}",
+            n = self.visa,
+            var = self.variable,
+            i = self.gen_instruction,
+            t = self.thread,
+            e = self.execution,
+            b = self.byte,
+            want = window(&self.expected),
+            got = window(&self.got),
+        )
+    }
+}
+
 /// `$N` of each instruction of an IGC `.asm` dump, in the order the assembly reader
 /// numbers instructions (every line with code that is not a label): the last
 /// `$digits` in the line's comment (`// $17`, `//  memory fence commit; $17`).
