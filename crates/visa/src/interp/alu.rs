@@ -218,10 +218,19 @@ fn relate(rel: Relation, o: std::cmp::Ordering) -> bool {
     }
 }
 
-fn as_float(v: Val) -> f64 {
+/// A value as a float operand (integers convert exactly where they fit).
+pub fn as_float(v: Val) -> f64 {
     match v {
         Val::F(f) => f,
         Val::I(i) => i as f64,
+    }
+}
+
+/// A value as an integer operand (floats truncate, saturating; NaN is 0).
+pub fn as_int(v: Val) -> i128 {
+    match v {
+        Val::I(i) => i,
+        Val::F(f) => f as i128,
     }
 }
 
