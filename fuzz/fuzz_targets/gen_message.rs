@@ -39,6 +39,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut slm = vec![0u8; 256];
     let mut scratch = Vec::new();
     let mut findings = Findings::default();
+    let indirect: Vec<u8> = (0..200).collect();
     let at = |b: u8| u32::from(b % 128) * grf as u32;
     let mut cx = SendContext {
         src0: at(data[13]),
@@ -53,6 +54,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         scratch: &mut scratch,
         scratch_limit: 4096,
         findings: &mut findings,
+        indirect: &indirect,
         group: [0; 3],
         thread: 0,
     };

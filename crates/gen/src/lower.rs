@@ -96,20 +96,29 @@ impl Offsets {
         n: u32,
         limit: u32,
     ) -> Option<Offsets> {
-        let w = w.max(1);
-        let at = |i: u32| base + ((i / w) * v + (i % w) * h) * size;
-        if (0..n).any(|i| at(i) + size > limit) {
+        let (v, w, h, size) = (
+            u64::from(v),
+            u64::from(w.max(1)),
+            u64::from(h),
+            u64::from(size),
+        );
+        let at = |i: u32| {
+            let i = u64::from(i);
+            u64::from(base) + ((i / w) * v + (i % w) * h) * size
+        };
+        // Every offset (and so the step) then fits in u32.
+        if (0..n).any(|i| at(i) + size > u64::from(limit)) {
             return None;
         }
-        Some(if n == 1 || (v == 0 && h == 0 && (w == 1 || n <= w)) {
+        Some(if n == 1 || (v == 0 && h == 0) {
             Offsets::Scalar(base)
-        } else if n <= w || v == w * h {
+        } else if u64::from(n) <= w || v == w * h {
             Offsets::Linear {
                 base,
-                step: h * size,
+                step: (h * size) as u32,
             }
         } else {
-            Offsets::Table((0..n).map(at).collect())
+            Offsets::Table((0..n).map(|i| at(i) as u32).collect())
         })
     }
 }
@@ -545,7 +554,7 @@ impl Cx<'_> {
             let source = match &operand.kind {
                 OperandKind::Direct(r) | OperandKind::Macro(r) => {
                     let ty = type_of(r.ty.as_deref())?.unwrap_or(Type::UD);
-                    let rgn = source_region(r.rgn, n, s == 2 || sources == 3);
+                    let rgn = source_region(r.rgn, n);
                     let (base, limit) = self.direct(r, ty, 1)?;
                     if r.reg.name == "ce" {
                         out.reads_ce0 = true;
@@ -622,9 +631,9 @@ impl Cx<'_> {
                         out.writes_cr0 = true;
                     }
                     let (base, limit) = self.direct(r, dst_ty, 1)?;
-                    let h = r.rgn.map_or(1, |g| g.h.max(0) as u32).max(1);
+                    let h = r.rgn.map_or(1, |g| clamp_u32(g.h)).max(1);
                     DstAt::Reg(
-                        Offsets::region(base, (n * h, n, h), size, n, limit)
+                        Offsets::region(base, (n.saturating_mul(h), n, h), size, n, limit)
                             .ok_or("the destination reaches past its register file")?,
                     )
                 };
@@ -654,16 +663,19 @@ impl Cx<'_> {
             .layout
             .register(name, r.reg.num)
             .ok_or_else(|| format!("register {}{} does not exist", name, r.reg.num))?;
-        let size = size_of(ty);
-        let sub = u32::try_from(r.reg.sub).map_err(|_| "negative subregister".to_string())?;
-        let at = base + sub * size;
-        if sub * size + units * size > block {
+        let size = u64::from(size_of(ty));
+        let sub = u64::try_from(r.reg.sub).map_err(|_| "negative subregister".to_string())?;
+        if sub
+            .saturating_mul(size)
+            .saturating_add(u64::from(units) * size)
+            > u64::from(block)
+        {
             return Err(format!(
                 "{}{}.{} lies past the register file",
                 name, r.reg.num, r.reg.sub
             ));
         }
-        Ok((at, base + block))
+        Ok((base + (sub * size) as u32, base + block))
     }
 
     fn indirect(&self, r: &RegOperand, ty: Type, n: u32, dst: bool) -> Res<Indirect> {
@@ -686,18 +698,19 @@ impl Cx<'_> {
         });
         let (rel, width) = match rgn {
             Some(IgaRegion { v: None, w, h }) if !dst => {
-                let w = w.unwrap_or(1).max(1) as u32;
-                let h = h.max(0) as u32;
+                let w = w.unwrap_or(1).clamp(1, 32) as u32;
                 // VxH: each row of `w` channels has its own address register.
-                let t: Box<[u32]> = (0..n).map(|i| (i % w) * h * size).collect();
+                let row = Offsets::region(0, (0, w, clamp_u32(h)), size, w, unlimited)
+                    .ok_or("region too large")?;
+                let t: Box<[u32]> = (0..n).map(|i| row.at((i % w) as usize)).collect();
                 (Offsets::Table(t), Some(w))
             }
             rgn => {
                 let shape = if dst {
-                    let h = rgn.map_or(1, |g| g.h.max(0) as u32).max(1);
-                    (n * h, n, h)
+                    let h = rgn.map_or(1, |g| clamp_u32(g.h)).max(1);
+                    (n.saturating_mul(h), n, h)
                 } else {
-                    source_region(rgn, n, false)
+                    source_region(rgn, n)
                 };
                 (
                     Offsets::region(0, shape, size, n, unlimited).ok_or("region too large")?,
@@ -706,7 +719,7 @@ impl Cx<'_> {
             }
         };
         if let Some(w) = width {
-            if r.reg.sub as u32 + n.div_ceil(w) > 16 {
+            if r.reg.sub.max(0).saturating_add(i64::from(n.div_ceil(w))) > 16 {
                 return Err("VxH addressing uses more address subregisters than a0 has".into());
             }
         }
@@ -855,9 +868,9 @@ fn predicate_function(func: &str, exec_size: u32) -> Option<(bool, u8)> {
 }
 
 /// A source region `<v;w,h>` as (v, w, h) in elements. Ternary (3-source) operands
-/// print `<v;h>` (width implied) and src2 `<h>`.
-fn source_region(rgn: Option<IgaRegion>, n: u32, ternary: bool) -> (u32, u32, u32) {
-    let c = |x: i64| x.max(0) as u32;
+/// print `<v;h>` (width implied) and src2 `<h>` (iga64's JSON spells both out).
+fn source_region(rgn: Option<IgaRegion>, n: u32) -> (u32, u32, u32) {
+    let c = clamp_u32;
     match rgn {
         None => (0, 1, 0),
         Some(IgaRegion { v, w: Some(w), h }) => (c(v.unwrap_or(0)), c(w), c(h)),
@@ -875,11 +888,14 @@ fn source_region(rgn: Option<IgaRegion>, n: u32, ternary: bool) -> (u32, u32, u3
             v: None,
             w: None,
             h,
-        }) => {
-            let _ = ternary;
-            (c(h) * n, n, c(h))
-        }
+        }) => (c(h).saturating_mul(n), n, c(h)),
     }
+}
+
+/// A region field as a count: negative is 0, and beyond any register file is as
+/// good as `u32::MAX / 4` (the offsets check rejects it).
+fn clamp_u32(x: i64) -> u32 {
+    x.clamp(0, i64::from(u32::MAX / 4)) as u32
 }
 
 fn parse_int(s: &str) -> Option<i128> {

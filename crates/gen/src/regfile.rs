@@ -113,8 +113,8 @@ impl Layout {
 
     /// The byte offset of flag subregister `f{num}.{sub}` (16 bits each).
     pub fn flag(&self, num: i64, sub: i64) -> Option<u32> {
-        let i = u32::try_from(num * 2 + sub).ok()?;
-        (sub < 2 && i < FLAG_REGS * 2).then_some(self.flag + 2 * i)
+        let (num, sub) = (u32::try_from(num).ok()?, u32::try_from(sub).ok()?);
+        (sub < 2 && num < FLAG_REGS).then(|| self.flag + 4 * num + 2 * sub)
     }
 }
 

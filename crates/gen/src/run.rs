@@ -4,6 +4,7 @@
 
 use crate::lower::{mnemonic, Program};
 use crate::thread::{Env, Stop, Thread};
+use crate::Platform;
 use gpukit_visa::interp::{thread_payload, Launch, Memory, RunError, Shape, Stats, SCRATCH_BYTES};
 use std::collections::HashMap;
 
@@ -79,13 +80,34 @@ pub fn run(
                     ] {
                         regs[at as usize..at as usize + 4].copy_from_slice(&v.to_le_bytes());
                     }
-                    threads.push(Thread::new(
+                    let mut th = Thread::new(
                         regs,
                         live,
                         program.start,
                         t,
                         (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
-                    ));
+                    );
+                    // What the payload prolog of XeHP+ kernels loads: local ids from r1
+                    // up to the cross-thread data, and the cross-thread data. Run from
+                    // the prolog, the thread starts as the hardware dispatches it: the
+                    // inline data (the cross-thread data's first bytes) in r1.
+                    let grf = launch.grf_bytes as usize;
+                    let cto = (launch.payload.cross_thread_offset as usize).max(grf);
+                    let per_thread = payload.get(grf..cto).unwrap_or_default();
+                    let cross = &launch.payload.cross_thread;
+                    // (XeHPG's prolog saves r1 first; XeHPC's loads all of it from memory.)
+                    let inline = if program.start == 0
+                        && matches!(program.platform, Platform::XeHp | Platform::XeHpg)
+                    {
+                        crate::message::INLINE_DATA_BYTES.min(cross.len())
+                    } else {
+                        0
+                    };
+                    th.indirect = crate::message::indirect_data(&cross[inline..], per_thread, t);
+                    if let Some(r1) = th.regs.get_mut(grf..grf + inline) {
+                        r1.copy_from_slice(&cross[..inline]);
+                    }
+                    threads.push(th);
                 }
                 stats.groups += 1;
                 stats.threads += threads.len() as u64;

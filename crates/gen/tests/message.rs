@@ -16,6 +16,7 @@ struct Rig {
     slm: Vec<u8>,
     scratch: Vec<u8>,
     findings: Findings,
+    indirect: Vec<u8>,
 }
 
 impl Rig {
@@ -27,6 +28,7 @@ impl Rig {
             slm: vec![0; 4096],
             scratch: Vec::new(),
             findings: Findings::default(),
+            indirect: Vec::new(),
         }
     }
     /// A buffer of `n` dwords 0, 1, 2, ... (times `scale`), bound at `bti`; its base address.
@@ -96,6 +98,7 @@ impl Rig {
             scratch: &mut self.scratch,
             scratch_limit: 1 << 16,
             findings: &mut self.findings,
+            indirect: &self.indirect,
             group: [0; 3],
             thread: 0,
         };
@@ -560,4 +563,36 @@ fn sampler_sample_l_reads_v_from_the_second_payload() {
     let line = "send.smpl (16|M0) r80 r76 r60:4 0x0 0x04842000 {$5} // wr:2+4, rd:8; simd16 sample override LOD using sampler index 0";
     r.send("12p71", line, ALL, 0).unwrap();
     assert_eq!(f32::from_bits(r.dword(81, 3)), 3.0);
+}
+
+#[test]
+fn the_payload_prolog_reads_the_indirect_data() {
+    let mut r = Rig::new(32);
+    let cross: Vec<u8> = (0..96).collect();
+    let per_thread: Vec<u8> = (0..192).map(|i| (i as u8) ^ 0xFF).collect();
+    r.indirect = gpukit_gen::message::indirect_data(&cross, &per_thread, 2);
+    // Per-thread data of thread 2: 0x60 + 2 * 0xC0, oword block read with a byte offset.
+    r.dwords(127, &[0, 0, 0x60 + 2 * 0xC0]);
+    let line = "(W) send.dc0 (8|M0) r1 r127 null:0 0x0 0x024844FD {A@1,$0} // wr:1h+0, rd:4; oword aligned block read x8";
+    r.send("12p71", line, ALL, 0).unwrap();
+    assert_eq!(r.regs[32..36], [0xFF, 0xFE, 0xFD, 0xFC]);
+    // XeHPC: the cross-thread data through LSC bti[255], transposed, 64-byte registers.
+    let mut r = Rig::new(64);
+    r.indirect = gpukit_gen::message::indirect_data(&cross, &per_thread, 0);
+    r.dwords(127, &[0x40]);
+    let line = "send.ugm (1|M0) r4 r127 null:0 0xFF000000 0x6218D500 {I@1,$2} // wr:1+0, rd:1; load.ugm.d32x16t.a32.ca.ca.bti[255]";
+    r.send("12p72", line, 1, 0).unwrap();
+    assert_eq!(r.regs[4 * 64..4 * 64 + 4], [0x40, 0x41, 0x42, 0x43]);
+    // Past the cross-thread data (96 bytes): the per-thread data, then zeros.
+    assert_eq!(r.regs[4 * 64 + 32..4 * 64 + 36], [0xFF, 0xFE, 0xFD, 0xFC]);
+}
+
+#[test]
+fn stateless_bti_255_is_the_threads_private_scratch() {
+    let mut r = Rig::new(32);
+    r.dwords(81, &(0..16).map(|c| 4 * c + 64).collect::<Vec<_>>());
+    r.dwords(83, &(0..16).map(|c| 300 + c).collect::<Vec<_>>());
+    let line = "send.dc1 (16|M0) null r81 r83 0x80 0x04025EFF {@4,$1} // wr:2+2, rd:0; untyped surface write with x";
+    r.send("12p1", line, ALL, 0).unwrap();
+    assert_eq!(r.scratch[64 + 4 * 15..64 + 4 * 16], 315u32.to_le_bytes());
 }

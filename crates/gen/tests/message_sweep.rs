@@ -82,6 +82,7 @@ fn random_descriptors_never_panic() {
         let mut slm = vec![0u8; 256];
         let mut scratch = Vec::new();
         let mut findings = Findings::default();
+        let indirect: Vec<u8> = (0..200).collect();
         let at = |r: &mut Rng| (r.below(128) * grf as u64) as u32;
         let mut cx = SendContext {
             src0: at(&mut rng),
@@ -96,6 +97,7 @@ fn random_descriptors_never_panic() {
             scratch: &mut scratch,
             scratch_limit: 4096,
             findings: &mut findings,
+            indirect: &indirect,
             group: [0; 3],
             thread: 0,
         };

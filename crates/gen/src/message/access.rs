@@ -8,6 +8,13 @@ use gpukit_visa::interp::image::{self, Texel};
 use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place, Sampler};
 use gpukit_visa::interp::message::{read_place, slm_offset};
 
+/// A resolved location: in memory, or at an offset of the thread's indirect data.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Loc {
+    Mem(Place),
+    Indirect(usize),
+}
+
 /// Where `len` bytes at `addr` of `space` lie. A read may run past a buffer's end
 /// into its allocation's padding (zeros, counted as an over-read); a write may not.
 pub(super) fn place(
@@ -16,12 +23,25 @@ pub(super) fn place(
     addr: i128,
     len: usize,
     read: bool,
-) -> Result<Place, String> {
+) -> Result<Loc, String> {
     let resolved = match space {
         Space::Slm => {
-            return check_slm(slm_offset(addr), len, cx.slm.len()).map_err(|e| e.to_string())
+            return check_slm(slm_offset(addr), len, cx.slm.len())
+                .map(Loc::Mem)
+                .map_err(|e| e.to_string())
         }
-        Space::Scratch => return scratch(cx, addr, len),
+        Space::Scratch => return scratch(cx, addr, len).map(Loc::Mem),
+        // Reads past the indirect data give zeros (the heap goes on); it is never written.
+        Space::Indirect => {
+            return match usize::try_from(addr) {
+                Ok(a) if read && a <= cx.indirect.len() + 4096 => Ok(Loc::Indirect(a)),
+                _ => Err(format!(
+                    "a {} of {len} bytes at 32-bit stateless address {addr:#x} (only the thread's {}-byte indirect data is there)",
+                    if read { "read" } else { "write" },
+                    cx.indirect.len()
+                )),
+            }
+        }
         Space::Flat if read => read_place(cx.mem, len, |m, back, n| {
             m.resolve_a64((addr - back) as u64, n)
         }),
@@ -35,7 +55,7 @@ pub(super) fn place(
     if miss.is_some() {
         cx.findings.over_read += 1;
     }
-    Ok(place)
+    Ok(Loc::Mem(place))
 }
 
 /// The thread's scratch space, grown (in pages, up to its limit) to cover the access.
@@ -57,8 +77,18 @@ fn scratch(cx: &mut SendContext<'_>, addr: i128, len: usize) -> Result<Place, St
 }
 
 /// The bytes at `place` into `out`; bytes past a buffer's end (its padding) read as zeros.
-pub(super) fn read(cx: &SendContext<'_>, place: Place, out: &mut [u8]) {
+pub(super) fn read(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
     let len = out.len();
+    let place = match loc {
+        Loc::Mem(p) => p,
+        Loc::Indirect(a) => {
+            let from = a.min(cx.indirect.len());
+            let have = (cx.indirect.len() - from).min(len);
+            out[..have].copy_from_slice(&cx.indirect[from..from + have]);
+            out[have..].fill(0);
+            return;
+        }
+    };
     match place {
         Place::Buffer(b, o) => {
             let data = &cx.mem.buffers[b].data;
@@ -73,9 +103,10 @@ pub(super) fn read(cx: &SendContext<'_>, place: Place, out: &mut [u8]) {
     }
 }
 
-/// `bytes` to `place` (resolved for a write: in bounds).
-pub(super) fn write(cx: &mut SendContext<'_>, place: Place, bytes: &[u8]) {
+/// `bytes` to `loc` (resolved for a write: in memory, in bounds).
+pub(super) fn write(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8]) {
     let len = bytes.len();
+    let Loc::Mem(place) = loc else { return };
     match place {
         Place::Buffer(b, o) => cx.mem.buffers[b].data[o..o + len].copy_from_slice(bytes),
         Place::Slm(o) => cx.slm[o..o + len].copy_from_slice(bytes),
@@ -87,7 +118,7 @@ pub(super) fn write(cx: &mut SendContext<'_>, place: Place, bytes: &[u8]) {
 /// one atomic step, and returns the old value.
 pub(super) fn atomic(
     cx: &mut SendContext<'_>,
-    place: Place,
+    place: Loc,
     size: usize,
     update: impl FnOnce(u64) -> Result<u64, String>,
 ) -> Result<u64, String> {

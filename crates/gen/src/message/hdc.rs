@@ -12,11 +12,15 @@ fn bits(v: u32, at: u32, len: u32) -> u32 {
     (v >> at) & ((1 << len) - 1)
 }
 
-/// The space of a 32-bit-address message at binding-table index `bti`.
+/// The space of a 32-bit-address message at binding-table index `bti`: 254 SLM;
+/// 255 stateless from the thread's scratch pointer (r0.5, 0 in gpukit's payload),
+/// IGC's private memory, as vISA's surface 255 is; 253 stateless, which IGC uses
+/// only for the payload prolog's loads of the indirect data.
 fn space(bti: u32) -> Space {
     match bti {
         SLM_BTI => Space::Slm,
-        253 | 255 => Space::Flat,
+        255 => Space::Scratch,
+        253 => Space::Indirect,
         b => Space::Bti(b),
     }
 }

@@ -36,16 +36,18 @@ fn is_quad(opcode: u32) -> bool {
 }
 
 /// The space of an address type (0 flat, 1 bss, 2 ss, 3 bti) with its surface
-/// value. IGC reaches the thread's scratch surface (r0.5's state) through `ss`
-/// and buffers through `bti`, flat addresses or `bss` (bound by index, as the
-/// vISA interpreter binds bindless surfaces).
+/// value. IGC reaches the thread's scratch surface (r0.5's state) through `ss`,
+/// the payload through `bti[255]`, and buffers through `bti`, flat addresses or
+/// `bss` (bound by index, as the vISA interpreter binds bindless surfaces).
 fn space(sfid: &str, addr_type: u32, surface: u32) -> Space {
     if sfid == "slm" {
         return Space::Slm;
     }
-    match addr_type {
-        0 => Space::Flat,
-        2 => Space::Scratch,
+    match (addr_type, surface) {
+        (0, _) => Space::Flat,
+        (2, _) => Space::Scratch,
+        // Binding-table index 255: 32-bit stateless (IGC's payload prolog).
+        (3, 255) => Space::Indirect,
         _ => Space::Bti(surface),
     }
 }

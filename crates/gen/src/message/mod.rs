@@ -123,6 +123,10 @@ pub enum Space {
     Slm,
     /// The thread's scratch (private) space, addressed from 0.
     Scratch,
+    /// A 32-bit stateless address (HDC binding-table index 253 with A32
+    /// addresses, LSC `bti[255]`): IGC reaches only the thread's indirect data this
+    /// way, in the payload prolog of XeHP+ kernels (see [`indirect_data`]).
+    Indirect,
 }
 
 /// Where a message's addresses come from.
@@ -186,8 +190,29 @@ pub struct SendContext<'a> {
     pub scratch_limit: usize,
     /// Counts reads into allocation padding (`Finding::OverRead`).
     pub findings: &'a mut Findings,
+    /// The thread's indirect data ([`indirect_data`]), which r0.0 points at (0).
+    pub indirect: &'a [u8],
     pub group: [u32; 3],
     pub thread: u32,
+}
+
+/// Bytes of the cross-thread data an XeHPG thread receives in r1 at dispatch (the
+/// inline data): its payload prolog saves r1 before loading the local ids over it,
+/// and the indirect data holds only the rest of the cross-thread data (XeHPC
+/// kernels of the corpus load all of it).
+pub const INLINE_DATA_BYTES: usize = 32;
+
+/// The indirect data NEO writes for a thread and XeHP+ kernels load in their
+/// prolog (from r0.0 & ~0x3F, which gpukit's payload leaves 0): the cross-thread
+/// data past the inline data (its size rounded up to 32 bytes), then every thread's
+/// per-thread data (local ids), `per_thread.len()` bytes each; only `thread`'s is
+/// filled, as only it reads its own (at `r0.2`'s thread index).
+pub fn indirect_data(cross_thread: &[u8], per_thread: &[u8], thread: u32) -> Vec<u8> {
+    let at = cross_thread.len().next_multiple_of(32) + thread as usize * per_thread.len();
+    let mut v = vec![0; at + per_thread.len()];
+    v[..cross_thread.len()].copy_from_slice(cross_thread);
+    v[at..].copy_from_slice(per_thread);
+    v
 }
 
 /// A send descriptor operand: an immediate, or an address register read at run time.
