@@ -1011,7 +1011,7 @@ def gen_classify(row):
     row["gen_same_as_visa"] = same
     if compared:
         row["gen_status"] = "match" if not diffs else "MISMATCH"
-        row["gen_detail"] = "; ".join(diffs) if diffs else ("= vISA" if same else "; ".join(row["gen_visa"]))
+        row["gen_detail"] = "; ".join(diffs) if diffs else ("= vISA" if same else "vISA differs: " + "; ".join(row["gen_visa"]))
     else:
         row["gen_status"] = "match (vISA)" if same else "MISMATCH (vISA)"
         row["gen_detail"] = "" if same else "; ".join(row["gen_visa"])

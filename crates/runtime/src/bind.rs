@@ -805,11 +805,6 @@ pub fn launch(
     let mut departure = None;
     let run = match &code {
         Ready::Locate(program, f) => {
-            gen::bind_indirect_data(
-                &mut mem,
-                &launch.payload.cross_thread,
-                abi.entry.inline_data.bytes(grf_bytes),
-            );
             departure = gpukit_gen::locate::locate(
                 f.body,
                 f.functions,
@@ -823,11 +818,6 @@ pub fn launch(
             Ok((Stats::default(), Vec::new()))
         }
         Ready::Gen(program) => {
-            gen::bind_indirect_data(
-                &mut mem,
-                &launch.payload.cross_thread,
-                abi.entry.inline_data.bytes(grf_bytes),
-            );
             gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
         }
         Ready::Visa(body, functions) => {

@@ -25,3 +25,7 @@ build() { # release ocloc device
 }
 for dev in tgllp dg2 pvc; do build deb12 ocloc $dev; done
 if [ -n "$SID_OCLOC" ]; then build sid "$SID_OCLOC" dg2; fi
+# iga64 -d text of the DG2 binary's code, as a user without shader dumps makes it.
+gpukit=${GPUKIT:-gpukit}
+"$gpukit" intel gen "$here/scale_copy.dg2-deb12.bin" --kernel scale_copy -o "$work/sc.gen"
+iga64 -d -p=12p71 "$work/sc.gen" > "$here/scale_copy.dg2-deb12.iga.asm"
