@@ -89,16 +89,19 @@ pub fn run(
                     let per_thread = payload.get(grf..cto).unwrap_or_default();
                     let cross = &launch.payload.cross_thread;
                     // (XeHPG's prolog saves r1 first; XeHPC's loads all of it from memory.)
-                    let inline = if program.start == 0
-                        && matches!(program.platform, Platform::XeHp | Platform::XeHpg)
-                    {
+                    // The walker passes the inline data whichever entry the runtime
+                    // uses, so the indirect data never holds it; started after the
+                    // per-thread prolog, the thread finds it where the payload put it.
+                    let inline = if matches!(program.platform, Platform::XeHp | Platform::XeHpg) {
                         crate::message::INLINE_DATA_BYTES.min(cross.len())
                     } else {
                         0
                     };
                     th.indirect = crate::message::indirect_data(&cross[inline..], per_thread, t);
-                    if let Some(r1) = th.regs.get_mut(grf..grf + inline) {
-                        r1.copy_from_slice(&cross[..inline]);
+                    if program.start == 0 {
+                        if let Some(r1) = th.regs.get_mut(grf..grf + inline) {
+                            r1.copy_from_slice(&cross[..inline]);
+                        }
                     }
                     threads.push(th);
                 }

@@ -1,8 +1,8 @@
 //! What a launch of Gen machine code needs beyond the vISA front end's: where the
-//! runtime starts the code, the indirect data the code's prologs read, and the
-//! register footprint.
+//! runtime starts the code, lowering it once, and running it with the trace hook.
 
 use crate::Error;
+pub use gpukit_gen::locate::Departure;
 use gpukit_gen::{LowerOptions, Program, RunOptions, TraceStep};
 use gpukit_iga::model::Listing;
 use gpukit_intel::KernelAbi;
@@ -14,8 +14,10 @@ use gpukit_visa::interp::{Launch, Memory, RunError, Stats};
 /// added when local IDs are used and the runtime does not generate them;
 /// `EncodeDispatchKernel` on Xe-HP+ likewise). gpukit's payload puts the local IDs
 /// in the registers as the walker does, so the prolog that would load them from
-/// memory is skipped; the cross-thread prolog after it runs, and reads
-/// [`bind_indirect_data`]'s buffer. Kernels before Xe-HP have no prolog: 0.
+/// memory is skipped; the cross-thread prolog after it runs and reads the thread's
+/// indirect data (the engine's model: `gpukit_gen::message`). Kernels before Xe-HP
+/// have no prolog: 0. (Offsets count 16 bytes an instruction, 8 when `{Compacted}`:
+/// the native encodings' sizes, as `gpukit_gen::lower_with` counts the listing's PCs.)
 pub fn start_offset(abi: &KernelAbi) -> u32 {
     if abi.per_thread.local_id == [false; 3] {
         0
@@ -33,30 +35,19 @@ pub fn lower(listing: &Listing, abi: &KernelAbi, grf_bytes: u32) -> Result<Progr
         .map_err(|e| Error::Listing(format!("kernel {}: {e}", abi.name)))
 }
 
-/// Binding-table indices of A32 stateless access (`BTI 253`, non-coherent, and 255):
-/// the surface relative to the general state base, where the indirect data lies.
-pub const STATELESS_A32_BTIS: [u32; 2] = [253, 255];
-
-/// The indirect data a Xe-HP+ kernel's cross-thread prolog loads (from the address
-/// in r0.0 bits 31:6, through an A32 stateless block read: HDC BTI 253 on DG2, LSC
-/// `bti[255]` A32 on PVC): the cross-thread data the walker does not pass inline,
-/// padded to 64 bytes (the prolog reads whole blocks). A32 stateless addresses are
-/// offsets from the general state base, where the runtime puts the indirect data;
-/// gpukit's r0.0 holds 0, so the buffer lies at address 0 (no other buffer is
-/// there: theirs start at 64 GiB) and is bound at the stateless BTIs too. Kernels
-/// without such a prolog never read it.
-pub fn bind_indirect_data(mem: &mut Memory, cross_thread: &[u8], inline_bytes: u32) {
-    let mut data = cross_thread
-        .get(inline_bytes as usize..)
-        .unwrap_or_default()
-        .to_vec();
-    data.resize(data.len().next_multiple_of(64).max(64), 0);
-    let index = mem.buffers.len();
-    mem.add("indirect data", data);
-    mem.buffers[index].base = 0;
-    for bti in STATELESS_A32_BTIS {
-        mem.bind(bti, index);
-    }
+/// What IGC's `.asm` dump says for `--compare`'s locating run: each Gen
+/// instruction's vISA `$N` and the register bytes of each vISA variable (its
+/// `//.declare` header, [`gpukit_intel::asm_alloc`]).
+pub fn placement(asm: &str) -> Result<gpukit_gen::locate::Placement, Error> {
+    let alloc = gpukit_intel::asm_alloc::read(asm).map_err(|e| Error::Listing(e.to_string()))?;
+    Ok(gpukit_gen::locate::Placement {
+        visa_ids: gpukit_gen::locate::visa_ids(asm),
+        variables: alloc
+            .variables
+            .iter()
+            .filter_map(|d| Some((d.name.clone(), d.grf_bytes(alloc.grf_bytes)?)))
+            .collect(),
+    })
 }
 
 /// Runs the lowered program over the launch's NDRange; `trace`, when given, gets
