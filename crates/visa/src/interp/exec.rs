@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod lsc;
+mod matrix;
 
 use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
@@ -754,6 +755,7 @@ impl Ctx<'_, '_> {
             Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
+            Opcode::DPAS => self.dpas(inst),
             _ => self.alu(inst),
         }
     }
@@ -1080,9 +1082,11 @@ impl Ctx<'_, '_> {
                     Opcode::ADD => a + b,
                     Opcode::MUL => a * b,
                     Opcode::MAD => super::value::mad(a, b, x, dst_ty == Type::F),
-                    Opcode::DIV => a / b,
+                    // divm: the IEEE-exact division (correctly rounded from f64).
+                    Opcode::DIV | Opcode::DIVM => a / b,
                     Opcode::INV => 1.0 / a,
-                    Opcode::SQRT => a.sqrt(),
+                    // sqrtm: the IEEE-exact square root (correctly rounded from f64).
+                    Opcode::SQRT | Opcode::SQRTM => a.sqrt(),
                     Opcode::RSQRT => 1.0 / a.sqrt(),
                     Opcode::EXP => a.exp2(),
                     Opcode::LOG => a.log2(),
