@@ -1487,27 +1487,29 @@ impl Ctx<'_, '_> {
             // IGC places __local variables from 0x10000000 (its local-memory window);
             // the SLM message decodes only the low bits.
             254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
-            // %scratch: the thread's own private space, addressed from 0.
-            255 => {
-                let limit = self.th.scratch_limit;
-                let end = usize::try_from(offset)
-                    .ok()
-                    .and_then(|o| o.checked_add(len))
-                    .filter(|e| *e <= limit)
-                    .ok_or_else(|| {
-                        Fault(format!(
-                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
-                        ))
-                    })?;
-                if self.th.scratch.len() < end {
-                    self.th
-                        .scratch
-                        .resize(end.next_multiple_of(4096).min(limit), 0);
-                }
-                Place::Scratch(offset as usize)
-            }
+            255 => self.scratch_place(offset, len)?,
             b => self.mem.resolve_bti(b, offset, len)?,
         })
+    }
+    /// `len` bytes at `offset` of `%scratch`: the thread's own private space, addressed
+    /// from 0, grown as it is used.
+    fn scratch_place(&mut self, offset: i128, len: usize) -> Res<Place> {
+        let limit = self.th.scratch_limit;
+        let end = usize::try_from(offset)
+            .ok()
+            .and_then(|o| o.checked_add(len))
+            .filter(|e| *e <= limit)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
+                ))
+            })?;
+        if self.th.scratch.len() < end {
+            self.th
+                .scratch
+                .resize(end.next_multiple_of(4096).min(limit), 0);
+        }
+        Ok(Place::Scratch(offset as usize))
     }
     fn raw_bytes(&self, r: Raw, len: usize) -> Res<Vec<u8>> {
         self.raw_bytes_at(r, 0, len)
