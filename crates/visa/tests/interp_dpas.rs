@@ -94,32 +94,45 @@ fn put_b(b: &mut [u8], n: usize, k: usize, bits: usize, v: u32) {
     b[at..at + 4].copy_from_slice(&dw.to_le_bytes());
 }
 
+/// The kernel's buffer for matrices of 2 rows, `k` deep and 8 columns: A's elements
+/// `a_bits` wide, B's `b_bits` wide, C's dwords; returns it with B's size in bytes.
+fn operands(
+    k: usize,
+    (a_bits, a): (usize, &dyn Fn(usize, usize) -> u32),
+    (b_bits, b): (usize, &dyn Fn(usize, usize) -> u32),
+    c: &dyn Fn(usize, usize) -> u32,
+) -> (Vec<u8>, usize) {
+    let b_bytes = k * b_bits / 32 * 32;
+    let mut buf = vec![0u8; 64 + b_bytes + 64];
+    for r in 0..2 {
+        pack(
+            &mut buf[r * 32..r * 32 + 32],
+            (0..k).map(|i| a(r, i)),
+            a_bits,
+        );
+    }
+    for n in 0..8 {
+        for i in 0..k {
+            put_b(&mut buf[64..64 + b_bytes], n, i, b_bits, b(i, n));
+        }
+        for r in 0..2 {
+            let at = 64 + b_bytes + r * 32 + n * 4;
+            buf[at..at + 4].copy_from_slice(&c(r, n).to_le_bytes());
+        }
+    }
+    (buf, b_bytes)
+}
+
 #[test]
 fn integer_dpas_with_u4_weights_and_s8_activations() {
     // K = 8 depths x 4 ops = 32; B's u4 elements take two depths a dword (4 registers).
     let a = |r: usize, k: usize| ((r * 7 + k * 5) % 23) as i32 - 11;
     let b = |k: usize, n: usize| ((k * 3 + n * 5) % 16) as u32;
     let c = |r: usize, n: usize| (r * 1000 + n) as i32 - 500;
-    let mut buf = vec![0u8; 256];
-    for r in 0..2 {
-        pack(
-            &mut buf[r * 32..r * 32 + 32],
-            (0..32).map(|k| a(r, k) as u32),
-            8,
-        );
-    }
-    for n in 0..8 {
-        for k in 0..32 {
-            put_b(&mut buf[64..192], n, k, 4, b(k, n));
-        }
-    }
-    for r in 0..2 {
-        for n in 0..8 {
-            let at = 192 + r * 32 + n * 4;
-            buf[at..at + 4].copy_from_slice(&c(r, n).to_le_bytes());
-        }
-    }
-    let got = run("dpas.u4.s8.8.2", "d", 128, buf);
+    let (buf, b_bytes) = operands(32, (8, &|r, k| a(r, k) as u32), (4, &b), &|r, n| {
+        c(r, n) as u32
+    });
+    let got = run("dpas.u4.s8.8.2", "d", b_bytes, buf);
     for r in 0..2 {
         for n in 0..8 {
             let want = c(r, n) + (0..32).map(|k| a(r, k) * b(k, n) as i32).sum::<i32>();
@@ -135,26 +148,13 @@ fn bf16_dpas_accumulates_in_f32() {
     let a = |r: usize, k: usize| ((r * 3 + k * 7) % 9) as f32 * 0.5 - 2.0;
     let b = |k: usize, n: usize| ((k + n * 3) % 5) as f32 - 2.0;
     let c = |r: usize, n: usize| (r * 8 + n) as f32 * 0.25;
-    let mut buf = vec![0u8; 384];
-    for r in 0..2 {
-        pack(
-            &mut buf[r * 32..r * 32 + 32],
-            (0..16).map(|k| bf16(a(r, k))),
-            16,
-        );
-    }
-    for n in 0..8 {
-        for k in 0..16 {
-            put_b(&mut buf[64..320], n, k, 16, bf16(b(k, n)));
-        }
-    }
-    for r in 0..2 {
-        for n in 0..8 {
-            let at = 320 + r * 32 + n * 4;
-            buf[at..at + 4].copy_from_slice(&c(r, n).to_le_bytes());
-        }
-    }
-    let got = run("dpas.bf.bf.8.2", "f", 256, buf);
+    let (buf, b_bytes) = operands(
+        16,
+        (16, &|r, k| bf16(a(r, k))),
+        (16, &|k, n| bf16(b(k, n))),
+        &|r, n| c(r, n).to_bits(),
+    );
+    let got = run("dpas.bf.bf.8.2", "f", b_bytes, buf);
     for r in 0..2 {
         for n in 0..8 {
             let want = c(r, n) + (0..16).map(|k| a(r, k) * b(k, n)).sum::<f32>();
