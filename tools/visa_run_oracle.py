@@ -72,6 +72,14 @@ UNDEFINED_ON_TARGET = {
     }
     for kernel in ("mma_i8", "mma_bf16")
 }
+# PVC has no sampler: IGC 1.0.12504 drops read_imagef's sampler message there (the
+# vISA's texel registers are read without ever being written: `sample` is nowhere in
+# the dump, only the typed writes are), and IGC 2.x refuses images for PVC ("For PVC
+# platform images should not be used").
+for _kernel in ("image_resample", "volume_slice", "array_layer_average"):
+    UNDEFINED_ON_TARGET[_kernel] = {
+        "pvc": "read_imagef with a sampler is undefined on pvc, which has no sampler: IGC 1.0.12504 emits "
+               "no sampler message (the texels it reads are uninitialized registers); IGC 2.x refuses images for pvc"}
 SCALAR_INT = 100
 SCALAR_FLOAT = 1.25
 
@@ -320,11 +328,32 @@ def build_options(src):
     return opts
 
 
+# Builtins of extensions no second implementation has, defined in OpenCL C from the
+# extension's text (tools/*.cl) and put before the source of a kernel that calls them:
+# {regex of the builtins: the file}.
+REFERENCE_BUILTINS = {
+    r"\bintel_sub_group_\w+_matrix_mad_k\d+\b": "matrix_mad_reference.cl",
+}
+
+
+def with_reference_builtins(src, kn):
+    """(source, note): the source with REFERENCE_BUILTINS' definitions of the builtins
+    the kernel calls put first, and what was added."""
+    added = []
+    for pattern, name in REFERENCE_BUILTINS.items():
+        if re.search(pattern, reachable_text(src, kn)):
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+            src = open(path).read() + "\n#line 1\n" + src
+            added.append(f"tools/{name}")
+    return src, (f", builtins from {' and '.join(added)}" if added else "")
+
+
 def compare_second(seconds, row, src, kn, simd, global_, local, second_args, outputs, inputs, pocl_why):
     """Compares gpukit's buffers with the first --second implementation that runs the
     kernel; sets the row and returns True, or False when none ran it (the row keeps
     why, for the caller's fallback)."""
-    job = {"src": src, "options": build_options(src), "kernel": kn, "global": list(global_),
+    job_src, reference = with_reference_builtins(src, kn)
+    job = {"src": job_src, "options": build_options(src), "kernel": kn, "global": list(global_),
            "local": list(local), "args": second_args,
            "sub_groups": bool(re.search(r"sub_group", reachable_text(src, kn)))}
     answers = seconds.ask(job, simd)
@@ -355,7 +384,7 @@ def compare_second(seconds, row, src, kn, simd, global_, local, second_args, out
         row["detail"] = f"{name}'s two runs differ; give the kernel a shape in SHAPES"
         return True
     row["status"] = f"match ({name})" if not diffs else f"MISMATCH ({name})"
-    why = f"PoCL 3.1: {pocl_why}; {impl}{res.get('detail') or ''}"
+    why = f"PoCL 3.1: {pocl_why}; {impl}{res.get('detail') or ''}{reference}"
     if sg:
         why += f", sub-groups of {sg}"
     if kn in UNDETERMINED:

@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod lsc;
+mod matrix;
 
 use super::alu::{self, as_float as flt, as_int as int, Relation};
 use super::check::{Access, Checker, Kind};
@@ -812,6 +813,7 @@ impl Ctx<'_, '_> {
             Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
+            Opcode::DPAS => self.dpas(inst),
             _ => self.alu(inst),
         }
     }
@@ -1123,9 +1125,11 @@ impl Ctx<'_, '_> {
                     Opcode::ADD => a + b,
                     Opcode::MUL => a * b,
                     Opcode::MAD => super::value::mad(a, b, x, dst_ty == Type::F),
-                    Opcode::DIV => a / b,
+                    // divm: the IEEE-exact division (correctly rounded from f64).
+                    Opcode::DIV | Opcode::DIVM => a / b,
                     Opcode::INV => 1.0 / a,
-                    Opcode::SQRT => a.sqrt(),
+                    // sqrtm: the IEEE-exact square root (correctly rounded from f64).
+                    Opcode::SQRT | Opcode::SQRTM => a.sqrt(),
                     Opcode::RSQRT => 1.0 / a.sqrt(),
                     Opcode::EXP => a.exp2(),
                     Opcode::LOG => a.log2(),
@@ -1438,27 +1442,29 @@ impl Ctx<'_, '_> {
             // IGC places __local variables from 0x10000000 (its local-memory window);
             // the SLM message decodes only the low bits.
             254 => check_slm(super::message::slm_offset(offset), len, self.slm.len())?,
-            // %scratch: the thread's own private space, addressed from 0.
-            255 => {
-                let limit = self.th.scratch_limit;
-                let end = usize::try_from(offset)
-                    .ok()
-                    .and_then(|o| o.checked_add(len))
-                    .filter(|e| *e <= limit)
-                    .ok_or_else(|| {
-                        Fault(format!(
-                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
-                        ))
-                    })?;
-                if self.th.scratch.len() < end {
-                    self.th
-                        .scratch
-                        .resize(end.next_multiple_of(4096).min(limit), 0);
-                }
-                Place::Scratch(offset as usize)
-            }
+            255 => self.scratch_place(offset, len)?,
             b => self.mem.resolve_bti(b, offset, len)?,
         })
+    }
+    /// `len` bytes at `offset` of `%scratch`: the thread's own private space, addressed
+    /// from 0, grown as it is used.
+    fn scratch_place(&mut self, offset: i128, len: usize) -> Res<Place> {
+        let limit = self.th.scratch_limit;
+        let end = usize::try_from(offset)
+            .ok()
+            .and_then(|o| o.checked_add(len))
+            .filter(|e| *e <= limit)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
+                ))
+            })?;
+        if self.th.scratch.len() < end {
+            self.th
+                .scratch
+                .resize(end.next_multiple_of(4096).min(limit), 0);
+        }
+        Ok(Place::Scratch(offset as usize))
     }
     fn raw_bytes(&self, r: Raw, len: usize) -> Res<Vec<u8>> {
         self.raw_bytes_at(r, 0, len)

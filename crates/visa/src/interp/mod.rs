@@ -490,6 +490,14 @@ fn zeroed(n: usize, what: &str) -> Result<Vec<u8>, String> {
 const HW_ID: u32 = 12;
 /// The predefined variable `%cr0` (`4_visa_header.md`, V14): the float mode.
 pub(crate) const CR0: u32 = 14;
+/// The surface-state offset of a thread's scratch surface, which the runtime passes in
+/// r0.5 (as `offset << 4`, bits 31:10) on Xe-HPC and later, the cores with 64-byte GRFs:
+/// IGC reaches private memory there through `ss(r0.5 >> 4)` LSC messages, addressed
+/// from 0 in each thread's own space. gpukit's value lies above every binding-table
+/// index and below its bindless offsets (0x10000 onwards), so no argument's surface
+/// shares it. Before Xe-HPC, r0.5 bits 31:10 are the thread's offset into the scratch
+/// space, which IGC adds to its `%scratch` addresses: 0, each thread's space its own.
+pub(crate) const SCRATCH_SURFACE_STATE: u32 = 0xFFC0;
 
 /// A launch's shape: the work-groups of its NDRange and the hardware threads of each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -881,6 +889,9 @@ pub fn thread_payload(
         }
     };
     put(4, gx);
+    if grf == 64 {
+        put(20, SCRATCH_SURFACE_STATE << 4);
+    }
     put(24, gy);
     put(28, gz);
     put(8, t);

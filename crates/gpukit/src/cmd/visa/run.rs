@@ -72,15 +72,35 @@ fn place(
 pub fn run(a: Args) -> CmdResult {
     let bytes = crate::input::read(&a.file, &[Format::VisaBinary, Format::VisaText])?;
     let mut input_bytes = bytes.len() as u64;
+    for path in &a.functions {
+        input_bytes += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    }
+    let options = interp::Options {
+        translate: !a.no_translate,
+        checks: match &a.check {
+            Some(list) => {
+                interp::check::Checks::parse(list).map_err(|m| usage(format!("--check: {m}")))?
+            }
+            None => interp::check::Checks::default(),
+        },
+        ..interp::Options::default()
+    };
+    // The program binary first: a text without a `//Platform:` trailer (IGC
+    // 1.0.12504's dumps) counts `&var[offset]` in the binary's GRFs.
+    let prepared = a.launch.prepare(input_bytes, options.clone())?;
+    let grf_bytes = prepared.program.grf_bytes();
     // `--prefer-text`: a defective .isa's text dump beside it instead.
     let beside = gpukit_visa::binary::text_dump_beside(&a.file)
         .filter(|_| a.prefer_text && gpukit_visa::binary::has_truncation_defect(&bytes));
     let (object, text) = if let Some(path) = &beside {
         let text = crate::input::read_text(path, &[Format::VisaText])?;
-        (super::parse_text(path, &text, None)?, Some(text))
+        (
+            super::parse_text_for_binary(path, &text, grf_bytes)?,
+            Some(text),
+        )
     } else if detect::detect(&bytes) != Format::VisaBinary {
         let text = crate::input::text(&a.file, bytes)?;
-        let obj = super::parse_text(&a.file, &text, None)?;
+        let obj = super::parse_text_for_binary(&a.file, &text, grf_bytes)?;
         (obj, Some(text))
     } else {
         let read = gpukit_visa::read(&bytes);
@@ -104,8 +124,8 @@ pub fn run(a: Args) -> CmdResult {
     let name = String::from_utf8_lossy(&kernel.name).into_owned();
     let mut extra = Vec::with_capacity(a.functions.len());
     for path in &a.functions {
-        input_bytes += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        extra.push(super::parse_file(path, None)?);
+        let text = crate::input::read_text(path, &[Format::VisaText])?;
+        extra.push(super::parse_text_for_binary(path, &text, grf_bytes)?);
     }
     let functions: Vec<(&[u8], &gpukit_visa::Routine)> = object
         .functions
@@ -113,17 +133,6 @@ pub fn run(a: Args) -> CmdResult {
         .chain(extra.iter().flat_map(|o| o.functions.iter()))
         .map(|f| (f.name.as_slice(), &f.body))
         .collect();
-    let options = interp::Options {
-        translate: !a.no_translate,
-        checks: match &a.check {
-            Some(list) => {
-                interp::check::Checks::parse(list).map_err(|m| usage(format!("--check: {m}")))?
-            }
-            None => interp::check::Checks::default(),
-        },
-        ..interp::Options::default()
-    };
-    let prepared = a.launch.prepare(input_bytes, options.clone())?;
     // --compare: the Gen listing, read before anything runs.
     let gen = match &a.compare {
         None => None,

@@ -13,6 +13,8 @@ use crate::model::{InstRef, Operand, Raw};
 pub(super) const SFID_SLM: u32 = 3;
 /// `sfid` of typed global memory (not an untyped message).
 const SFID_TGM: u32 = 2;
+/// `addr_type` of a surface-state offset (`ss`).
+const ADDR_SS: u32 = 3;
 /// `data_order` of the transposed (block) form.
 const TRANSPOSED: u32 = 2;
 
@@ -249,6 +251,9 @@ impl Ctx<'_, '_> {
             return Ok(check_slm(message::slm_offset(addr), len, self.slm.len())?);
         }
         let surface = t.surface;
+        if t.addr_type == ADDR_SS && surface == crate::interp::SCRATCH_SURFACE_STATE {
+            return self.scratch_place(addr, len);
+        }
         match (t.addr_type, read) {
             (1, true) => self.resolve_a64_read(addr as u64, len),
             (1, false) => Ok(self.mem.resolve_a64(addr as u64, len)?),
