@@ -12,6 +12,7 @@
 use crate::alu::{self, Class};
 use crate::lower::{Desc, DstAt, Indirect, Inst, Kind, Program, Src, Target};
 use crate::message::{self, Effect, SendContext};
+use gpukit_visa::interp::check::Checker;
 use gpukit_visa::interp::value::{decode, encode, FloatMode, Val};
 use gpukit_visa::interp::{Memory, Stats};
 use gpukit_visa::isa::Type;
@@ -59,6 +60,8 @@ pub(crate) struct Env<'a> {
     pub trace: Option<&'a dyn Fn(&crate::TraceStep)>,
     /// Messages of sends whose descriptors are registers, decoded once per value.
     pub messages: &'a mut HashMap<(usize, u32, u32), message::Message>,
+    /// `--check`: the vISA engine's checker, told of every access and barrier.
+    pub check: Option<&'a mut Checker>,
 }
 
 /// An error of the running instruction, before its location is attached.
@@ -173,7 +176,13 @@ impl Thread {
                 ));
             }
             let active = self.active;
+            if let Some(c) = env.check.as_deref_mut() {
+                c.at(self.index, index as u32);
+            }
             let flow = self.step(env, index, inst).map_err(|m| (index, m))?;
+            if let Some(e) = env.check.as_deref_mut().and_then(Checker::take_error) {
+                return Err((index, e));
+            }
             if let Some(trace) = env.trace {
                 trace(&crate::TraceStep {
                     index,
@@ -187,6 +196,16 @@ impl Thread {
                 Flow::Next => self.next(),
                 Flow::Moved => self.reschedule(),
                 Flow::Barrier => {
+                    if let Some(c) = env.check.as_deref_mut() {
+                        // Every channel's instruction, the barrier's for those at it.
+                        let mut pcs = self.pc;
+                        for (c, p) in pcs.iter_mut().enumerate() {
+                            if active & (1 << c) != 0 {
+                                *p = index as u32;
+                            }
+                        }
+                        c.barrier(program, active, active | self.waiting, &pcs);
+                    }
                     self.next();
                     return Ok(Stop::Barrier);
                 }
@@ -293,6 +312,10 @@ impl Thread {
                     indirect: &self.indirect,
                     group: env.group,
                     thread: self.index,
+                    check: env.check.as_deref_mut().map(|checker| message::Check {
+                        checker,
+                        program: env.program,
+                    }),
                 };
                 match message::execute(msg, &mut cx)? {
                     Effect::Done => Flow::Next,
