@@ -12,7 +12,7 @@
 use crate::alu::{self, Class};
 use crate::lower::{Desc, DstAt, Indirect, Inst, Kind, Program, Src, Target};
 use crate::message::{self, Effect, SendContext};
-use gpukit_visa::interp::check::Checker;
+use gpukit_visa::interp::check::{self, Checker};
 use gpukit_visa::interp::value::{decode, encode, FloatMode, Val};
 use gpukit_visa::interp::{Memory, Stats};
 use gpukit_visa::isa::Type;
@@ -446,7 +446,7 @@ impl Thread {
     /// An ALU instruction on `lanes` (instruction channel numbering).
     fn alu(
         &mut self,
-        env: &Env,
+        env: &mut Env,
         inst: &Inst,
         op: &alu::Op,
         lanes: u32,
@@ -530,6 +530,24 @@ impl Thread {
                     (bits, flag, None)
                 }
                 Class::Arith | Class::Logic | Class::Math => {
+                    // `math.idiv` and kin by zero: not a fault (the channel gets the
+                    // hardware's value), a `div-zero` finding under --check.
+                    if let (Some(c), Some(f @ ("idiv" | "iqot" | "irem"))) =
+                        (env.check.as_deref_mut(), op.subop)
+                    {
+                        if matches!(vals[1], Val::I(0)) {
+                            c.flag(
+                                env.program,
+                                check::Kind::DivZero,
+                                i as u32,
+                                None,
+                                None,
+                                format!(
+                                    "integer math.{f} by zero (the channel gets the hardware's value)"
+                                ),
+                            );
+                        }
+                    }
                     let out = (op.eval)(types, fm, &vals, acc_in);
                     let bits = encode(dst_ty, out.value, sat);
                     let flag = inst.cond.map(|c| alu::condition(c.cm, out.value, dst_ty));
