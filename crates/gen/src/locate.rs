@@ -341,6 +341,7 @@ pub fn locate(
         &mut gen_mem,
         &RunOptions {
             trace: Some(&compare),
+            ..RunOptions::default()
         },
     )
     .map_err(|e| format!("the Gen run: {e}"))?;

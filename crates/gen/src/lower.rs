@@ -66,6 +66,30 @@ impl Program {
     }
 }
 
+/// `--check` findings name a Gen instruction by its index among the listing's
+/// instructions (the front end maps it to a line and the `.asm` comment's `$N`).
+impl gpukit_visa::interp::check::Locate for Program {
+    fn site(
+        &self,
+        pc: u32,
+        work_item: [u32; 3],
+        action: &'static str,
+    ) -> gpukit_visa::interp::check::Site {
+        gpukit_visa::interp::check::Site {
+            index: pc as usize,
+            function: None,
+            mnemonic: self
+                .source
+                .get(pc as usize)
+                .map(mnemonic)
+                .unwrap_or_default(),
+            action,
+            work_item,
+            source: None,
+        }
+    }
+}
+
 /// Per-channel byte offsets of an operand's elements in the register file
 /// (channel `i` of the instruction, before the execution offset applies).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -101,6 +101,7 @@ impl Rig {
             indirect: &self.indirect,
             group: [0; 3],
             thread: 0,
+            check: None,
         };
         execute(&msg, &mut cx)
     }

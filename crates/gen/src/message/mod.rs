@@ -22,6 +22,7 @@ mod lsc;
 
 use gpukit_iga::model::{Instruction, OperandKind, Reg, SurfaceOffset};
 use gpukit_iga::syntax::{self, Gen};
+use gpukit_visa::interp::check::{Checker, Locate};
 use gpukit_visa::interp::{Findings, Memory};
 
 pub use execute::execute;
@@ -40,8 +41,10 @@ pub struct Message {
 pub enum Kind {
     /// A load, store or atomic.
     Access(Access),
-    /// A memory fence: program order already gives what it orders.
-    Fence,
+    /// A memory fence (of shared local memory when `local`, else of global memory):
+    /// program order already gives what it orders; `--check` learns which memory
+    /// the next barrier orders.
+    Fence { local: bool },
     /// The gateway's barrier signal.
     Barrier,
     /// The end-of-thread message (to the thread spawner or the gateway).
@@ -194,6 +197,15 @@ pub struct SendContext<'a> {
     pub indirect: &'a [u8],
     pub group: [u32; 3],
     pub thread: u32,
+    /// `--check`: where the send tells the vISA engine's checker of its accesses.
+    pub check: Option<Check<'a>>,
+}
+
+/// `--check`'s hook in a send: the launch's checker (shared with the vISA engine)
+/// and the program that names instructions in its findings.
+pub struct Check<'a> {
+    pub checker: &'a mut Checker,
+    pub program: &'a dyn Locate,
 }
 
 /// Bytes of the cross-thread data an XeHPG thread receives in r1 at dispatch (the
