@@ -258,10 +258,16 @@ impl Thread {
             Kind::Alu(op) => {
                 // A sel without a conditional modifier: the predicate picks, it masks nothing.
                 let picks = op.class == Class::Select && inst.cond.is_none() && !inst.csel;
-                let lanes = match pred {
+                let mut lanes = match pred {
                     Some(p) if !picks => lanes_on & p,
                     _ => lanes_on,
                 };
+                if op.class == Class::Scatter {
+                    lanes &= match inst.srcs.get(1).map(|s| &s.src) {
+                        Some(Src::Imm(mask)) => *mask as u32,
+                        _ => return Err("smov's channel mask (src1) is not an immediate".into()),
+                    };
+                }
                 env.stats.channel_instructions += u64::from(lanes.count_ones());
                 self.alu(env, inst, op, lanes, pred)?;
                 if inst.writes_cr0 {
@@ -533,7 +539,7 @@ impl Thread {
                     let flag = inst.cond.map(|c| alu::condition(c.cm, v, dst_ty));
                     (bits, flag, None)
                 }
-                Class::Arith | Class::Logic | Class::Math => {
+                Class::Arith | Class::Logic | Class::Math | Class::Scatter => {
                     // `math.idiv` and kin by zero: not a fault (the channel gets the
                     // hardware's value), a `div-zero` finding under --check.
                     if let (Some(c), Some(f @ ("idiv" | "iqot" | "irem"))) =
