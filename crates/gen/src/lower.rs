@@ -828,7 +828,15 @@ impl Cx<'_> {
                 .collect::<Res<_>>()?
         };
         let (desc, ex_desc) = if ldst {
-            (Desc::Imm(0), Desc::Imm(0))
+            // The syntax names the message; a `bss[a0.N]`/`ss[a0.N]` state register
+            // stands for the extended descriptor.
+            let ex = match message::descriptors(inst).0 {
+                message::Descriptor::Reg(r) => {
+                    Desc::Reg(self.direct(&RegOperand::new(r), Type::UD, 1)?.0)
+                }
+                message::Descriptor::Imm(v) => Desc::Imm(v),
+            };
+            (Desc::Imm(0), ex)
         } else if descs.len() == 2 {
             (descs[0], descs[1])
         } else {

@@ -596,3 +596,25 @@ fn stateless_bti_255_is_the_threads_private_scratch() {
     r.send("12p1", line, ALL, 0).unwrap();
     assert_eq!(r.scratch[64 + 4 * 15..64 + 4 * 16], 315u32.to_le_bytes());
 }
+
+#[test]
+fn a64_atomics_of_a_wide_send_are_simd16() {
+    let mut r = Rig::new(64);
+    let base = r.buffer(0, 16, 0);
+    r.qwords(16, &(0..16).map(|c| base + 4 * c).collect::<Vec<_>>());
+    r.dwords(26, &[3; 16]);
+    let line = "send.dc1 (16|M0) null r16 r26:1 0x0 0x040487FF {$6} // wr:2+1, rd:0; untyped a64 atomic int32 integer add";
+    r.send("12p72", line, ALL, 0).unwrap();
+    assert_eq!((r.mem_dword(0, 0), r.mem_dword(0, 15)), (3, 3));
+}
+
+#[test]
+fn lsc_bss_reaches_the_surface_its_state_register_names() {
+    let mut r = Rig::new(32);
+    r.buffer(0, 16, 0);
+    r.buffer(5, 16, 9);
+    r.dwords(8, &(0..16).map(|c| 4 * c).collect::<Vec<_>>());
+    let line = "load.ugm.d32.a32 (16|M0) r10:2 bss[a0.4][r8:2] {$1}";
+    r.send("12p71", line, ALL, 5).unwrap();
+    assert_eq!(r.dword(10, 3), 27);
+}

@@ -90,8 +90,9 @@ impl Outcome {
         Some(&self.memory.buffers[self.printf?].data)
     }
 
-    /// What the kernel printed, as the runtime prints it ([`printf::decode`]):
-    /// `None` when the kernel has no printf buffer.
+    /// What the kernel printed, as the runtime prints it ([`printf::decode_by_work_item`]:
+    /// each work-item's lines together, in work-item order): `None` when the kernel
+    /// has no printf buffer.
     pub fn printf_output(&self) -> Option<String> {
         let buffer = self.printf_buffer()?;
         let at = |address: u64| -> Option<Vec<u8>> {
@@ -108,7 +109,27 @@ impl Outcome {
         } else {
             Strings::Indexed(&self.printf_strings)
         };
-        Some(printf::decode(buffer, &strings))
+        // Who reserved which records: printed per work-item, in work-item order.
+        let blocks: Vec<printf::Block> = self
+            .memory
+            .reservations
+            .iter()
+            .map(|r| {
+                let [gx, gy, gz] = r.group.map(u128::from);
+                let group = (gz << 96) | (gy << 64) | (gx << 32);
+                printf::Block {
+                    offset: r.offset,
+                    items: (0..32)
+                        .filter(|lane: &u64| r.lanes & (1 << lane) != 0)
+                        .map(|lane| {
+                            let local = u64::from(r.thread) * u64::from(self.simd) + lane;
+                            group | u128::from(local & 0xFFFF_FFFF)
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Some(printf::decode_by_work_item(buffer, &strings, &blocks))
     }
 
     /// The buffer (and image) arguments, by index.
@@ -668,6 +689,7 @@ pub fn launch(
                 // The kernel reserves space by an atomic add on the first dword.
                 b[..4].copy_from_slice(&4u32.to_le_bytes());
                 printf = Some(mem.buffers.len());
+                mem.printf_buffer = printf;
                 mem.add("printf buffer", b).to_le_bytes().to_vec()
             }
             Implicit::Image { arg, param } => {
@@ -700,7 +722,8 @@ pub fn launch(
         .collect();
 
     // --check's shadow memory: a cell per byte of the buffers and the group's SLM,
-    // and room for as much again (at most 16 MiB) for private scratch.
+    // room for as much again (at most 16 MiB) for private scratch, and an origin per
+    // register byte of the group's threads.
     let mut options = options;
     if options.checks.any() {
         let bytes: u64 = mem
@@ -711,6 +734,12 @@ pub fn launch(
             + u64::from(slm).next_multiple_of(4096);
         let shadow = bytes.saturating_mul(interp::check::SHADOW_BYTES_PER_BYTE);
         let shadow = shadow.saturating_add(shadow.min(16 << 20));
+        // And the definedness of every thread's registers (`uninit`).
+        let shadow = shadow.saturating_add(
+            footprint
+                .register_bytes()
+                .saturating_mul(interp::check::REGISTER_SHADOW_PER_BYTE),
+        );
         budget.charge(
             &format!("kernel {name}: shadow memory of --check"),
             shadow,
@@ -758,14 +787,6 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    // The translated engine gives wrong results with 64-byte GRFs (PVC: the second
-    // and third printf of tests/data/visa/run/print_forms.pvc-deb12 are lost or
-    // garbled translated, right on the generic path): until it is fixed there,
-    // those launches run on the generic path.
-    let options = interp::Options {
-        translate: options.translate && grf_bytes == 32,
-        ..options
-    };
     let run = match &code {
         Ready::Gen(program) => {
             gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))

@@ -2,16 +2,52 @@
 //! pseudo-random register contents, run once with every routine lowered and once
 //! with none, must leave the same memory. The cases cover every instruction the
 //! engine lowers, each lane type, source modifier, saturation, region shape
-//! (scalar, contiguous, per-channel table), predication and a divergent goto.
+//! (scalar, contiguous, per-channel table), predication and a divergent goto, with
+//! 32-byte GRFs at SIMD16 and 64-byte GRFs (PVC) at SIMD16 and at SIMD32 in a
+//! partial work-group (some channels of a 32-channel instruction disabled).
 
 use gpukit_visa::interp::{self, Launch, Memory, Options, Payload};
 
-const SIMD: u32 = 16;
-/// Bytes of every operand variable (room for strided regions of 16 dwords).
-const VAR_BYTES: usize = 256;
-const GRF: u32 = 32;
-/// Payload byte where the sources' inputs start (after r0, the local IDs and the pointer).
-const INPUTS_AT: usize = 128;
+/// Bytes of every operand variable (room for strided regions of 32 dwords).
+const VAR_BYTES: usize = 512;
+
+/// The launch a case runs in.
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    grf: u32,
+    simd: u32,
+    /// Work-items of the one work-group (fewer than `simd`: channels disabled).
+    items: u32,
+}
+
+const CONFIGS: [Config; 3] = [
+    Config {
+        grf: 32,
+        simd: 16,
+        items: 16,
+    },
+    Config {
+        grf: 64,
+        simd: 16,
+        items: 16,
+    },
+    Config {
+        grf: 64,
+        simd: 32,
+        items: 20,
+    },
+];
+
+impl Config {
+    /// Payload byte of the cross-thread data: after r0 and the local IDs (a GRF).
+    fn cross_thread(&self) -> usize {
+        2 * self.grf as usize
+    }
+    /// Payload byte where the sources' inputs start (after the buffer pointer).
+    fn inputs_at(&self) -> usize {
+        self.cross_thread() + 64
+    }
+}
 
 struct Rng(u64);
 impl Rng {
@@ -105,7 +141,7 @@ fn source(rng: &mut Rng, var: &str, ty: &str, float_ok: bool) -> String {
     }
 }
 
-fn alu_case(rng: &mut Rng) -> Case {
+fn alu_case(rng: &mut Rng, cfg: Config) -> Case {
     let float = rng.next() % 2 == 0;
     let ops_float: &[(&str, usize)] = &[
         ("mov", 1),
@@ -165,7 +201,7 @@ fn alu_case(rng: &mut Rng) -> Case {
         *rng.pick(&INT_TYPES)
     };
     let sat = if rng.next() % 4 == 0 { ".sat" } else { "" };
-    let exec = *rng.pick(&[16u32, 16, 8, 1]);
+    let exec = *rng.pick(&[cfg.simd, 16, 8, 1]);
     let emask = if rng.next() % 3 == 0 { "M1_NM" } else { "M1" };
     let pred = *rng.pick(&["", "", "(P1) ", "(!P1) "]);
     let dst_region = if rng.next() % 4 == 0 { "<2>" } else { "<1>" };
@@ -249,7 +285,7 @@ fn memory_case(rng: &mut Rng) -> Case {
     }
 }
 
-fn kernel_text(c: &Case) -> String {
+fn kernel_text(c: &Case, cfg: Config) -> String {
     let decl = |id: &str, ty: &str| {
         format!(
             ".decl {id} v_type=G type={ty} num_elts={} align=GRF\n",
@@ -267,11 +303,15 @@ fn kernel_text(c: &Case) -> String {
     text += &decl("V0050", c.dst_type);
     text += &decl("V0051", "ud");
     text += ".decl P1 v_type=P num_elts=16\n.decl P2 v_type=P num_elts=16\n";
-    text += ".input V0034 offset=32 size=32\n.input V0033 offset=64 size=8\n";
+    text += &format!(
+        ".input V0034 offset={} size=32\n.input V0033 offset={} size=8\n",
+        cfg.grf,
+        cfg.cross_thread()
+    );
     for k in 0..4 {
         text += &format!(
             ".input V004{k} offset={} size={VAR_BYTES}\n",
-            INPUTS_AT + k * VAR_BYTES
+            cfg.inputs_at() + k * VAR_BYTES
         );
     }
     text += ".kernel_attr Target=\"3d\"\n.function \"main_0\"\n\nmain_0:\n";
@@ -285,8 +325,8 @@ fn kernel_text(c: &Case) -> String {
     text += "    and (M1, 16) V0043(0,0)<1> V0043(0,0)<1;1,0> 0x1:ud\n";
     text += "    cmp.ne (M1_NM, 16) P1 V0043(0,0)<1;1,0> 0x0:ud\n";
     text += &c.body;
-    // Both destinations, 256 bytes each, as 4 rows of 16 dwords.
-    for (var, rows) in [("V0050", 4), ("V0051", 4)] {
+    // Both destinations, whole, as rows of 16 dwords.
+    for (var, rows) in [("V0050", VAR_BYTES / 64), ("V0051", VAR_BYTES / 64)] {
         for row in 0..rows {
             text += &format!("    svm_scatter.4.1 (M1, 16) V0036.0 {var}.{}\n", row * 64);
             text += "    add (M1, 16) V0036(0,0)<1> V0036(0,0)<1;1,0> 0x40:uq\n";
@@ -296,22 +336,22 @@ fn kernel_text(c: &Case) -> String {
     text
 }
 
-fn run(text: &str, inputs: &[u8], translate: bool) -> Result<Vec<u8>, String> {
+fn run(text: &str, inputs: &[u8], cfg: Config, translate: bool) -> Result<Vec<u8>, String> {
     let object =
         gpukit_visa::text::parse_text(text).unwrap_or_else(|d| panic!("{}", d.render("k", text)));
     let mut mem = Memory::default();
-    let base = mem.add("buf", vec![0xEE; 8 * 64]);
-    let mut cross = vec![0u8; INPUTS_AT - 64 + inputs.len()];
+    let base = mem.add("buf", vec![0xEE; 2 * VAR_BYTES]);
+    let mut cross = vec![0u8; 64 + inputs.len()];
     cross[..8].copy_from_slice(&base.to_le_bytes());
-    cross[INPUTS_AT - 64..].copy_from_slice(inputs);
+    cross[64..].copy_from_slice(inputs);
     let launch = Launch {
-        simd: SIMD,
-        grf_bytes: GRF,
-        global: [SIMD, 1, 1],
-        local: [SIMD, 1, 1],
+        simd: cfg.simd,
+        grf_bytes: cfg.grf,
+        global: [cfg.items, 1, 1],
+        local: [cfg.items, 1, 1],
         payload: Payload {
             local_id: [true, false, false],
-            cross_thread_offset: 64,
+            cross_thread_offset: cfg.cross_thread() as u32,
             cross_thread: cross,
         },
         slm_bytes: 1024,
@@ -333,8 +373,8 @@ fn run(text: &str, inputs: &[u8], translate: bool) -> Result<Vec<u8>, String> {
     Ok(mem.buffers[0].data.clone())
 }
 
-fn check(rng: &mut Rng, case: Case) {
-    let text = kernel_text(&case);
+fn check(rng: &mut Rng, case: Case, cfg: Config) {
+    let text = kernel_text(&case, cfg);
     let mut inputs = Vec::new();
     for ty in case.src_types.iter().chain(["ud"].iter()) {
         inputs.extend(random_bytes(rng, ty));
@@ -353,11 +393,11 @@ fn check(rng: &mut Rng, case: Case) {
             b
         })
     };
-    let generic = canonical(run(&text, &inputs, false));
-    let translated = canonical(run(&text, &inputs, true));
+    let generic = canonical(run(&text, &inputs, cfg, false));
+    let translated = canonical(run(&text, &inputs, cfg, true));
     assert_eq!(
         translated, generic,
-        "translated and generic differ on\n{}",
+        "translated and generic differ ({cfg:?}) on\n{}",
         case.body
     );
 }
@@ -365,35 +405,43 @@ fn check(rng: &mut Rng, case: Case) {
 #[test]
 fn alu_instructions_agree_with_the_generic_path() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..1500 {
-        let case = alu_case(&mut rng);
-        check(&mut rng, case);
+    for cfg in CONFIGS {
+        for _ in 0..1000 {
+            let case = alu_case(&mut rng, cfg);
+            check(&mut rng, case, cfg);
+        }
     }
 }
 
 #[test]
 fn compares_and_predicates_agree_with_the_generic_path() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-    for _ in 0..600 {
-        let case = cmp_case(&mut rng);
-        check(&mut rng, case);
+    for cfg in CONFIGS {
+        for _ in 0..400 {
+            let case = cmp_case(&mut rng);
+            check(&mut rng, case, cfg);
+        }
     }
 }
 
 #[test]
 fn divergent_goto_agrees_with_the_generic_path() {
     let mut rng = Rng(0x94D0_49BB_1331_11EB);
-    for _ in 0..50 {
-        let case = goto_case(&mut rng);
-        check(&mut rng, case);
+    for cfg in CONFIGS {
+        for _ in 0..50 {
+            let case = goto_case(&mut rng);
+            check(&mut rng, case, cfg);
+        }
     }
 }
 
 #[test]
 fn slm_messages_agree_with_the_generic_path() {
     let mut rng = Rng(0xBF58_476D_1CE4_E5B9);
-    for _ in 0..300 {
-        let case = memory_case(&mut rng);
-        check(&mut rng, case);
+    for cfg in CONFIGS {
+        for _ in 0..200 {
+            let case = memory_case(&mut rng);
+            check(&mut rng, case, cfg);
+        }
     }
 }

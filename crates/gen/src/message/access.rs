@@ -6,7 +6,7 @@
 use super::{SendContext, Space};
 use gpukit_visa::interp::image::{self, Texel};
 use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place, Sampler};
-use gpukit_visa::interp::message::{read_place, slm_offset};
+use gpukit_visa::interp::message::{read_padded, read_place, slm_offset};
 
 /// A resolved location: in memory, or at an offset of the thread's indirect data.
 #[derive(Clone, Copy, Debug)]
@@ -81,23 +81,10 @@ pub(super) fn read(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
     let len = out.len();
     let place = match loc {
         Loc::Mem(p) => p,
-        Loc::Indirect(a) => {
-            let from = a.min(cx.indirect.len());
-            let have = (cx.indirect.len() - from).min(len);
-            out[..have].copy_from_slice(&cx.indirect[from..from + have]);
-            out[have..].fill(0);
-            return;
-        }
+        Loc::Indirect(a) => return read_padded(cx.indirect, a, out),
     };
     match place {
-        Place::Buffer(b, o) => {
-            let data = &cx.mem.buffers[b].data;
-            // A read wholly in the padding starts past the end.
-            let from = o.min(data.len());
-            let have = (data.len() - from).min(len);
-            out[..have].copy_from_slice(&data[from..from + have]);
-            out[have..].fill(0);
-        }
+        Place::Buffer(b, o) => read_padded(&cx.mem.buffers[b].data, o, out),
         Place::Slm(o) => out.copy_from_slice(&cx.slm[o..o + len]),
         Place::Scratch(o) => out.copy_from_slice(&cx.scratch[o..o + len]),
     }

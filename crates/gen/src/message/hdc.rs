@@ -102,6 +102,7 @@ pub(super) fn decode(
     sfid: &str,
     desc: u32,
     xlen: u32,
+    exec_size: u32,
     platform: Gen,
     eot: bool,
 ) -> Result<Message, String> {
@@ -248,7 +249,13 @@ pub(super) fn decode(
         ("dc1", 0x02 | 0x12) => {
             let a64 = ty == 0x12;
             let (code, what) = int_atomic(bits(desc, 8, 4))?;
-            let simd = if a64 || bits(desc, 12, 1) == 1 { 8 } else { 16 };
+            // The A64 form has no SIMD field (bit 12 is the data width): SIMD8, or
+            // SIMD16 as a wider send uses it (XeHPC's 64-byte registers).
+            let simd = match (a64, bits(desc, 12, 1)) {
+                (true, _) if exec_size > 8 => 16,
+                (true, _) | (false, 1) => 8,
+                (false, _) => 16,
+            };
             let wide = (a64 && bits(desc, 12, 1) == 1) || bits(desc, 8, 4) == 0;
             let size = if wide { 8 } else { 4 };
             (

@@ -84,7 +84,7 @@ pub enum ImageOp {
         first_channel: u32,
     },
     /// The sampler's `sample_lz` / `sample_l` (and `sample`, at LOD 0): float
-    /// parameters u, v, [lod,] r (r: the 3D coordinate or an array's layer), each
+    /// parameters u, v, (lod,) r (r: the 3D coordinate or an array's layer), each
     /// a run of registers of a dword per channel; returns the channels the header
     /// leaves enabled (all without a header), each its own run of registers.
     Sample { simd: u32, sampler: u32, lod: bool },
@@ -302,7 +302,9 @@ pub fn decode(
         }
         "dc0" | "dc1" | "dcro" => {
             let xlen = second_payload_len(inst, platform, ex_desc);
-            return hdc::decode(&sfid, desc, xlen, platform, eot).map_err(|w| unknown(&w));
+            let exec_size = inst.exec_size as u32;
+            return hdc::decode(&sfid, desc, xlen, exec_size, platform, eot)
+                .map_err(|w| unknown(&w));
         }
         "gtwy" if eot => (Kind::EndOfThread, "end of thread"),
         "gtwy" if desc & 7 == 4 => (Kind::Barrier, "barrier"),

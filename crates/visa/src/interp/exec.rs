@@ -18,6 +18,7 @@ use crate::semantics::{
     channel_enable, destination_offsets, direct_origin, indirect_multi_elements, source_offsets,
     ExecMask, MaskControl, Offsets, PredControl, Predication, RegionParams,
 };
+use std::cell::Cell;
 
 /// Runs until the thread ends or reaches a barrier.
 #[allow(clippy::too_many_arguments)]
@@ -112,10 +113,14 @@ pub(crate) fn run_thread(
             atomic: false,
             thread_wide: mask.is_some_and(|m| m.no_mask)
                 && inst.exec().and_then(|e| e.exec_size()) == Some(1),
+            undefined: Cell::new((0, 0)),
+            undefined_use: Cell::new(None),
+            group,
         };
         let outcome = ctx
             .step(inst, pc)
             .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
+        let undefined_use = ctx.undefined_use.get();
         stats.channel_instructions += u64::from(active.count_ones());
         if let Some(hook) = step.as_mut() {
             hook(&super::Step {
@@ -128,6 +133,9 @@ pub(crate) fn run_thread(
             });
         }
         if let Some(c) = check.as_mut() {
+            if let Some((origin, lane, how)) = undefined_use {
+                c.uninit_register(p, origin, lane, how);
+            }
             if let Some(m) = c.take_error() {
                 return Err(err_at(inst, &at, th.index, m));
             }
@@ -204,6 +212,13 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
+    /// The work-group running.
+    group: [u32; 3],
+    /// `--check uninit`: the channels whose sources read an undefined register
+    /// byte, and the first such byte's origin (`check/registers.rs`).
+    undefined: Cell<(u32, u32)>,
+    /// A use of an undefined value (origin, channel, how), reported after the step.
+    undefined_use: Cell<Option<(u32, u32, &'static str)>>,
 }
 
 /// The variable an instruction's `dst` names and its bytes (for [`super::Step`]).
@@ -299,8 +314,14 @@ impl Ctx<'_, '_> {
         b[..size].copy_from_slice(s);
         Ok(u64::from_le_bytes(b))
     }
-    fn store(&mut self, at: i64, ty: Type, bits: u64) -> Res<()> {
+    /// Writes channel `c`'s element (defined unless its sources were not).
+    fn store(&mut self, c: usize, at: i64, ty: Type, bits: u64) -> Res<()> {
         let size = ty.size().unwrap_or(4);
+        if let Some(check) = self.check.as_deref_mut() {
+            let (channels, origin) = self.undefined.get();
+            let origin = if channels & (1 << c) != 0 { origin } else { 0 };
+            check.reg_define(at.max(0) as usize, size, origin);
+        }
         let g = &mut self.th.grf;
         let s = usize::try_from(at)
             .ok()
@@ -312,6 +333,41 @@ impl Ctx<'_, '_> {
             })?;
         s.copy_from_slice(&bits.to_le_bytes()[..size]);
         Ok(())
+    }
+
+    /// `--check uninit`: channel `c` of a source read the element at `at`; an
+    /// undefined byte there makes what the channel computes undefined.
+    fn note_source(&self, c: usize, at: i64, ty: Type) {
+        let Some(check) = self.check.as_deref() else {
+            return;
+        };
+        let origin = check.reg_undefined(at.max(0) as usize, ty.size().unwrap_or(4));
+        if origin != 0 && c < 32 {
+            let (channels, first) = self.undefined.get();
+            let first = if first == 0 { origin } else { first };
+            self.undefined.set((channels | 1 << c, first));
+        }
+    }
+
+    /// Channel `c`'s sources are used `how`: undefined ones are a finding.
+    fn use_sources(&self, c: usize, how: &'static str) {
+        let (channels, origin) = self.undefined.get();
+        if channels & (1 << c) != 0 && self.undefined_use.get().is_none() {
+            self.undefined_use
+                .set(Some((origin, self.channel_lane(c), how)));
+        }
+    }
+
+    /// A message reads `len` register bytes at `at`: undefined ones are a finding.
+    fn use_register(&self, at: usize, len: usize) {
+        let Some(check) = self.check.as_deref() else {
+            return;
+        };
+        let origin = check.reg_undefined(at, len);
+        if origin != 0 && self.undefined_use.get().is_none() {
+            self.undefined_use
+                .set(Some((origin, self.lane, "in a message")));
+        }
     }
 
     fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
@@ -377,8 +433,9 @@ impl Ctx<'_, '_> {
                     &mut offsets,
                 )
                 .map_err(|e| Fault(e.to_string()))?;
-                for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                for (c, (slot, at)) in out.vals.iter_mut().zip(offsets.iter()).enumerate() {
                     *slot = decode(s.ty, self.load(*at, s.ty)?);
+                    self.note_source(c, *at, s.ty);
                 }
                 s.ty
             }
@@ -411,8 +468,9 @@ impl Ctx<'_, '_> {
                         rp.hstride,
                     )
                     .map_err(|e| Fault(e.to_string()))?;
-                    for (slot, e) in out.vals.iter_mut().zip(els.iter()) {
+                    for (c, (slot, e)) in out.vals.iter_mut().zip(els.iter()).enumerate() {
                         *slot = decode(t, self.load(e.byte_offset, t)?);
+                        self.note_source(c, e.byte_offset, t);
                     }
                 } else {
                     let origin =
@@ -420,8 +478,9 @@ impl Ctx<'_, '_> {
                     let mut offsets = Offsets::default();
                     source_offsets(origin, es, self.grf, exec, rp, &mut offsets)
                         .map_err(|e| Fault(e.to_string()))?;
-                    for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                    for (c, (slot, at)) in out.vals.iter_mut().zip(offsets.iter()).enumerate() {
                         *slot = decode(t, self.load(*at, t)?);
+                        self.note_source(c, *at, t);
                     }
                 }
                 t
@@ -539,6 +598,7 @@ impl Ctx<'_, '_> {
                     .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
                 for c in 0..exec {
                     if chen & (1 << c) != 0 {
+                        self.use_sources(c as usize, "as an address");
                         let at = base as usize + offset as usize + c as usize;
                         let slot =
                             self.th.addr.get_mut(at).ok_or_else(|| {
@@ -588,7 +648,7 @@ impl Ctx<'_, '_> {
                 let ty = self.dst_elems(v, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
-                        self.store(offs[c], ty, encode(ty, vals[c], sat))?;
+                        self.store(c, offs[c], ty, encode(ty, vals[c], sat))?;
                     }
                 }
                 Ok(())
@@ -950,7 +1010,7 @@ impl Ctx<'_, '_> {
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
-                        self.store(offs[c], ty, bits)?;
+                        self.store(c, offs[c], ty, bits)?;
                     }
                 }
                 return Ok(Flow::Next);
@@ -1017,8 +1077,8 @@ impl Ctx<'_, '_> {
                     let r = int(s(0, c))
                         .wrapping_mul(int(s(1, c)))
                         .wrapping_add(int(s(2, c)));
-                    self.store(offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
-                    self.store(offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
+                    self.store(c, offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
+                    self.store(c, offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
                 }
                 return Ok(Flow::Next);
             }
@@ -1363,14 +1423,7 @@ impl Ctx<'_, '_> {
         let len = out.len();
         self.check_access(place, len, None);
         match place {
-            Place::Buffer(b, o) => {
-                let data = &self.mem.buffers[b].data;
-                // A read wholly in the padding starts past the end.
-                let from = o.min(data.len());
-                let have = (data.len() - from).min(len);
-                out[..have].copy_from_slice(&data[from..from + have]);
-                out[have..].fill(0);
-            }
+            Place::Buffer(b, o) => super::message::read_padded(&self.mem.buffers[b].data, o, out),
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
             Place::Scratch(o) => out.copy_from_slice(&self.th.scratch[o..o + len]),
         }
@@ -1431,6 +1484,7 @@ impl Ctx<'_, '_> {
     fn raw_slice(&self, r: Raw, extra: usize, len: usize) -> Res<&[u8]> {
         let s = self.slot(r.id)?;
         let at = s.base as usize + r.offset as usize + extra;
+        self.use_register(at, len);
         self.th.grf.get(at..at + len).ok_or_else(|| {
             Fault(format!(
                 "V{} + {len} bytes lies outside the register file",
@@ -1454,6 +1508,9 @@ impl Ctx<'_, '_> {
         }
         let s = self.slot(r.id)?;
         let o = s.base as usize + r.offset as usize + at;
+        if let Some(c) = self.check.as_deref_mut() {
+            c.reg_define(o, bytes.len(), 0);
+        }
         let dst = self.th.grf.get_mut(o..o + bytes.len()).ok_or_else(|| {
             Fault(format!(
                 "V{} + {} bytes lies outside the register file",
@@ -1606,6 +1663,7 @@ impl Ctx<'_, '_> {
         ob[..size].copy_from_slice(&old_bytes);
         let old = u64::from_le_bytes(ob);
         let new = atomic_result(op, old, a, b, size)?;
+        self.note_reservation(place, old);
         self.mem_write(place, &new.to_le_bytes()[..size]);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
@@ -1613,6 +1671,26 @@ impl Ctx<'_, '_> {
             self.raw_write(d, size.max(4) * c, &ret.to_le_bytes()[..size.max(4)])?;
         }
         Ok(())
+    }
+
+    /// An atomic on the printf buffer returned `old`: the bytes from there are the
+    /// records of the instruction's work-items ([`super::memory::Reservation`]).
+    pub(super) fn note_reservation(&mut self, place: Place, old: u64) {
+        if let Place::Buffer(b, _) = place {
+            if self.mem.printf_buffer == Some(b) {
+                let lanes = if self.thread_wide {
+                    self.active
+                } else {
+                    1 << self.lane
+                };
+                self.mem.reservations.push(super::memory::Reservation {
+                    offset: old,
+                    group: self.group,
+                    thread: self.th.index,
+                    lanes,
+                });
+            }
+        }
     }
 
     fn svm(&mut self, inst: InstRef<'_>) -> Res<Flow> {

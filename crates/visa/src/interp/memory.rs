@@ -127,6 +127,26 @@ pub struct Memory {
     pub samplers: Vec<Sampler>,
     /// Program-scope data symbols and their addresses (what `faddr` of a name gives).
     pub symbols: Vec<(Vec<u8>, u64)>,
+    /// The printf buffer, when the runtime bound one: the engine logs who reserves
+    /// its bytes in [`Memory::reservations`].
+    pub printf_buffer: Option<usize>,
+    /// The atomic adds that reserved bytes of the printf buffer, in run order.
+    pub reservations: Vec<Reservation>,
+}
+
+/// Bytes of the printf buffer one atomic add reserved, and the work-items whose
+/// records fill them: IGC reserves once for every printing channel of a hardware
+/// thread (a NoMask one-channel atomic adding their sizes), and each channel writes
+/// its record at its prefix sum, lowest channel first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reservation {
+    /// The buffer offset the add returned.
+    pub offset: u64,
+    pub group: [u32; 3],
+    /// The hardware thread of the group (its channel 0 is local work-item thread x SIMD).
+    pub thread: u32,
+    /// The channels whose records the bytes hold.
+    pub lanes: u32,
 }
 
 /// An access that misses every buffer.

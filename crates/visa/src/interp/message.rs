@@ -125,6 +125,15 @@ pub fn allocation_bytes(size: usize) -> usize {
     size.next_multiple_of(4096)
 }
 
+/// `data`'s bytes from `at` into `out`, zeros past its end (a read that runs, or
+/// starts, in a buffer's allocation padding).
+pub fn read_padded(data: &[u8], at: usize, out: &mut [u8]) {
+    let from = at.min(data.len());
+    let have = (data.len() - from).min(out.len());
+    out[..have].copy_from_slice(&data[from..from + have]);
+    out[have..].fill(0);
+}
+
 /// The place of a `len`-byte read from a buffer, `resolve(mem, back, len)` placing
 /// `len` bytes at `back` bytes before the read's offset. IGC's block and dword
 /// messages read whole units past what the source reads (a `vload3` of a 12-byte

@@ -675,6 +675,14 @@ fn run_hooked(
         .checks
         .any()
         .then(|| check::Checker::new(options.checks, options.check_shadow_bytes, launch, mem));
+    if let Some(c) = checker.as_mut() {
+        let written: Vec<u32> = inputs
+            .iter()
+            .filter(|i| i.class() == crate::InputClass::General)
+            .map(|i| i.index)
+            .collect();
+        c.track_registers(&program, grf_len, &written);
+    }
     if options.translate && trace.is_none() && step.is_none() && checker.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }

@@ -134,6 +134,7 @@ impl Ctx<'_, '_> {
                         (data(self, "src1", n)?, 0)
                     };
                     let new = super::atomic_result(op, old, a, b, mem_bytes)?;
+                    self.note_reservation(place, old);
                     self.mem_write(place, &new.to_le_bytes()[..mem_bytes]);
                 }
                 self.lsc_put(dst, n * reg_bytes, reg_bytes, shift, old)?;

@@ -688,7 +688,9 @@ fn store_sized<const SIZE: usize>(
     chen: u32,
     bits: impl Fn(usize) -> u32,
 ) {
-    let all = n == 32 || chen == (1u32 << n) - 1;
+    // Every channel of the op enabled (`u32::MAX` at 32 channels: a shift by 32 would
+    // overflow, and a partial work-group of a SIMD32 launch enables only some).
+    let all = chen == u32::MAX >> (32 - n);
     if let (Place::Contiguous(a), true) = (place, all) {
         let a = *a as usize;
         for (c, d) in grf[a..a + SIZE * n].chunks_exact_mut(SIZE).enumerate() {
