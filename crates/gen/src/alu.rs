@@ -45,7 +45,7 @@
 
 use gpukit_iga::model::{Instruction, SrcMod};
 use gpukit_iga::syntax::Gen;
-use gpukit_visa::interp::alu::{self as shared, Relation};
+use gpukit_visa::interp::alu::{self as shared, as_float as flt, as_int as int, Relation};
 use gpukit_visa::interp::value::{self, is_float, is_unsigned, FloatMode, Val};
 use gpukit_visa::isa::Type;
 
@@ -407,20 +407,6 @@ pub fn dot(op: &Op, t: &Types, mode: FloatMode, a: &[Val; 4], b: &[Val; 4]) -> V
 }
 
 // ---- helpers ----
-
-fn int(v: Val) -> i128 {
-    match v {
-        Val::I(i) => i,
-        Val::F(f) => f as i128,
-    }
-}
-
-fn flt(v: Val) -> f64 {
-    match v {
-        Val::F(f) => f,
-        Val::I(i) => i as f64,
-    }
-}
 
 fn out(value: Val) -> Output {
     Output { value, acc: None }

@@ -56,6 +56,42 @@ pub struct Departure {
     pub got: Vec<u8>,
 }
 
+impl std::fmt::Display for Departure {
+    /// `$9 (V0051) first differs at Gen instruction #12, work-group 0,0,0 thread 0
+    /// (execution 0 of $9), byte 4 of the variable: vISA 0x00000005, Gen 0x00000006`:
+    /// the dword (of the bytes compared) holding the first differing byte.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = self
+            .expected
+            .iter()
+            .zip(&self.got)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        // The dword holding it, as a little-endian value (bytes when fewer are compared).
+        let window = |v: &[u8]| -> String {
+            let from = k / 4 * 4;
+            let bytes = &v[from.min(v.len())..(from + 4).min(v.len())];
+            match <[u8; 4]>::try_from(bytes) {
+                Ok(d) => format!("{:#010x}", u32::from_le_bytes(d)),
+                Err(_) => bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            }
+        };
+        let [x, y, z] = self.group;
+        write!(
+            f,
+            "${n} ({var}) first differs at Gen instruction #{i}, work-group {x},{y},{z} thread {t} (execution {e} of ${n}), byte {b} of the variable: vISA {want}, Gen {got}",
+            n = self.visa,
+            var = self.variable,
+            i = self.gen_instruction,
+            t = self.thread,
+            e = self.execution,
+            b = self.byte,
+            want = window(&self.expected),
+            got = window(&self.got),
+        )
+    }
+}
+
 /// `$N` of each instruction of an IGC `.asm` dump, in the order the assembly reader
 /// numbers instructions (every line with code that is not a label): the last
 /// `$digits` in the line's comment (`// $17`, `//  memory fence commit; $17`).
@@ -91,9 +127,12 @@ fn destination(inst: &Instruction, grf: u64) -> Option<(u64, u64, u64)> {
         return None;
     }
     let size = Type::from_name(r.ty.as_deref()?)?.size()? as u64;
-    let stride = r.rgn.map_or(1, |g| g.h.max(1)) as u64;
-    let start = r.reg.num as u64 * grf + r.reg.sub as u64 * size;
-    Some((start, size, stride * size))
+    // Listing numbers are input: out-of-range ones follow nothing.
+    let stride = u64::try_from(r.rgn.map_or(1, |g| g.h.max(1))).ok()?;
+    let num = u64::try_from(r.reg.num).ok()?;
+    let sub = u64::try_from(r.reg.sub).ok()?;
+    let start = num.checked_mul(grf)?.checked_add(sub.checked_mul(size)?)?;
+    Some((start, size, stride.checked_mul(size)?))
 }
 
 /// The name of vISA variable `id` in `routine` (its declared name, `V0047`).
@@ -148,7 +187,11 @@ fn checks(
             continue;
         };
         let exec_size = inst.exec_size.clamp(1, 32) as u32;
-        let span = dst.0..dst.0 + dst.2 * (exec_size as u64 - 1) + dst.1;
+        let span = dst.0
+            ..dst
+                .0
+                .saturating_add(dst.2.saturating_mul(exec_size as u64 - 1))
+                .saturating_add(dst.1);
         if span.end <= at.start || span.start >= at.end {
             continue;
         }
@@ -157,7 +200,10 @@ fn checks(
             placement.visa_ids.get(i + 1 + k) == Some(&Some(*n))
                 && destination(later, grf).is_some_and(|(s, size, stride)| {
                     let n = later.exec_size.clamp(1, 32) as u64;
-                    s < span.end && s + stride * (n - 1) + size > span.start
+                    s < span.end
+                        && s.saturating_add(stride.saturating_mul(n - 1))
+                            .saturating_add(size)
+                            > span.start
                 })
         });
         if finished_later {
@@ -258,8 +304,8 @@ pub fn locate(
             if t.channels & (1 << (ch + c.exec_offset).min(31)) == 0 {
                 continue;
             }
-            let from = start + u64::from(ch) * stride;
-            for b in from..from + size {
+            let from = start.saturating_add(u64::from(ch).saturating_mul(stride));
+            for b in from..from.saturating_add(size) {
                 if !c.at.contains(&b) {
                     continue;
                 }

@@ -35,14 +35,7 @@ pub fn run(
     mem: &mut Memory,
     options: &RunOptions,
 ) -> Result<Stats, RunError> {
-    let top = |message: String| RunError {
-        index: None,
-        function: None,
-        mnemonic: String::new(),
-        group: [0; 3],
-        thread: 0,
-        message,
-    };
+    let top = |message: String| RunError::of_group([0; 3], message);
     if launch.grf_bytes != program.layout.grf_bytes {
         return Err(top(format!(
             "the launch has {}-byte GRFs, the program was lowered for {}",
@@ -155,12 +148,7 @@ pub fn run(
                     }
                     let finished = done.iter().filter(|d| **d).count();
                     if finished > 0 {
-                        return Err(RunError {
-                            group,
-                            ..top(format!(
-                                "barrier deadlock: {at_barrier} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
-                            ))
-                        });
+                        return Err(RunError::barrier_deadlock(group, at_barrier, finished));
                     }
                     stats.barriers += 1;
                 }

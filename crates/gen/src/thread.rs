@@ -399,6 +399,10 @@ impl Thread {
             }
         }
         let n = inst.exec_size;
+        if p.group == 0 {
+            let bits = (word >> inst.exec_offset) & lanes(n);
+            return (if p.inv { !bits & lanes(n) } else { bits }) as u32;
+        }
         let mut bits = 0u32;
         for i in 0..n {
             let c = inst.exec_offset + i;
@@ -565,7 +569,7 @@ impl Thread {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_src(
         &self,
         layout: &crate::regfile::Layout,
@@ -624,19 +628,35 @@ fn type_size(t: Type) -> u32 {
     t.size().unwrap_or(4) as u32
 }
 
-#[inline]
+/// `size` (1, 2, 4 or 8) little-endian bytes at `at`; zero outside `regs`. Each size
+/// a fixed-width read (a copy of a run-time length is a `memmove` call per element).
+#[inline(always)]
 fn load(regs: &[u8], at: usize, size: u32) -> u64 {
-    let mut b = [0u8; 8];
-    if let Some(s) = regs.get(at..at + size as usize) {
-        b[..size as usize].copy_from_slice(s);
+    fn fixed<const N: usize>(regs: &[u8], at: usize) -> Option<[u8; N]> {
+        regs.get(at..at + N)?.try_into().ok()
     }
-    u64::from_le_bytes(b)
+    match size {
+        4 => fixed::<4>(regs, at).map_or(0, |b| u64::from(u32::from_le_bytes(b))),
+        2 => fixed::<2>(regs, at).map_or(0, |b| u64::from(u16::from_le_bytes(b))),
+        8 => fixed::<8>(regs, at).map_or(0, u64::from_le_bytes),
+        _ => regs.get(at).map_or(0, |b| u64::from(*b)),
+    }
 }
 
-#[inline]
+/// Stores the low `size` (1, 2, 4 or 8) bytes of `bits` at `at` (nothing outside `regs`).
+#[inline(always)]
 fn store(regs: &mut [u8], at: usize, size: u32, bits: u64) {
-    if let Some(s) = regs.get_mut(at..at + size as usize) {
-        s.copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+    fn fixed<const N: usize>(regs: &mut [u8], at: usize, bytes: [u8; 8]) {
+        if let Some(s) = regs.get_mut(at..at + N) {
+            s.copy_from_slice(&bytes[..N]);
+        }
+    }
+    let bytes = bits.to_le_bytes();
+    match size {
+        4 => fixed::<4>(regs, at, bytes),
+        2 => fixed::<2>(regs, at, bytes),
+        8 => fixed::<8>(regs, at, bytes),
+        _ => fixed::<1>(regs, at, bytes),
     }
 }
 

@@ -17,6 +17,7 @@ use gpukit_gen::alu::{self, CondMod, Types};
 use gpukit_iga::model::SrcMod;
 use gpukit_visa::interp::value::{decode, encode, is_float, FloatMode, Val};
 use gpukit_visa::isa::Type;
+use std::path::Path;
 
 fn ty(name: &str) -> Type {
     Type::from_name(name).unwrap_or_else(|| panic!("unknown type {name}"))
@@ -305,4 +306,79 @@ fn mach_keeps_the_half_its_form_says() {
         alu::find_for(insts[0], hpc).map(|o| o.mnemonic),
         Some("mach")
     );
+}
+
+/// The text readers on every truncation and byte mutation of real spellings (IGA's
+/// `bfn` functions, an `.asm` dump): a table or `None`, ids or not, never a panic;
+/// and every row on pseudo-random lane values of every type pairing.
+#[test]
+fn sweep_never_panics() {
+    let mut seeds: Vec<String> = ["(s0&s1|~s0&s2)", "((~s0|~s1)^~s2)", "0xCA", "s0^s1|s2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let dump = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/gen/run/scale_copy.tgllp-deb12.broken.asm");
+    seeds.push(std::fs::read_to_string(dump).expect("fixture"));
+    for seed in &seeds {
+        let bytes = seed.as_bytes();
+        for cut in 0..=bytes.len().min(400) {
+            let text = String::from_utf8_lossy(&bytes[..cut]);
+            let _ = alu::bfn_function(&text);
+            let _ = gpukit_gen::locate::visa_ids(&text);
+        }
+        for at in 0..bytes.len().min(64) {
+            for b in [b'(', b')', b'~', b's', b'9', b'$', b'/', b' ', 0xFF] {
+                let mut m = bytes.to_vec();
+                m[at] = b;
+                let text = String::from_utf8_lossy(&m);
+                let _ = alu::bfn_function(&text);
+                let _ = gpukit_gen::locate::visa_ids(&text);
+            }
+        }
+    }
+    let types = [
+        Type::UD,
+        Type::D,
+        Type::UW,
+        Type::W,
+        Type::UB,
+        Type::B,
+        Type::DF,
+        Type::F,
+        Type::UQ,
+        Type::Q,
+        Type::HF,
+        Type::BF,
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let r = next();
+        let pick = |k: u32| types[(r >> (8 * k)) as usize % types.len()];
+        let t = Types {
+            dst: pick(0),
+            src: [pick(1), pick(2), pick(3)],
+        };
+        let s = [
+            decode(t.src[0], next()),
+            decode(t.src[1], next()),
+            decode(t.src[2], next()),
+        ];
+        let mode = FloatMode::from_cr0((r >> 40) as u32 & 0xF0);
+        let acc = decode(t.dst, next());
+        for op in alu::ops().step_by(1 + (r % 7) as usize) {
+            let out = (op.eval)(&t, mode, &s, acc);
+            let _ = held(t.dst, out.value);
+            for cm in [CondMod::Eq, CondMod::Lt, CondMod::Ov, CondMod::Un] {
+                let _ = alu::condition(cm, out.value, t.dst);
+                let _ = alu::compare_op(op, cm, s[0], s[1], t.src[0]);
+            }
+        }
+    }
 }

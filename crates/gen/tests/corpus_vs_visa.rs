@@ -48,7 +48,7 @@ fn bind(inputs: &[(u32, u32)], simd: u32, grf: u32) -> Option<(Launch, Memory)> 
     for &(o, s) in inputs.iter().filter(|(o, _)| *o >= ids_end) {
         let at = (o - cross) as usize;
         if s == 8 {
-            let words: Vec<u8> = (0..4096u32)
+            let words: Vec<u8> = (0..8192 * groups())
                 .flat_map(|_| {
                     seed = seed
                         .wrapping_mul(6364136223846793005)
@@ -71,7 +71,8 @@ fn bind(inputs: &[(u32, u32)], simd: u32, grf: u32) -> Option<(Launch, Memory)> 
     let launch = Launch {
         simd,
         grf_bytes: grf,
-        global: [4 * simd, 1, 1],
+        // GEN_SPEED_GROUPS scales the launch for speed measurements.
+        global: [2 * simd * groups(), 1, 1],
         local: [2 * simd, 1, 1],
         payload: Payload {
             local_id,
@@ -85,6 +86,14 @@ fn bind(inputs: &[(u32, u32)], simd: u32, grf: u32) -> Option<(Launch, Memory)> 
     Some((launch, mem))
 }
 
+/// Work-groups of each launch: 2, or `GEN_SPEED_GROUPS`.
+fn groups() -> u32 {
+    std::env::var("GEN_SPEED_GROUPS")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(2)
+}
+
 struct Outcome {
     compared: usize,
     equal: usize,
@@ -92,6 +101,7 @@ struct Outcome {
     differ: Vec<String>,
     gen_failed: Vec<String>,
     gen_stats: Stats,
+    visa_stats: Stats,
     gen_secs: f64,
     visa_secs: f64,
 }
@@ -119,6 +129,7 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
         differ: Vec::new(),
         gen_failed: Vec::new(),
         gen_stats: Stats::default(),
+        visa_stats: Stats::default(),
         gen_secs: 0.0,
         visa_secs: 0.0,
     };
@@ -151,11 +162,15 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
         };
         let mut visa_mem = mem.clone();
         let t = Instant::now();
-        if let Err(e) = gpukit_visa::interp::run(&kernel.body, &launch, &mut visa_mem, None) {
-            out.skipped.push(format!("{stem}: visa run: {e}"));
-            continue;
-        }
-        out.visa_secs += t.elapsed().as_secs_f64();
+        let visa_stats = match gpukit_visa::interp::run(&kernel.body, &launch, &mut visa_mem, None)
+        {
+            Ok(s) => s,
+            Err(e) => {
+                out.skipped.push(format!("{stem}: visa run: {e}"));
+                continue;
+            }
+        };
+        let visa_secs = t.elapsed().as_secs_f64();
         out.compared += 1;
         let asm = std::fs::read_to_string(path.with_extension("asm")).unwrap();
         let listing = match parse_text(&asm, None) {
@@ -179,6 +194,8 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
                 out.gen_secs += t.elapsed().as_secs_f64();
                 out.gen_stats.instructions += s.instructions;
                 out.gen_stats.channel_instructions += s.channel_instructions;
+                out.visa_secs += visa_secs;
+                out.visa_stats.channel_instructions += visa_stats.channel_instructions;
             }
             Err(e) => {
                 out.gen_failed.push(format!("{stem}: {e}"));
@@ -244,10 +261,12 @@ fn corpus_kernels_give_the_buffers_visa_run_gives() {
         }
         if o.gen_secs > 0.0 {
             eprintln!(
-                "{device}: Gen engine {:.0} channel-instructions/s ({} channel-instructions in {:.3}s); visa run {:.3}s for the same kernels",
+                "{device}: Gen engine {:.0} channel-instructions/s ({} in {:.3}s); visa run {:.0}/s ({} in {:.3}s) on the same kernels",
                 o.gen_stats.channel_instructions as f64 / o.gen_secs,
                 o.gen_stats.channel_instructions,
                 o.gen_secs,
+                o.visa_stats.channel_instructions as f64 / o.visa_secs,
+                o.visa_stats.channel_instructions,
                 o.visa_secs
             );
         }

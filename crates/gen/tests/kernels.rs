@@ -112,3 +112,58 @@ fn hand_written_kernels_leave_the_stated_registers() {
         }
     }
 }
+
+/// A one-group launch of `text` with two SIMD8 threads.
+fn run_two_threads(text: &str) -> Result<gpukit_visa::interp::Stats, String> {
+    let listing = parse_text(text, Some("12p1")).expect("the kernel parses");
+    let program = lower(&listing, 32).expect("the kernel lowers");
+    let launch = Launch {
+        simd: 8,
+        grf_bytes: 32,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        payload: Payload {
+            local_id: [true, false, false],
+            cross_thread_offset: 64,
+            cross_thread: vec![0; 32],
+        },
+        slm_bytes: 0,
+        max_instructions: 10_000,
+        scratch_bytes: 0,
+    };
+    run(
+        &program,
+        &launch,
+        &mut Memory::default(),
+        &RunOptions::default(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Thread 0 (r0.2 holds the thread's index in its group) skips the barrier or not.
+fn barrier_kernel(skip: bool) -> String {
+    let jump = if skip {
+        "(W&f0.0) jmpi"
+    } else {
+        "(W&f1.0) jmpi"
+    };
+    format!(
+        "(W)     cmp (1|M0)    (eq)f0.0   null<1>:ud    r0.2<0;1,0>:ud    0x0:ud
+(W)     mov (1|M0)               f1.0<1>:uw    0x0:uw
+{jump}                                 L_end
+(W)     send.gtwy (1|M0)         null     r0      null    0x0            0x02000004
+(W)     sync.bar                             null
+L_end:
+(W)     mov (8|M0)               r112.0<1>:ud  r0.0<8;8,1>:ud
+(W)     send.ts (8|M0)           null     r112    null    0x0            0x02000010           {{EOT}}
+"
+    )
+}
+
+#[test]
+fn threads_meet_at_barriers_and_a_barrier_one_skips_is_a_deadlock() {
+    let stats = run_two_threads(&barrier_kernel(false)).expect("both threads pass the barrier");
+    assert_eq!((stats.threads, stats.barriers), (2, 1));
+    let e = run_two_threads(&barrier_kernel(true)).unwrap_err();
+    assert!(e.contains("barrier deadlock: 1 thread(s) wait"), "{e}");
+}

@@ -2,6 +2,7 @@
 //! runtime starts the code, lowering it once, and running it with the trace hook.
 
 use crate::Error;
+pub use gpukit_gen::locate::Departure;
 use gpukit_gen::{LowerOptions, Program, RunOptions, TraceStep};
 use gpukit_iga::model::Listing;
 use gpukit_intel::KernelAbi;
@@ -32,6 +33,21 @@ pub fn lower(listing: &Listing, abi: &KernelAbi, grf_bytes: u32) -> Result<Progr
     };
     gpukit_gen::lower_with(listing, grf_bytes, &options)
         .map_err(|e| Error::Listing(format!("kernel {}: {e}", abi.name)))
+}
+
+/// What IGC's `.asm` dump says for `--compare`'s locating run: each Gen
+/// instruction's vISA `$N` and the register bytes of each vISA variable (its
+/// `//.declare` header, [`gpukit_intel::asm_alloc`]).
+pub fn placement(asm: &str) -> Result<gpukit_gen::locate::Placement, Error> {
+    let alloc = gpukit_intel::asm_alloc::read(asm).map_err(|e| Error::Listing(e.to_string()))?;
+    Ok(gpukit_gen::locate::Placement {
+        visa_ids: gpukit_gen::locate::visa_ids(asm),
+        variables: alloc
+            .variables
+            .iter()
+            .filter_map(|d| Some((d.name.clone(), d.grf_bytes(alloc.grf_bytes)?)))
+            .collect(),
+    })
 }
 
 /// Runs the lowered program over the launch's NDRange; `trace`, when given, gets

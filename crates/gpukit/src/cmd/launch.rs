@@ -82,6 +82,16 @@ struct Report<'a> {
     /// `visa run --compare`: the buffers that differ between the two front ends.
     #[serde(skip_serializing_if = "Option::is_none")]
     compare: Option<&'a [runtime::compare::BufferDiff]>,
+    /// ... and where the Gen code's values first depart from the vISA's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    departure: Option<&'a runtime::gen::Departure>,
+}
+
+/// `visa run --compare`'s findings: the buffers that differ and, when some do, the
+/// first vISA instruction whose Gen value differs (or why none was located).
+pub struct Compared {
+    pub buffers: Vec<runtime::compare::BufferDiff>,
+    pub departure: Result<Option<runtime::gen::Departure>, String>,
 }
 
 /// A `--show` buffer in the JSON report.
@@ -250,7 +260,7 @@ impl LaunchArgs {
         name: &str,
         launched: &Launched,
         findings: Option<&dyn Fn(&interp::check::Finding) -> String>,
-        compare: Option<&[runtime::compare::BufferDiff]>,
+        compare: Option<&Compared>,
     ) -> CmdResult {
         let outcome = &launched.outcome;
         let stats = &outcome.stats;
@@ -301,7 +311,11 @@ impl LaunchArgs {
                 crate::error::print_stderr(&line(finding));
             }
         }
-        let differ = compare.is_some_and(|c| !c.is_empty());
+        let departure = compare
+            .and_then(|c| c.departure.as_ref().ok())
+            .and_then(Option::as_ref);
+        let compare_buffers = compare.map(|c| c.buffers.as_slice());
+        let differ = compare_buffers.is_some_and(|c| !c.is_empty());
         let found = if outcome.findings.is_empty() && !differ {
             Ok(())
         } else {
@@ -318,16 +332,27 @@ impl LaunchArgs {
                 local_size: outcome.local,
                 printf: printed,
                 buffers,
-                compare,
+                compare: compare_buffers,
+                departure,
             };
             emit(None, &self.json.one(&report))?;
             return found;
         }
-        let compared = match compare {
+        let mut compared = match compare_buffers {
             None => String::new(),
             Some([]) => "compare: every buffer is the same in the vISA and the Gen run\n".into(),
             Some(diffs) => diffs.iter().map(|d| format!("compare: {d}\n")).collect(),
         };
+        if differ {
+            compared.push_str(&match compare.map(|c| &c.departure) {
+                Some(Ok(Some(d))) => format!("compare: {d}\n"),
+                Some(Ok(None)) => {
+                    "compare: no vISA instruction located (every followed value agrees)\n".into()
+                }
+                Some(Err(why)) => format!("compare: no vISA instruction located ({why})\n"),
+                None => String::new(),
+            });
+        }
         // What the kernel printed comes first, as an OpenCL program's output would.
         emit(
             None,

@@ -152,9 +152,10 @@ pub fn bfn(table: u8, a: i128, b: i128, c: i128) -> i128 {
         .fold(0, |r, t| r | t)
 }
 
-/// `avg`: the rounded-up mean, without overflow.
+/// `avg`: the rounded-up mean, `(a + b + 1) >> 1`, without overflow (operands
+/// converted from floats may be at `i128`'s ends).
 pub fn avg(a: i128, b: i128) -> i128 {
-    (a + b + 1) >> 1
+    (a >> 1) + (b >> 1) + ((a | b) & 1)
 }
 
 /// Integer division and remainder, truncating toward zero. By zero the Gen math
@@ -164,8 +165,8 @@ pub fn int_divide(a: i128, b: i128, remainder: bool) -> i128 {
     match (b, remainder) {
         (0, false) => -1,
         (0, true) => a,
-        (b, false) => a / b,
-        (b, true) => a % b,
+        (b, false) => a.wrapping_div(b),
+        (b, true) => a.wrapping_rem(b),
     }
 }
 
@@ -218,10 +219,19 @@ fn relate(rel: Relation, o: std::cmp::Ordering) -> bool {
     }
 }
 
-fn as_float(v: Val) -> f64 {
+/// A value as a float operand (integers convert exactly where they fit).
+pub fn as_float(v: Val) -> f64 {
     match v {
         Val::F(f) => f,
         Val::I(i) => i as f64,
+    }
+}
+
+/// A value as an integer operand (floats truncate, saturating; NaN is 0).
+pub fn as_int(v: Val) -> i128 {
+    match v {
+        Val::I(i) => i,
+        Val::F(f) => f as i128,
     }
 }
 
@@ -267,6 +277,11 @@ mod tests {
         assert_eq!(bfi_merge(0, 0xAB, 0x1234), 0x1234);
         // 0xD8 is s0 ? s1 : s2.
         assert_eq!(bfn(0xD8, 0xF0, 0xAA, 0x55), 0xA5);
+        for (a, b) in [(3, 4), (-3, -4), (1, 2), (1, 1), (-1, 0), (i128::MAX, i128::MAX)] {
+            let want = (a as f64 + b as f64 + 1.0) / 2.0;
+            assert_eq!(avg(a, b) as f64, want.floor(), "avg({a}, {b})");
+        }
+        assert_eq!(int_divide(i128::MIN, -1, false), i128::MIN);
     }
 
     #[test]

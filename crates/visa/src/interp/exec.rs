@@ -5,7 +5,7 @@
 
 mod lsc;
 
-use super::alu::{self, Relation};
+use super::alu::{self, as_float as flt, as_int as int, Relation};
 use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
 use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
@@ -236,19 +236,6 @@ fn stepped_dst<'t>(
     let slot = r.vars.get(id as usize).copied().flatten()?;
     let at = slot.base as usize;
     Some((id, th.grf.get(at..at + slot.bytes as usize)?))
-}
-
-fn int(v: Val) -> i128 {
-    match v {
-        Val::I(i) => i,
-        Val::F(f) => f as i128,
-    }
-}
-fn flt(v: Val) -> f64 {
-    match v {
-        Val::F(f) => f,
-        Val::I(i) => i as f64,
-    }
 }
 
 fn region_params(r: Region) -> Res<RegionParams> {

@@ -146,6 +146,29 @@ impl fmt::Display for RunError {
     }
 }
 
+impl RunError {
+    /// An error of the launch or of work-group `group` that no instruction is to blame for.
+    pub fn of_group(group: [u32; 3], message: String) -> RunError {
+        RunError {
+            index: None,
+            function: None,
+            mnemonic: String::new(),
+            group,
+            thread: 0,
+            message,
+        }
+    }
+    /// Threads of work-group `group` wait at a barrier that finished threads never reach.
+    pub fn barrier_deadlock(group: [u32; 3], waiting: usize, finished: usize) -> RunError {
+        RunError::of_group(
+            group,
+            format!(
+                "barrier deadlock: {waiting} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
+            ),
+        )
+    }
+}
+
 /// A failure inside one instruction, before the location is attached.
 #[derive(Debug)]
 pub(crate) struct Fault(pub String);
@@ -657,14 +680,7 @@ fn run_hooked(
     mut step: Option<&mut dyn FnMut(&Step<'_>)>,
     options: &Options,
 ) -> Result<(Stats, Vec<check::Finding>), RunError> {
-    let top = |message: String| RunError {
-        index: None,
-        function: None,
-        mnemonic: String::new(),
-        group: [0; 3],
-        thread: 0,
-        message,
-    };
+    let top = |message: String| RunError::of_group([0; 3], message);
     let Interface::Kernel { inputs } = &routine.interface else {
         return Err(top("not a kernel".into()));
     };
@@ -825,12 +841,7 @@ fn run_hooked(
                         c.next_interval();
                     }
                     if finished > 0 && !reported {
-                        return Err(RunError {
-                            group,
-                            ..top(format!(
-                                "barrier deadlock: {at_barrier} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
-                            ))
-                        });
+                        return Err(RunError::barrier_deadlock(group, at_barrier, finished));
                     }
                     stats.barriers += 1;
                 }

@@ -35,7 +35,10 @@ pub struct Args {
     /// Also run the Gen code IGC made of the kernel (its IGA listing: default the
     /// `.asm` dump beside FILE, same stem) on the same arguments, and compare every
     /// buffer byte for byte: each buffer that differs is a line (`compare: ...`: how
-    /// many elements, the first), and any difference exits 1
+    /// many elements, the first), and any difference exits 1. On a difference both run
+    /// again instruction by instruction, and a last line names the first vISA
+    /// instruction (`$N`) whose value the Gen code computes differently (from the
+    /// dump's `// $N` comments and `//.declare` table of where each variable lives)
     #[arg(long, value_name = "GEN.asm", num_args = 0..=1, require_equals = true)]
     compare: Option<Option<PathBuf>>,
 }
@@ -154,11 +157,22 @@ pub fn run(a: Args) -> CmdResult {
             let other = a.launch.launch(&kernel, path, prepared, &|e| {
                 crate::cmd::iga::run::place(path, e)
             })?;
-            Some(runtime::compare::compare(
-                &launched.outcome,
-                &other.outcome,
-                ["vISA", "Gen"],
-            ))
+            let buffers =
+                runtime::compare::compare(&launched.outcome, &other.outcome, ["vISA", "Gen"]);
+            let departure = if buffers.is_empty() {
+                Ok(None)
+            } else {
+                locate(
+                    &a,
+                    input_bytes,
+                    &name,
+                    path,
+                    listing,
+                    body,
+                    &functions_of(&kernel),
+                )
+            };
+            Some(crate::cmd::launch::Compared { buffers, departure })
         }
     };
     let site = |f: &interp::check::Finding| {
@@ -170,8 +184,52 @@ pub fn run(a: Args) -> CmdResult {
         a.check
             .is_some()
             .then_some(&site as &dyn Fn(&interp::check::Finding) -> String),
-        diffs.as_deref(),
+        diffs.as_ref(),
     )
+}
+
+/// The vISA body's functions, as a locating launch follows them.
+fn functions_of<'a>(kernel: &Kernel<'a>) -> Vec<(&'a [u8], &'a gpukit_visa::Routine)> {
+    match &kernel.code {
+        Code::Visa { functions, .. } => functions.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `--compare`'s locating run ([`runtime::Code::Locate`]) on the same arguments:
+/// the first vISA instruction whose Gen value differs, or why none was located
+/// (the dump's header is unreadable, an engine stopped).
+fn locate(
+    a: &Args,
+    input_bytes: u64,
+    name: &str,
+    path: &Path,
+    listing: &gpukit_iga::Listing,
+    body: &gpukit_visa::Routine,
+    functions: &[(&[u8], &gpukit_visa::Routine)],
+) -> Result<Option<runtime::gen::Departure>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let placement = runtime::gen::placement(&text).map_err(|e| e.to_string())?;
+    let prepared = a
+        .launch
+        .prepare(input_bytes, interp::Options::default())
+        .map_err(|e| e.to_string())?;
+    let kernel = Kernel {
+        name,
+        code: Code::Locate {
+            listing,
+            placement: &placement,
+            body,
+            functions: functions.to_vec(),
+        },
+    };
+    let launched = a
+        .launch
+        .launch(&kernel, path, prepared, &|e| {
+            crate::cmd::iga::run::place(path, e)
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(launched.outcome.departure)
 }
 
 /// Where a `--check` finding's instruction is: `file:line` of a text (the kernel's
