@@ -295,6 +295,42 @@ pub fn decode(
     if inst.is_load_store_syntax() {
         return lsc::decode_syntax(inst, ex_desc);
     }
+    let mut message = decode_send(inst, platform, desc, ex_desc)?;
+    if inst.has_opt("ExBSO") {
+        bind_surface_state(&mut message, ex_desc);
+    }
+    Ok(message)
+}
+
+/// The binding-table index that makes a legacy (HDC, sampler) message bindless.
+const BINDLESS_BTI: u32 = 252;
+
+/// With `{ExBSO}` (XeHPG on) a bindless message's extended descriptor is the
+/// surface-state offset itself (bits 31:6; the low bits are not the offset). The
+/// runtime binds each bindless surface's offset in the binding table (gpukit-runtime's
+/// `bindless_handle`), so the message resolves the offset as an index.
+fn bind_surface_state(message: &mut Message, ex_desc: u32) {
+    let offset = ex_desc & !0x3F;
+    match &mut message.kind {
+        Kind::Access(Access {
+            space: Space::Bti(bti),
+            ..
+        })
+        | Kind::Image(Image { bti, .. })
+            if *bti == BINDLESS_BTI =>
+        {
+            *bti = offset;
+        }
+        _ => {}
+    }
+}
+
+fn decode_send(
+    inst: &Instruction,
+    platform: Gen,
+    desc: u32,
+    ex_desc: u32,
+) -> Result<Message, String> {
     let sfid = inst
         .subop
         .clone()
