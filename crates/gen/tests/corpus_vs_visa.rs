@@ -291,4 +291,10 @@ const KNOWN_DIFFERENCES: &[&str] = &[
     "pvc: private_indirect__private_insertion_sort__simd32",
     // The printf buffer's records (an 8-byte input the binding fills with data).
     "pvc: printf_debug__print_scalars__simd32",
+    // f64 division and square root (`math.invm`/`rsqtm` + `madm` on Gen, `divm`/`sqrtm`
+    // in vISA): from byte 96 on the Gen run repeats the previous work-group's value
+    // where the vISA run gives each group its own. Open; the Gen oracle's known gaps
+    // list the same kernel.
+    "skl: double_stats__double_moments__simd32",
+    "pvc: double_stats__double_moments__simd32",
 ];
