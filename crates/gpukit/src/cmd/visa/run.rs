@@ -74,6 +74,11 @@ pub struct Args {
     /// Run every instruction on the generic interpreter, none on the translated engine
     #[arg(long)]
     no_translate: bool,
+    /// Work-groups run at once, on threads of their own (default: the CPUs
+    /// available); 1 runs them one after another, in order. The results are the same
+    /// for a kernel without races between work-groups. --trace and --check run one
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Look for data races, uninitialised reads and divergent barriers (every check, or
     /// a list: races,uninit,barriers,over-read,div-zero); each finding is a line on
     /// stderr (and in --json), and any finding exits 1
@@ -271,6 +276,10 @@ pub fn run(a: Args) -> CmdResult {
                     .map_err(|m| usage(format!("--check: {m}")))?,
                 None => interp::check::Checks::default(),
             },
+            jobs: a.jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            ),
             ..interp::Options::default()
         },
     };

@@ -55,7 +55,7 @@ impl Code {
 pub(crate) fn run(
     p: &super::Program,
     th: &mut Thread,
-    mem: &mut Memory,
+    mem: &Memory,
     slm: &mut [u8],
     scratch: &mut Scratch,
     simd: usize,
@@ -764,7 +764,7 @@ impl Op {
     pub(crate) fn run(
         &self,
         th: &mut Thread,
-        mem: &mut Memory,
+        mem: &Memory,
         slm: &mut [u8],
         scratch: &mut Scratch,
         active: u32,
