@@ -228,7 +228,8 @@ pub(crate) struct Program<'a> {
 /// Whether `%cr0` holds IGC's default float mode wherever the program computes: its
 /// kernel's first instruction ORs in the mode's bits (round to nearest even,
 /// denormals kept: a thread starts with `%cr0` = 0, flushing them) and nothing else
-/// writes `%cr0`. Kernels built with `-cl-denorms-are-zero`, and code that switches
+/// writes `%cr0` (labels and source positions before that instruction do not count:
+/// every IGC kernel starts with its entry label). Kernels built with `-cl-denorms-are-zero`, and code that switches
 /// the rounding mode (DG2's integer division by `inv`), fail this.
 fn native_float_mode(routines: &[Layout]) -> bool {
     let writes_cr0 = |inst: InstRef<'_>| {
@@ -254,7 +255,11 @@ fn native_float_mode(routines: &[Layout]) -> bool {
                 }
                 native = true;
             }
-            first = false;
+            // Labels and source positions come before the kernel's first instruction.
+            first &= matches!(
+                inst.opcode,
+                Opcode::FUNC | Opcode::LABEL | Opcode::FILE | Opcode::LOC | Opcode::LIFETIME
+            );
         }
     }
     native
@@ -1004,5 +1009,19 @@ impl Program<'_> {
                 dst.copy_from_slice(&bytes[..n]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// IGC's kernels start with their entry label, then set `%cr0`.
+    #[test]
+    fn the_native_float_mode_follows_the_entry_label() {
+        let text = ".version 3.6\n.kernel \"k\"\n.kernel_attr Target=\"3d\"\n.function \"main_0\"\n\nmain_0:\n    or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud\n    ret (M1, 1)\n";
+        let object = crate::text::parse_text(text).expect("a kernel");
+        let program = Program::new(&object.kernels[0].body, &[], 32).expect("a layout");
+        assert!(program.native_floats);
     }
 }
