@@ -968,7 +968,7 @@ impl GroupRun<'_, '_> {
             let reported = finished > 0
                 && checker
                     .as_mut()
-                    .is_some_and(|c| c.barrier_unreached(&program, &done));
+                    .is_some_and(|c| c.barrier_unreached(program, &done));
             if let Some(c) = checker.as_mut() {
                 c.next_interval();
             }
