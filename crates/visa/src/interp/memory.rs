@@ -114,6 +114,12 @@ impl Buffer {
     #[inline]
     pub fn read_array<const N: usize>(&self, offset: usize) -> Option<[u8; N]> {
         let mut out = [0u8; N];
+        let (w, s) = (offset / 8, offset % 8);
+        // Inside one word (every aligned element): one load, no loop.
+        if s + N <= 8 && offset.checked_add(N).is_some_and(|end| end <= self.len) {
+            out.copy_from_slice(&self.words[w].load(Relaxed).to_le_bytes()[s..s + N]);
+            return Some(out);
+        }
         self.read(offset, &mut out).then_some(out)
     }
 
