@@ -20,7 +20,7 @@ from visa_run_oracle import kernels_of, kernel_params  # noqa: E402
 
 GLOBAL, LOCAL = 40, 8
 TYPES = {"char": "i1", "uchar": "u1", "short": "i2", "ushort": "u2", "int": "i4", "uint": "u4",
-         "long": "i8", "ulong": "u8", "float": "f4"}
+         "long": "i8", "ulong": "u8", "float": "f4", "double": "f8"}
 # ULP bounds: the OpenCL C spec's for the builtins (lgamma/tgamma are unbounded there:
 # a relative 1e-4 is asked instead), with room for two implementations' own errors.
 ULP = 16
@@ -33,7 +33,7 @@ def run(cmd, **kw):
 
 def gen(dtype, count, seed):
     rng = np.random.default_rng(seed)
-    if dtype == "f4":
+    if dtype in ("f4", "f8"):
         return rng.uniform(-4.0, 4.0, count).astype(dtype)
     info = np.iinfo(dtype)
     small = rng.integers(max(info.min, -9), 10, count)
@@ -102,10 +102,11 @@ def expected_ftz(name, inputs):
 
 
 def compare(dtype, got, want, rel):
-    if dtype != "f4":
+    if dtype not in ("f4", "f8"):
         return np.array_equal(got, want)
     same = (got == want) | (np.isnan(got) & np.isnan(want))
-    gi, wi = got.view(np.int32).astype(np.int64), want.view(np.int32).astype(np.int64)
+    bits = np.int32 if dtype == "f4" else np.int64
+    gi, wi = got.view(bits).astype(np.int64), want.view(bits).astype(np.int64)
     ulp = np.abs(gi - wi) <= ULP
     close = np.abs(got.astype(np.float64) - want) <= rel * np.maximum(np.abs(want), 1.0) if rel else False
     return bool(np.all(same | ulp | close))
@@ -123,9 +124,10 @@ def main():
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     releases = a.release or ["deb12=ocloc", "bullseye=/work/peers/bullseye/bin/ocloc", "sid=/work/peers/sid/bin/ocloc"]
-    targets = [(r, d, None) for r in releases for d in (a.device or ["tgllp", "dg2"])]
+    devices = a.device or ["tgllp", "dg2", "pvc"]
+    targets = [(r, d, None) for r in releases for d in devices]
     if a.stack_calls:
-        targets += [(r, d, "stackcall") for r in releases for d in (a.device or ["tgllp", "dg2"])]
+        targets += [(r, d, "stackcall") for r in releases for d in devices]
     import pyopencl as cl
     ctx = cl.Context([cl.get_platforms()[0].get_devices()[0]])
     queue = cl.CommandQueue(ctx)

@@ -15,6 +15,14 @@ usage: visa_run_oracle.py --release NAME=OCLOC [...] [--cl-dir DIR] [--work DIR]
 
 Prints one line per kernel and a summary per release. Exit 1 when a kernel gives a
 different result than PoCL or stops with an error, unless `--known` lists it.
+
+`--gen` also runs the Gen code IGC emitted for each kernel (the `.asm` dumped beside
+its `.visaasm`) with `gpukit iga run` on the same arguments, and compares its buffers
+with PoCL's (or the --second implementation's, by the same rule) and with `visa run`'s
+(byte for byte): a `gen:` line per kernel (a failure names the first unsupported
+instruction or message) and a `== gen table:` per release and device. With
+`--gen-only` the exit status is the Gen results': a failure `--gen-known` does not
+list, or a listed gap that no longer fails (the list stays exact).
 """
 import argparse, glob, json, os, re, select, shlex, shutil, subprocess, sys
 
@@ -64,6 +72,14 @@ UNDEFINED_ON_TARGET = {
     }
     for kernel in ("mma_i8", "mma_bf16")
 }
+# PVC has no sampler: IGC 1.0.12504 drops read_imagef's sampler message there (the
+# vISA's texel registers are read without ever being written: `sample` is nowhere in
+# the dump, only the typed writes are), and IGC 2.x refuses images for PVC ("For PVC
+# platform images should not be used").
+for _kernel in ("image_resample", "volume_slice", "array_layer_average"):
+    UNDEFINED_ON_TARGET[_kernel] = {
+        "pvc": "read_imagef with a sampler is undefined on pvc, which has no sampler: IGC 1.0.12504 emits "
+               "no sampler message (the texels it reads are uninitialized registers); IGC 2.x refuses images for pvc"}
 SCALAR_INT = 100
 SCALAR_FLOAT = 1.25
 
@@ -312,11 +328,32 @@ def build_options(src):
     return opts
 
 
+# Builtins of extensions no second implementation has, defined in OpenCL C from the
+# extension's text (tools/*.cl) and put before the source of a kernel that calls them:
+# {regex of the builtins: the file}.
+REFERENCE_BUILTINS = {
+    r"\bintel_sub_group_\w+_matrix_mad_k\d+\b": "matrix_mad_reference.cl",
+}
+
+
+def with_reference_builtins(src, kn):
+    """(source, note): the source with REFERENCE_BUILTINS' definitions of the builtins
+    the kernel calls put first, and what was added."""
+    added = []
+    for pattern, name in REFERENCE_BUILTINS.items():
+        if re.search(pattern, reachable_text(src, kn)):
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+            src = open(path).read() + "\n#line 1\n" + src
+            added.append(f"tools/{name}")
+    return src, (f", builtins from {' and '.join(added)}" if added else "")
+
+
 def compare_second(seconds, row, src, kn, simd, global_, local, second_args, outputs, inputs, pocl_why):
     """Compares gpukit's buffers with the first --second implementation that runs the
     kernel; sets the row and returns True, or False when none ran it (the row keeps
     why, for the caller's fallback)."""
-    job = {"src": src, "options": build_options(src), "kernel": kn, "global": list(global_),
+    job_src, reference = with_reference_builtins(src, kn)
+    job = {"src": job_src, "options": build_options(src), "kernel": kn, "global": list(global_),
            "local": list(local), "args": second_args,
            "sub_groups": bool(re.search(r"sub_group", reachable_text(src, kn)))}
     answers = seconds.ask(job, simd)
@@ -347,7 +384,7 @@ def compare_second(seconds, row, src, kn, simd, global_, local, second_args, out
         row["detail"] = f"{name}'s two runs differ; give the kernel a shape in SHAPES"
         return True
     row["status"] = f"match ({name})" if not diffs else f"MISMATCH ({name})"
-    why = f"PoCL 3.1: {pocl_why}; {impl}{res.get('detail') or ''}"
+    why = f"PoCL 3.1: {pocl_why}; {impl}{res.get('detail') or ''}{reference}"
     if sg:
         why += f", sub-groups of {sg}"
     if kn in UNDETERMINED:
@@ -906,6 +943,7 @@ def isolated_rows(a, name, f):
         cmd += ["--no-pocl"] if a.no_pocl else []
         cmd += ["--stack-calls"] if a.stack_calls else []
         cmd += ["--check"] if a.check else []
+        cmd += ["--gen"] if a.gen else []
         for v in a.second or []:
             cmd += ["--second", v]
         cmd += ["--require-second"] if a.require_second else []
@@ -928,6 +966,117 @@ def isolated_rows(a, name, f):
         if kn == "?" or kn in skip:
             return rows
         skip.append(kn)
+
+
+# ---- --gen: the Gen code of each kernel (`gpukit iga run` on IGC's .asm dump) ----
+# What the classification needs of a kernel's run, by row (kept out of the JSON report).
+GEN_CONTEXT = {}
+
+
+def gen_run(a, row, argv, visa, outputs, src, kn, inputs, global_, local):
+    """Runs the kernel's Gen listing (the .asm beside its .visaasm) with visa run's
+    arguments, each output buffer written to `.gen` instead of `.out`."""
+    asm = visa[: -len(".visaasm")] + ".asm"
+    for (i, dt, buf, n, outp) in outputs:  # references of an earlier run of this work dir
+        for ext in (".want", ".second", ".gen"):
+            stale = outp[: -len(".out")] + ext
+            if os.path.exists(stale):
+                os.remove(stale)
+    if not os.path.exists(asm):
+        row["gen_status"] = "no gen listing"
+        return
+    gen_argv, skip = [], False
+    for j, v in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if v == "--function":  # vISA functions: the Gen code has them inline
+            skip = True
+            continue
+        if j > 0 and argv[j - 1] == "--out":
+            v = v[: -len(".out")] + ".gen" if v.endswith(".out") else v
+        gen_argv.append(v)
+    cmd = [a.gpukit, "iga", "run", asm, "--binary", row["_binary"], "--kernel", kn,
+           "--global", ",".join(map(str, global_)), "--local", ",".join(map(str, local)), "--json"] + gen_argv
+    r = run(cmd)
+    if r.returncode != 0:
+        row["gen_status"] = "gen error"
+        row["gen_detail"] = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+        return
+    row["gen_stats"] = json.loads(r.stdout)
+    GEN_CONTEXT[id(row)] = (outputs, src, kn, inputs, global_, local)
+
+
+def gen_classify(row):
+    """Sets the row's gen_status: match (the reference's rule, as the vISA run's
+    comparison), match (vISA) where no reference compares (the Gen buffers equal
+    visa run's bytes), MISMATCH with the first difference, or the error."""
+    ctx = GEN_CONTEXT.pop(id(row), None)
+    if ctx is None or "gen_status" in row:
+        return
+    outputs, src, kn, inputs, global_, local = ctx
+    same, diffs = True, []
+    compared = row["status"].startswith(("match", "MISMATCH"))
+    rule = float_bound(src, kn, inputs) if np is not None else None
+    masks = determined(kn, global_, local, outputs) if np is not None else {}
+    for (i, dt, buf, n, outp) in outputs:
+        base = outp[: -len(".out")]
+        gen = open(base + ".gen", "rb").read() if os.path.exists(base + ".gen") else b""
+        visa = open(outp, "rb").read() if os.path.exists(outp) else b""
+        if gen != visa:
+            same = False
+            if len(gen) != len(visa) or np is None:
+                where = f": {len(gen)} vs {len(visa)} bytes"
+            else:
+                fd = first_diff(dt, gen, visa) or first_diff("u1", gen, visa)
+                where = f"[{fd[0]}]: Gen {fd[1]} vISA {fd[2]} ({fd[3]} differ)"
+            row.setdefault("gen_visa", []).append(f"arg {i}{where}")
+        ref = next((base + e for e in (".want", ".second") if os.path.exists(base + e)), None)
+        if compared and ref:
+            want = open(ref, "rb").read()
+            fd = first_diff(dt, gen, want, masks.get(i), rule, kn) if len(gen) == len(want) else (0, "-", "-", "all", "")
+            if fd:
+                diffs.append(f"arg {i}[{fd[0]}]: Gen {fd[1]} ref {fd[2]} ({fd[3]} differ{fd[4]})")
+    row["gen_same_as_visa"] = same
+    if compared:
+        row["gen_status"] = "match" if not diffs else "MISMATCH"
+        row["gen_detail"] = "; ".join(diffs) if diffs else ("= vISA" if same else "vISA differs: " + "; ".join(row["gen_visa"]))
+    else:
+        row["gen_status"] = "match (vISA)" if same else "MISMATCH (vISA)"
+        row["gen_detail"] = "" if same else "; ".join(row["gen_visa"])
+
+
+def gen_report(report, target_of, known):
+    """The per-kernel gen lines are printed by the caller; this prints the table per
+    release and device and returns the failures not in `known` plus the listed gaps
+    that no longer fail (stale entries: the list stays exact)."""
+    print("== gen table: release    device  kernels gen-ran matched  match%  same-as-vISA  cpu(gen/vISA)")
+    bad = 0
+    failed, tried_keys = set(), set()
+    for name, rows in report.items():
+        device, igc_env = target_of.get(name, ("?", None))
+        tried = [r for r in rows if r.get("gen_status") not in (None, "no gen listing")]
+        matched = sum(r["gen_status"].startswith("match") for r in tried)
+        same = sum(bool(r.get("gen_same_as_visa")) for r in tried)
+        cpu_gen = sum(r.get("gen_stats", {}).get("cpu_nanoseconds", 0) for r in tried if "gen_stats" in r)
+        cpu_visa = sum(r.get("stats", {}).get("cpu_nanoseconds", 0) for r in tried if "gen_stats" in r)
+        pct = 100.0 * matched / len(tried) if tried else 0.0
+        speed = f"{cpu_gen / cpu_visa:.2f}" if cpu_visa else "-"
+        dev = device + ("+stackcall" if igc_env else "")
+        print(f"== gen table: {name.split('-')[0]:10} {dev:15} {len(rows):4} {len(tried):7} {matched:7} {pct:6.1f}%  {same:12}  {speed}")
+        for r in tried:
+            keys = (r["kernel"], f"{r['file']}:{r['kernel']}")
+            tried_keys.update((rel, k) for rel in (name, "*") for k in keys)
+            if r["gen_status"].startswith("MISMATCH") or r["gen_status"] == "gen error":
+                hit = [(rel, k) for rel in (name, "*") for k in keys if (rel, k) in known]
+                failed.update(hit)
+                if not hit:
+                    bad += 1
+    for (rel, k) in sorted(known):
+        if (rel, k) not in failed and (rel, k) in tried_keys:
+            print(f"== gen: STALE known gap {rel} {k}: it no longer fails")
+            bad += 1
+    return bad
 
 
 def print_table(report, target_of):
@@ -990,6 +1139,17 @@ def main():
     ap.add_argument("--require-second", action="store_true",
                     help="fail on a kernel PoCL 3.1 cannot build that no --second implementation runs "
                          "(reported as UNCOMPARED, with each one's reason)")
+    ap.add_argument("--gen", action="store_true",
+                    help="also run each kernel's Gen code (the .asm IGC dumped beside the .visaasm) with "
+                         "`gpukit iga run` and compare it with PoCL/--second and with visa run")
+    ap.add_argument("--gen-known", action="append",
+                    help="file of `release kernel  # why` lines: Gen failures that do not fail the run; "
+                         "an entry that no longer fails does (the list stays exact)")
+    ap.add_argument("--gen-write-known",
+                    help="with --gen: write the Gen failures of this run to FILE in --gen-known's format "
+                         "(each with its first difference, unsupported instruction or message)")
+    ap.add_argument("--gen-only", action="store_true",
+                    help="with --gen: the exit status is the Gen results' alone")
     a = ap.parse_args()
     seconds = SecondImplementations(a.second)
     ctx = queue = None
@@ -1200,6 +1360,10 @@ def main():
                     continue
                 row["stats"] = json.loads(r.stdout)
                 row["status"] = "ran"
+                if a.gen:
+                    row["_binary"] = binary
+                    gen_run(a, row, argv, visa, outputs, src, kn, inputs, global_, local)
+                    del row["_binary"]
                 if not ctx:
                     continue
                 if ck is None and seconds.specs and device not in UNDEFINED_ON_TARGET.get(kn, {}):
@@ -1235,6 +1399,9 @@ def main():
                         cl.enqueue_copy(queue, want, buf, origin=(0,) * len(shape), region=shape)
                     else:
                         cl.enqueue_copy(queue, want, buf)
+                    if a.gen:  # the reference the Gen run is compared with
+                        with open(outp[: -len(".out")] + ".want", "wb") as fh:
+                            fh.write(want.tobytes())
                     got = open(outp, "rb").read()
                     fd = first_diff(dt, got, want.tobytes(), masks.get(i), rule, kn)
                     if dt.startswith("f"):
@@ -1265,6 +1432,8 @@ def main():
                 if "max_ulp" in row:
                     note_bound(row, rule, "PoCL")
         report[name] = rows
+        for row in rows:
+            gen_classify(row)
         counts = {}
         for row in rows:
             if row["status"].startswith("MISMATCH") or row["status"] in ("gpukit error", "UNCOMPARED", "CHECK FINDING"):
@@ -1276,6 +1445,8 @@ def main():
                     bad += 1
             counts[row["status"]] = counts.get(row["status"], 0) + 1
             print(f"{name:9} {row['file']:20} {row['kernel']:26} {row['status']:18} {row.get('detail', '')[:260]}")
+            if row.get("gen_status"):
+                print(f"{name:9} {row['file']:20} {row['kernel']:26} gen: {row['gen_status']:13} {row.get('gen_detail', '')[:260]}")
         tags = sorted({r["file"].split("/")[0] for r in rows if "/" in r["file"]})
         for tag in tags if len(tags) > 1 else []:
             part = {}
@@ -1285,6 +1456,25 @@ def main():
             print(f"== {name} {tag}: {sum(part.values())} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(part.items())))
         print(f"== {name}: {len(rows)} kernels: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     print_table(report, {name: (device, igc_env) for name, _, device, igc_env in targets})
+    if a.gen:
+        gen_known = set()
+        for path in a.gen_known or []:
+            for line in open(path):
+                line = line.split("#")[0].split()
+                if len(line) >= 2:
+                    gen_known.add((line[0], line[1]))
+        gen_bad = gen_report(report, {name: (device, igc_env) for name, _, device, igc_env in targets},
+                             gen_known)
+        bad = gen_bad if a.gen_only else bad + gen_bad
+        if a.gen_write_known:
+            with open(a.gen_write_known, "w") as fh:
+                for name, rows in report.items():
+                    for r in rows:
+                        st = r.get("gen_status", "")
+                        if st.startswith("MISMATCH") or st == "gen error":
+                            why = re.sub(r"^error: (\S+\.asm: )?(kernel \w+: )?", "", r.get("gen_detail", ""))
+                            why = re.sub(r" \(work-group [^)]*\)$", "", why)
+                            fh.write(f"{name:12} {r['kernel']:24} # {st}: {why[:160]}\n")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(report, fh, indent=1)

@@ -122,8 +122,10 @@ fn second_implementations(root: &Path) -> Vec<String> {
     out
 }
 
-#[test]
-fn gpukit_agrees_with_pocl() {
+/// The workspace root, python3 (with pyopencl and numpy) and the OpenCL corpus for
+/// an oracle run over the corpus; `None` (the test skips) when one is missing, a
+/// failure under `REQUIRE_PEERS=1`.
+fn corpus_peers() -> Option<(std::path::PathBuf, &'static str, std::path::PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (python, ocloc) = tools();
     let corpus = root.join("../shared/corpus/intel/cl");
@@ -133,6 +135,14 @@ fn gpukit_agrees_with_pocl() {
             "REQUIRE_PEERS=1 but ocloc, python3 with pyopencl/numpy, or ../shared/corpus/intel/cl is missing"
         );
         skipped(format_args!("ocloc, pyopencl or the corpus is missing"));
+        return None;
+    };
+    Some((root, python, corpus))
+}
+
+#[test]
+fn gpukit_agrees_with_pocl() {
+    let Some((root, python, corpus)) = corpus_peers() else {
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-visa-oracle-{}", std::process::id()));
@@ -169,6 +179,40 @@ fn gpukit_agrees_with_pocl() {
         cmd.arg("--require-second");
     }
     run_oracle(cmd, &work, "on the corpus");
+}
+
+/// The Gen front end (issue 26): every corpus kernel's Gen code, the `.asm` IGC
+/// dumped beside its `.visaasm`, runs in `gpukit iga run` on the same arguments as
+/// `visa run`, for tgllp, dg2, pvc and skl (where the release knows the device); its
+/// buffers must agree with PoCL's (or the second implementation's) by the vISA rule,
+/// else with `visa run`'s byte for byte where no reference compares. Failures are
+/// allowed only as `tools/gen_run_known_gaps.txt` lists them (the first unsupported
+/// instruction or message of each), and a listed gap that no longer fails fails the
+/// test: the list stays exact. The vISA results are the test above's.
+#[test]
+fn gen_agrees_with_pocl_and_visa() {
+    let Some((root, python, corpus)) = corpus_peers() else {
+        return;
+    };
+    let work = std::env::temp_dir().join(format!("gpukit-gen-oracle-{}", std::process::id()));
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tools/visa_run_oracle.py"))
+        .args(["--release", "deb12=ocloc"])
+        .args(["--device", "tgllp", "--device", "dg2", "--device", "pvc"])
+        .args(["--device", "skl"])
+        .args(["--gen", "--gen-only"])
+        .arg("--work")
+        .arg(&work)
+        .arg("--cl-dir")
+        .arg(&corpus)
+        .arg("--gpukit")
+        .arg(env!("CARGO_BIN_EXE_gpukit"))
+        .arg("--gen-known")
+        .arg(root.join("tools/gen_run_known_gaps.txt"));
+    for second in second_implementations(&root) {
+        cmd.arg("--second").arg(second);
+    }
+    run_oracle(cmd, &work, "on the corpus's Gen code");
 }
 
 /// Adds the peer releases named by `BULLSEYE_OCLOC`/`SID_OCLOC`, runs the oracle,
@@ -298,12 +342,11 @@ fn peer_printf(python: &Path, work: &Path, cl: &Path, kernel: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// printf as PoCL and Intel's CPU runtime print it: every corpus kernel that prints
-/// (exactly: each prints once per work item), and `tests/data/visa/run/run_args.cl`'s
-/// `print_forms` (every form; as a set of lines: it prints three times per work
-/// item, and gpukit prints records in the order the device reserves them, call by
-/// call across a hardware thread's channels, where the CPU runtimes print a work
-/// item's lines together).
+/// printf as PoCL and Intel's CPU runtime print it, byte for byte: every corpus
+/// kernel that prints, and `tests/data/visa/run/run_args.cl`'s `print_forms` (every
+/// form, three lines per work item: each work item's lines together, in work-item
+/// order, though the device reserves them call by call across a hardware thread's
+/// channels).
 #[test]
 fn printf_agrees_with_pocl_and_intel_cpu() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -324,7 +367,7 @@ fn printf_agrees_with_pocl_and_intel_cpu() {
         return;
     };
     let work = std::env::temp_dir().join(format!("gpukit-printf-peers-{}", std::process::id()));
-    let mut cases: Vec<(std::path::PathBuf, String, bool)> = Vec::new();
+    let mut cases: Vec<(std::path::PathBuf, String)> = Vec::new();
     for entry in std::fs::read_dir(&corpus).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -334,7 +377,7 @@ fn printf_agrees_with_pocl_and_intel_cpu() {
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
-                cases.push((path.clone(), name, true));
+                cases.push((path.clone(), name));
             }
         }
     }
@@ -342,24 +385,13 @@ fn printf_agrees_with_pocl_and_intel_cpu() {
     cases.push((
         root.join("tests/data/visa/run/run_args.cl"),
         "print_forms".into(),
-        false,
     ));
     let mut failures = Vec::new();
-    for (cl, kernel, exact) in &cases {
+    for (cl, kernel) in &cases {
         let got = gpukit_printf(python, &work, cl, kernel);
         for peer in [Path::new(python), intel.as_path()] {
             let want = peer_printf(peer, &work, cl, kernel);
-            let same = if *exact {
-                got == want
-            } else {
-                let sorted = |t: &str| {
-                    let mut l: Vec<String> = t.lines().map(str::to_owned).collect();
-                    l.sort();
-                    l
-                };
-                sorted(&got) == sorted(&want)
-            };
-            if !same {
+            if got != want {
                 failures.push(format!(
                     "{kernel} ({}):\ngpukit:\n{got}\npeer:\n{want}",
                     peer.display()

@@ -138,23 +138,37 @@ pub fn check(l: &Listing) -> Vec<Diagnostic> {
     if l.version == Version::V2 {
         // A listing's labels carry iga64's edges, so they are checked against iga64's rule.
         let cfg = Cfg::build_iga64(l);
+        // iga64 of IGC 2.x numbers blocks from 1, earlier releases from 0: the
+        // first label says which, and every other id must follow from it.
+        let base = l
+            .elems
+            .iter()
+            .find_map(|e| match e {
+                Element::Label(lb) => Some(lb.id),
+                Element::Inst(_) => None,
+            })
+            .flatten()
+            .filter(|&id| id == 1)
+            .unwrap_or(crate::convert::FIRST_BLOCK_ID);
         for (b, blk) in cfg.blocks.iter().enumerate() {
             let Some(ix) = blk.label else { continue };
             let Element::Label(lb) = &l.elems[ix] else {
                 continue;
             };
-            if lb.id != Some(b as i64) {
+            if lb.id != Some(b as i64 + base) {
                 f.push(
                     ix,
                     "block-id",
                     format!(
-                        "label \"{}\" has id {:?}; it opens block {b}",
-                        lb.symbol, lb.id
+                        "label \"{}\" has id {:?}; it opens block {}",
+                        lb.symbol,
+                        lb.id,
+                        b as i64 + base
                     ),
                 );
             }
-            let preds: Vec<i64> = cfg.preds[b].iter().map(|&p| p as i64).collect();
-            let succs: Vec<i64> = cfg.succs[b].iter().map(|&s| s as i64).collect();
+            let preds: Vec<i64> = cfg.preds[b].iter().map(|&p| p as i64 + base).collect();
+            let succs: Vec<i64> = cfg.succs[b].iter().map(|&s| s as i64 + base).collect();
             if lb.preds != preds {
                 f.push(
                     ix,

@@ -25,9 +25,23 @@ pub fn convert(listing: &Listing, to: Version) -> Listing {
 /// As [`convert`], reusing the listing's elements (and their vector) for the
 /// result: converting a large listing does not hold two of it.
 pub fn convert_owned(listing: Listing, to: Version) -> Listing {
+    convert_numbered(listing, to, None)
+}
+
+/// The id iga64 gives a listing's first block in JSON 2.0: 0 in IGA up to
+/// 2023 (IGC 1.0.x, the corpus's `iga2` build), 1 in the iga64 of IGC 2.x
+/// releases. Nothing else in the two releases' JSON differs.
+pub const FIRST_BLOCK_ID: i64 = 0;
+
+/// As [`convert_owned`], numbering 2.0 blocks from `first_block_id` (default
+/// [`FIRST_BLOCK_ID`]). Given explicitly, a 2.0 listing is renumbered too.
+pub fn convert_numbered(listing: Listing, to: Version, first_block_id: Option<i64>) -> Listing {
     match (listing.version, to) {
+        (Version::V2, Version::V2) if first_block_id.is_some() => {
+            to_v2(listing, first_block_id.unwrap_or(FIRST_BLOCK_ID))
+        }
         (a, b) if a == b => listing,
-        (_, Version::V2) => to_v2(listing),
+        (_, Version::V2) => to_v2(listing, first_block_id.unwrap_or(FIRST_BLOCK_ID)),
         (_, Version::V1) => to_v1(listing),
     }
 }
@@ -217,7 +231,7 @@ pub fn derive_uses(l: &Listing) -> HashMap<i64, DerivedUses> {
     out
 }
 
-fn to_v2(l: Listing) -> Listing {
+fn to_v2(l: Listing, first_block_id: i64) -> Listing {
     let cfg = Cfg::build_iga64(&l);
     let derived = derive_uses(&l);
     let block_at: HashMap<usize, usize> = cfg
@@ -236,9 +250,9 @@ fn to_v2(l: Listing) -> Listing {
                 // Every label opens a block; the fallback is for the type checker.
                 let b = block_at.get(&ix).copied().unwrap_or(0);
                 Element::Label(Box::new(Label {
-                    id: Some(b as i64),
-                    preds: cfg.preds[b].iter().map(|&p| p as i64).collect(),
-                    succs: cfg.succs[b].iter().map(|&s| s as i64).collect(),
+                    id: Some(b as i64 + first_block_id),
+                    preds: cfg.preds[b].iter().map(|&p| p as i64 + first_block_id).collect(),
+                    succs: cfg.succs[b].iter().map(|&s| s as i64 + first_block_id).collect(),
                     ..*lb
                 }))
             }

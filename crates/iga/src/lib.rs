@@ -33,7 +33,7 @@ pub mod svg;
 pub mod syntax;
 pub mod write;
 
-pub use convert::{convert, convert_owned};
+pub use convert::{convert, convert_numbered, convert_owned, FIRST_BLOCK_ID};
 pub use error::{Error, ErrorKind, Repair};
 pub use model::{Listing, Version};
 pub use read::{parse, Mode, Parsed};

@@ -161,7 +161,10 @@ pub fn decode(
     let imm = |v: i64| Some(SurfaceOffset::Imm(v));
     let bti = (desc & 0xFF) as i64;
     let (surf, addr_offset) = match sfid {
-        Some("gtwy" | "smpl") => (surface("invalid", imm(0)), 0),
+        Some("gtwy") => (surface("invalid", imm(0)), 0),
+        // The sampler's surface is the descriptor's binding table index; iga64
+        // gives it as the offset of a surface of no type (252 and up are bindless).
+        Some("smpl") => (surface("invalid", imm(bti)), 0),
         Some("ts") => (surface("flat", imm(0)), 0),
         _ if m.contains("scratch") => (surface("bti", imm(0)), ((desc & 0xFFF) * 32) as i64),
         _ if m.contains("fence") => (surface("flat", imm(bti)), 0),

@@ -138,6 +138,55 @@ pub struct KernelAbi {
     /// of a string in the program's `.data.const.string` instead.
     #[serde(skip)]
     pub printf_strings: Vec<(u32, Vec<u8>)>,
+    /// Where the hardware starts the kernel's Gen code, and the inline data.
+    #[serde(skip)]
+    pub entry: EntryPoints,
+}
+
+/// Offsets into a kernel's Gen code where the runtime may start it, and how much of
+/// the cross-thread data the walker delivers inline (in a GRF) rather than in memory.
+///
+/// From Xe-HP on, IGC's finalizer prefixes a kernel with a per-thread prolog (loads
+/// the local IDs from the indirect data) and a cross-thread prolog (loads the
+/// cross-thread data not delivered inline); `skip_per_thread_data_load` is the byte
+/// offset of the cross-thread prolog, which NEO adds to the kernel start pointer when
+/// the hardware generates the local IDs (NEO `Kernel::getKernelStartAddress` and
+/// `EncodeDispatchKernel`: `entryPoints.skipPerThreadDataLoad` unless the runtime
+/// generates them). `skip_set_ffid_gp` is Gen12LP's A0-stepping workaround entry (NEO
+/// adds it only with `waUseOffsetToSkipSetFFIDGP` on compute engines: never for
+/// gpukit). Sources: patch tokens `SPatchThreadPayload.OffsetToSkipPerThreadDataLoad`,
+/// `OffsetToSkipSetFFIDGP`, `PassInlineData` (IGC `patch_shared.h`); zebin
+/// `.ze_info` `execution_env.offset_to_skip_per_thread_data_load`,
+/// `offset_to_skip_set_ffid_gp`, `inline_data_payload_size` (NEO `zeinfo` tags).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EntryPoints {
+    pub skip_per_thread_data_load: u32,
+    pub skip_set_ffid_gp: u32,
+    /// Bytes of cross-thread data passed inline (0: none). Patch tokens only say
+    /// whether (`PassInlineData`): then one GRF, NEO's `INLINE_DATA` size.
+    pub inline_data: InlineData,
+}
+
+/// The walker's inline data (the head of the cross-thread data, in a GRF).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InlineData {
+    #[default]
+    None,
+    /// Patch tokens `PassInlineData`: one GRF of the device.
+    OneGrf,
+    /// zebin `inline_data_payload_size`, bytes.
+    Bytes(u32),
+}
+
+impl InlineData {
+    /// Bytes of inline data for a GRF of `grf_bytes`.
+    pub fn bytes(self, grf_bytes: u32) -> u32 {
+        match self {
+            InlineData::None => 0,
+            InlineData::OneGrf => grf_bytes,
+            InlineData::Bytes(n) => n,
+        }
+    }
 }
 
 /// An argument as the source declares it.
@@ -421,6 +470,7 @@ impl KernelAbi {
             required_local: None,
             arg_info: Vec::new(),
             printf_strings: Vec::new(),
+            entry: EntryPoints::default(),
         }
     }
     /// The argument named `name` in the source, when the binary has argument info.

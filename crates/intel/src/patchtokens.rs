@@ -355,6 +355,13 @@ fn read_kernel(b: &Bytes, start: usize, ki: usize) -> Result<(KernelAbi, usize),
             THREAD_PAYLOAD => {
                 abi.per_thread.local_id = [field(1) != 0, field(2) != 0, field(3) != 0];
                 abi.per_thread.unused_grf = field(6) != 0; // UnusedPerThreadConstantPresent
+                                                           // OffsetToSkipPerThreadDataLoad, OffsetToSkipSetFFIDGP, PassInlineData
+                                                           // (absent from older token versions: read as 0).
+                abi.entry.skip_per_thread_data_load = field(12);
+                abi.entry.skip_set_ffid_gp = field(13);
+                if field(14) != 0 {
+                    abi.entry.inline_data = crate::InlineData::OneGrf;
+                }
             }
             EXECUTION_ENVIRONMENT => {
                 abi.required_local = Some([field(0), field(1), field(2)]);

@@ -119,6 +119,12 @@ pub fn read_elf(bytes: &[u8]) -> Result<Program, ReadError> {
         let mut inline_data = 0;
         if let Some(env) = k.get("execution_env") {
             inline_data = num(env, "inline_data_payload_size")?.unwrap_or(0);
+            if inline_data > 0 {
+                abi.entry.inline_data = crate::InlineData::Bytes(inline_data);
+            }
+            abi.entry.skip_per_thread_data_load =
+                num(env, "offset_to_skip_per_thread_data_load")?.unwrap_or(0);
+            abi.entry.skip_set_ffid_gp = num(env, "offset_to_skip_set_ffid_gp")?.unwrap_or(0);
             abi.simd_size = num(env, "simd_size")?.unwrap_or(0);
             abi.slm_size = num(env, "slm_size")?.unwrap_or(0);
             abi.has_barriers = num(env, "barrier_count")?.unwrap_or(0) > 0

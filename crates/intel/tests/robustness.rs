@@ -82,3 +82,40 @@ fn per_thread_size_past_u32() {
     assert_eq!(k.per_thread_bytes(32), 1 << 32);
     assert_eq!(k.per_thread_bytes(0), u64::from(u32::MAX));
 }
+
+/// The entry points of Xe-HP+ kernels (issue 26): a per-thread prolog precedes the
+/// cross-thread prolog, so the offset NEO skips to is inside the code, on an
+/// instruction boundary; Gen12LP kernels have no prolog. DG2 patch tokens pass the
+/// head of the cross-thread data inline (`PassInlineData`), as zebin says in bytes.
+#[test]
+fn entry_points_of_xe_hp_kernels() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+    let read = |name: &str| gpukit_intel::read(&std::fs::read(dir.join(name)).unwrap()).unwrap();
+    for name in [
+        "visa/run/int_div_dg2.deb12-dg2.bin",
+        "visa/run/local_histogram.sid-dg2.bin",
+        "visa/run/run_args.pvc-deb12.bin",
+        "visa/run/run_args.pvc-sid.bin",
+    ] {
+        let program = read(name);
+        for k in &program.kernels {
+            if k.name.starts_with("Intel_Symbol_Table") || k.per_thread.local_id == [false; 3] {
+                continue;
+            }
+            let skip = k.entry.skip_per_thread_data_load as usize;
+            assert!(
+                skip > 0 && skip < k.gen_code_size && skip % 8 == 0,
+                "{name} {}: {skip}",
+                k.name
+            );
+        }
+    }
+    let dg2 = read("visa/run/int_div_dg2.deb12-dg2.bin");
+    assert_eq!(
+        dg2.kernels[0].entry.inline_data,
+        gpukit_intel::InlineData::OneGrf
+    );
+    for k in read("intel/trivial.deb12.bin").kernels {
+        assert_eq!(k.entry, gpukit_intel::EntryPoints::default());
+    }
+}

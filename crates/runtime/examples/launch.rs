@@ -3,7 +3,7 @@
 //! (specs as `--arg`: `0=zeros:256`, `1=u32:7`, `2=file:input.bin`), then prints each
 //! buffer argument's first words.
 
-use gpukit_runtime::{launch, parse_arg, Budget, Error, Kernel, Request};
+use gpukit_runtime::{launch, parse_arg, Budget, Code, Error, Kernel, Request};
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,8 +37,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let kernel = Kernel {
         name,
-        body: &routine.body,
-        functions: Vec::new(),
+        code: Code::Visa {
+            body: &routine.body,
+            functions: Vec::new(),
+        },
     };
     let outcome = launch(&kernel, program, request, &mut budget, None)?;
     for arg in buffers {

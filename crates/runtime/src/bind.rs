@@ -5,19 +5,56 @@
 use crate::budget::{Budget, Origin};
 use crate::printf::{self, Strings};
 use crate::spec::{ArgRef, ArgSpec, Scalar};
-use crate::{default_instruction_limit, workgroup, Error};
+use crate::{default_instruction_limit, gen, workgroup, Error};
 use gpukit_intel::{ArgKind, DataSection, ImageParam, ImageType, Implicit, KernelAbi, Program};
 use gpukit_visa::interp::{
     self, AddressMode, ChannelType, ImageDesc, Launch, Memory, Payload, Sampler, Shape, Stats,
 };
 use gpukit_visa::Routine;
 
-/// The kernel to launch: its name (as the program binary names it), its vISA body
-/// and the functions it may call.
+/// The kernel to launch: its name (as the program binary names it) and its code.
 pub struct Kernel<'a> {
     pub name: &'a str,
-    pub body: &'a Routine,
-    pub functions: Vec<(&'a [u8], &'a Routine)>,
+    pub code: Code<'a>,
+}
+
+/// The code a launch runs, in either front end of the engine; arguments, payload,
+/// memory, budget and printf are the same for both.
+pub enum Code<'a> {
+    /// vISA: the kernel's body and the functions it may call.
+    Visa {
+        body: &'a Routine,
+        functions: Vec<(&'a [u8], &'a Routine)>,
+    },
+    /// Gen machine code: the IGA listing of the code the program binary holds for the
+    /// kernel (IGC's `.asm` dump, `iga64 -d` text or JSON).
+    Gen(&'a gpukit_iga::Listing),
+    /// `--compare`'s locating run: the Gen code followed against its vISA, instruction
+    /// by instruction ([`gpukit_gen::locate`]); the outcome's [`Outcome::departure`]
+    /// says where they first part, its memory is as bound (before either run).
+    Locate {
+        listing: &'a gpukit_iga::Listing,
+        placement: &'a gpukit_gen::locate::Placement,
+        body: &'a Routine,
+        functions: Vec<(&'a [u8], &'a Routine)>,
+    },
+}
+
+/// A kernel's code as the launch runs it: Gen code is lowered once, before anything
+/// is bound (its register file is the launch's register footprint).
+enum Ready<'k, 'a> {
+    Visa(&'a Routine, &'k [(&'a [u8], &'a Routine)]),
+    Gen(gpukit_gen::Program),
+    /// The lowered Gen code, and what [`gpukit_gen::locate::locate`] follows it with.
+    Locate(gpukit_gen::Program, Followed<'k, 'a>),
+}
+
+/// The listing, the dump's placement and the vISA a locating launch follows.
+struct Followed<'k, 'a> {
+    listing: &'a gpukit_iga::Listing,
+    placement: &'a gpukit_gen::locate::Placement,
+    body: &'a Routine,
+    functions: &'k [(&'a [u8], &'a Routine)],
 }
 
 /// What the caller asks of one launch.
@@ -44,6 +81,11 @@ pub struct Outcome {
     /// Every buffer's bytes as the kernel left them, in the order the launch's memory
     /// holds them, with their addresses.
     pub contents: Vec<(u64, Vec<u8>)>,
+    /// The atomic adds that reserved bytes of the printf buffer, by offset.
+    pub reservations: Vec<interp::Reservation>,
+    /// [`Code::Locate`]: the first Gen instruction whose value departs from its vISA
+    /// instruction's (`None` there: every followed value agrees).
+    pub departure: Option<gpukit_gen::locate::Departure>,
     /// The instruction limit the launch ran under.
     pub instruction_limit: u64,
     /// The kernel's SIMD size (from its binary).
@@ -55,6 +97,8 @@ pub struct Outcome {
     printf: Option<usize>,
     /// The argument names the binary gives, by index.
     names: Vec<(u32, String)>,
+    /// The argument types argument info declares, by index.
+    types: Vec<(u32, String)>,
     printf_strings: Vec<(u32, Vec<u8>)>,
 }
 
@@ -71,8 +115,9 @@ impl Outcome {
         Some(&self.contents.get(self.printf?)?.1)
     }
 
-    /// What the kernel printed, as the runtime prints it ([`printf::decode`]):
-    /// `None` when the kernel has no printf buffer.
+    /// What the kernel printed, as the runtime prints it ([`printf::decode_by_work_item`]:
+    /// each work-item's lines together, in work-item order): `None` when the kernel
+    /// has no printf buffer.
     pub fn printf_output(&self) -> Option<String> {
         let buffer = self.printf_buffer()?;
         let at = |address: u64| -> Option<Vec<u8>> {
@@ -88,7 +133,43 @@ impl Outcome {
         } else {
             Strings::Indexed(&self.printf_strings)
         };
-        Some(printf::decode(buffer, &strings))
+        // Who reserved which records: printed per work-item, in work-item order.
+        let blocks: Vec<printf::Block> = self
+            .reservations
+            .iter()
+            .map(|r| {
+                let [gx, gy, gz] = r.group.map(u128::from);
+                let group = (gz << 96) | (gy << 64) | (gx << 32);
+                printf::Block {
+                    offset: r.offset,
+                    items: (0..32)
+                        .filter(|lane: &u64| r.lanes & (1 << lane) != 0)
+                        .map(|lane| {
+                            let local = u64::from(r.thread) * u64::from(self.simd) + lane;
+                            group | u128::from(local & 0xFFFF_FFFF)
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Some(printf::decode_by_work_item(buffer, &strings, &blocks))
+    }
+
+    /// The buffer (and image) arguments, by index.
+    pub fn buffer_args(&self) -> impl Iterator<Item = u32> + '_ {
+        self.buffers.iter().map(|(a, _)| *a)
+    }
+
+    /// The name argument info gives argument `arg`.
+    pub fn arg_name(&self, arg: u32) -> Option<&str> {
+        let (_, n) = self.names.iter().find(|(i, _)| *i == arg)?;
+        Some(n).filter(|n| !n.is_empty()).map(String::as_str)
+    }
+
+    /// The type argument info declares for argument `arg` (`float*`, `int`, ...).
+    pub fn arg_type(&self, arg: u32) -> Option<&str> {
+        let (_, t) = self.types.iter().find(|(i, _)| *i == arg)?;
+        Some(t.as_str())
     }
 
     /// The index of argument `arg` (a name where the binary has argument names).
@@ -170,7 +251,7 @@ fn resolve_args(
 /// A scalar type as argument info spells it (`int`, `uint`, `float`, ...): its
 /// size and whether it is a floating-point type; `None` for vectors, structs and
 /// pointers.
-fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
+pub(crate) fn declared_scalar(type_name: &str) -> Option<(usize, bool)> {
     let t = type_name.trim().trim_start_matches("const ").trim();
     let t = t.strip_prefix("unsigned ").map_or(t, |u| u);
     Some(match t {
@@ -356,8 +437,39 @@ pub fn launch(
     // The shape is the caller's: its mistakes are usage errors, found before any
     // argument is bound.
     let shape = Shape::of(&launch).map_err(Error::Usage)?;
-    let footprint = interp::footprint(kernel.body, &kernel.functions, &launch)
-        .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?;
+    // Gen code is lowered once, before anything is bound: its register file is the
+    // footprint.
+    let code = match &kernel.code {
+        Code::Gen(listing) => Ready::Gen(gen::lower(listing, &abi, grf_bytes)?),
+        Code::Locate {
+            listing,
+            placement,
+            body,
+            functions,
+        } => Ready::Locate(
+            gen::lower(listing, &abi, grf_bytes)?,
+            Followed {
+                listing,
+                placement,
+                body,
+                functions,
+            },
+        ),
+        Code::Visa { body, functions } => Ready::Visa(body, functions),
+    };
+    let footprint = match &code {
+        Ready::Gen(program) | Ready::Locate(program, _) => interp::Footprint {
+            shape,
+            register_bytes_per_thread: u64::from(program.layout.total),
+        },
+        Ready::Visa(body, functions) => interp::footprint(body, functions, &launch)
+            .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?,
+    };
+    if !matches!(kernel.code, Code::Visa { .. }) && options.checks.any() {
+        return Err(Error::Usage(
+            "--check runs on the vISA front end only (`visa run`)".into(),
+        ));
+    }
     let usage = |m: String| Error::Usage(format!("kernel {name}: {m}"));
 
     let mut specs = resolve_args(&abi, args).map_err(usage)?;
@@ -614,6 +726,7 @@ pub fn launch(
                 // The kernel reserves space by an atomic add on the first dword.
                 b[..4].copy_from_slice(&4u32.to_le_bytes());
                 printf = Some(mem.buffers.len());
+                mem.printf_buffer = printf;
                 mem.add("printf buffer", b).to_le_bytes().to_vec()
             }
             Implicit::Image { arg, param } => {
@@ -646,7 +759,8 @@ pub fn launch(
         .collect();
 
     // --check's shadow memory: a cell per byte of the buffers and the group's SLM,
-    // and room for as much again (at most 16 MiB) for private scratch.
+    // room for as much again (at most 16 MiB) for private scratch, and an origin per
+    // register byte of the group's threads.
     let mut options = options;
     if options.checks.any() {
         let bytes: u64 = mem
@@ -657,6 +771,12 @@ pub fn launch(
             + u64::from(slm).next_multiple_of(4096);
         let shadow = bytes.saturating_mul(interp::check::SHADOW_BYTES_PER_BYTE);
         let shadow = shadow.saturating_add(shadow.min(16 << 20));
+        // And the definedness of every thread's registers (`uninit`).
+        let shadow = shadow.saturating_add(
+            footprint
+                .register_bytes()
+                .saturating_mul(interp::check::REGISTER_SHADOW_PER_BYTE),
+        );
         budget.charge(
             &format!("kernel {name}: shadow memory of --check"),
             shadow,
@@ -683,7 +803,8 @@ pub fn launch(
         .register_bytes()
         .saturating_add(u64::from(slm))
         .saturating_add(threads.saturating_mul(interp::SCRATCH_BYTES as u64));
-    let wanted = if trace.is_some() || options.checks.any() {
+    // The Gen engine runs its work-groups one after another.
+    let wanted = if trace.is_some() || options.checks.any() || !matches!(code, Ready::Visa(..)) {
         1
     } else {
         (options.jobs.max(1) as u64).min(groups)
@@ -727,27 +848,44 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    let (stats, findings) = interp::run_checked(
-        kernel.body,
-        &kernel.functions,
-        &launch,
-        &mut mem,
-        trace,
-        &options,
-    )
-    .map_err(|error| Error::Run {
+    let mut departure = None;
+    let run = match &code {
+        Ready::Locate(program, f) => {
+            departure = gpukit_gen::locate::locate(
+                f.body,
+                f.functions,
+                f.listing,
+                program,
+                f.placement,
+                &launch,
+                &mem,
+            )
+            .map_err(|e| Error::Listing(format!("kernel {name}: locating: {e}")))?;
+            Ok((Stats::default(), Vec::new()))
+        }
+        Ready::Gen(program) => {
+            gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
+        }
+        Ready::Visa(body, functions) => {
+            interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
+        }
+    };
+    let (stats, findings) = run.map_err(|error| Error::Run {
         instruction_limit: error.index.is_some()
             && error
                 .message
                 .starts_with(&format!("instruction limit of {instruction_limit} ")),
         error,
     })?;
+    let reservations = mem.reservations.take_sorted();
     let bases: Vec<u64> = mem.buffers.iter().map(|b| b.base).collect();
     let contents = bases.into_iter().zip(mem.into_bytes()).collect();
     Ok(Outcome {
         stats,
         findings,
         contents,
+        reservations,
+        departure,
         instruction_limit,
         simd: launch.simd,
         local,
@@ -757,6 +895,11 @@ pub fn launch(
             .arg_info
             .iter()
             .map(|a| (a.index, a.name.clone()))
+            .collect(),
+        types: abi
+            .arg_info
+            .iter()
+            .map(|a| (a.index, a.type_name.clone()))
             .collect(),
         printf_strings: abi.printf_strings,
     })

@@ -1,21 +1,24 @@
 //! The runtime layer: what the OpenCL runtime (NEO) does between a program binary
-//! and the GPU, for gpukit's CPU engine. A [`Kernel`] (its vISA and the functions it
-//! calls), its program binary's ABI and the caller's [`ArgSpec`]s become a launch:
-//! arguments, implicit arguments, program-scope data and its relocations are bound
-//! into the payload and memory, and the launch runs through
-//! [`gpukit_visa::interp`]. Every allocation is counted against one [`Budget`]
-//! first. `gpukit visa run` and the Python binding only parse their options into
-//! this API.
+//! and the GPU, for gpukit's CPU engine. A [`Kernel`] (its [`Code`]: vISA and the
+//! functions it calls, or the Gen machine code as an IGA listing), its program
+//! binary's ABI and the caller's [`ArgSpec`]s become a launch: arguments, implicit
+//! arguments, program-scope data and its relocations are bound into the payload and
+//! memory, and the launch runs through [`gpukit_visa::interp`] or `gpukit_gen`
+//! ([`mod@gen`]: where the Gen code starts, its indirect data). Every allocation is
+//! counted against one [`Budget`] first. `gpukit visa run`, `gpukit iga run` and the
+//! Python binding only parse their options into this API.
 
 #![forbid(unsafe_code)]
 
 mod bind;
 pub mod budget;
+pub mod compare;
+pub mod gen;
 pub mod printf;
 pub mod spec;
 pub mod workgroup;
 
-pub use bind::{launch, Kernel, Outcome, Request};
+pub use bind::{launch, Code, Kernel, Outcome, Request};
 pub use budget::{parse_size, Budget, Origin, OverBudget, DEFAULT_MAX_MEMORY};
 pub use spec::{parse_arg, parse_spec, split_arg, ArgRef, ArgSpec, Scalar};
 
@@ -37,6 +40,10 @@ pub enum Error {
     /// An input file is wrong or inconsistent.
     #[error("{0}")]
     Input(String),
+    /// The Gen listing cannot be run (it does not lower): an input error the caller
+    /// places in the listing's file.
+    #[error("{0}")]
+    Listing(String),
     /// A file could not be read (from the caller's reader).
     #[error("{0}")]
     Io(String),

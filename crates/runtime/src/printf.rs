@@ -12,8 +12,9 @@
 //!   bytes, strings an index or an address as the format does, vectors a u32 lane
 //!   count and the lanes, each taking at least 4 bytes.
 //!
-//! Records are printed in the order they were reserved, which is work-item order
-//! within each hardware thread and the order the engine runs the threads in. Each
+//! Records are printed per work-item, in work-item order, when the engine says who
+//! reserved which bytes ([`decode_by_work_item`]), else in the order they were
+//! reserved. Each
 //! conversion is formatted as C's printf formats it (flags, width, precision, length
 //! modifiers; `%vNhl`-style vector conversions print the lanes separated by commas).
 
@@ -84,8 +85,67 @@ enum Value {
     Str(Vec<u8>),
 }
 
-/// Decodes a printf buffer (as the kernel left it) into the text the runtime prints.
+/// Bytes of the buffer whose records belong to work-items in turn: what one atomic
+/// add reserved for a hardware thread's printing channels, lowest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The buffer offset the block starts at.
+    pub offset: u64,
+    /// Per record of the block, in order: its work-item's place in the order the
+    /// runtime prints in (group, then local id).
+    pub items: Vec<u128>,
+}
+
+/// Decodes a printf buffer (as the kernel left it) into the text the runtime prints,
+/// records in the order they were reserved.
 pub fn decode(buffer: &[u8], strings: &Strings<'_>) -> String {
+    decode_by_work_item(buffer, strings, &[])
+}
+
+/// [`decode`], each work-item's records together and the work-items in order, as an
+/// OpenCL runtime on a CPU prints them (Intel's and PoCL run a work-item's code to
+/// its end, or its next barrier, before the next one's). `blocks` say whose records
+/// are where; a record outside them goes with the one before it. A GPU interleaves
+/// instead: a hardware thread reserves every channel's record of one printf call at
+/// once, so its channels' first lines come before their second ones.
+pub fn decode_by_work_item(buffer: &[u8], strings: &Strings<'_>, blocks: &[Block]) -> String {
+    let mut records = records(buffer, strings);
+    if !blocks.is_empty() {
+        let mut blocks: Vec<&Block> = blocks.iter().collect();
+        blocks.sort_by_key(|b| b.offset);
+        let mut key = 0u128;
+        let mut keyed = Vec::with_capacity(records.len());
+        let (mut block, mut nth) = (usize::MAX, 0usize);
+        for (offset, text) in records.drain(..) {
+            let containing = blocks.partition_point(|b| b.offset <= offset as u64);
+            if let Some(b) = containing.checked_sub(1) {
+                if b != block {
+                    (block, nth) = (b, 0);
+                }
+                if let Some(item) = blocks[b].items.get(nth).or(blocks[b].items.last()) {
+                    key = *item;
+                }
+                nth += 1;
+            }
+            keyed.push((key, offset, text));
+        }
+        keyed.sort_by_key(|(key, offset, _)| (*key, *offset));
+        records = keyed.into_iter().map(|(_, o, t)| (o, t)).collect();
+    }
+    let mut out = String::new();
+    for (_, record) in records {
+        if out.len() + record.len() > MAX_OUTPUT {
+            out.push_str("\n[gpukit: printf output truncated at 16 MiB]\n");
+            break;
+        }
+        out.push_str(&record);
+    }
+    out
+}
+
+/// Each record of the buffer with the offset it starts at, printed, in buffer order
+/// (at most [`MAX_OUTPUT`] and one record of text).
+fn records(buffer: &[u8], strings: &Strings<'_>) -> Vec<(usize, String)> {
     let used = buffer.get(..4).map_or(0, |b| {
         u32::from_le_bytes(b.try_into().unwrap_or_default()) as usize
     });
@@ -93,8 +153,10 @@ pub fn decode(buffer: &[u8], strings: &Strings<'_>) -> String {
         data: &buffer[..used.min(buffer.len())],
         at: 4,
     };
-    let mut out = String::new();
-    while r.at < r.data.len() {
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    while r.at < r.data.len() && total <= MAX_OUTPUT {
+        let start = r.at;
         let format = match strings {
             Strings::Indexed(table) => {
                 let Some(index) = r.u32() else { break };
@@ -132,11 +194,8 @@ pub fn decode(buffer: &[u8], strings: &Strings<'_>) -> String {
         };
         let mut record = print_record(&format, &mut r, strings);
         record.truncate(MAX_RECORD);
-        if out.len() + record.len() > MAX_OUTPUT {
-            out.push_str("\n[gpukit: printf output truncated at 16 MiB]\n");
-            break;
-        }
-        out.push_str(&record);
+        total += record.len();
+        out.push((start, record));
     }
     out
 }
@@ -621,6 +680,42 @@ mod tests {
         b.extend(body);
         b.extend([0xAA; 64]); // beyond the used bytes: never read
         b
+    }
+
+    /// Two printf calls by two work-items of one hardware thread: the device
+    /// reserves call by call (a's line of both items, then b's), the CPU runtimes
+    /// print each work-item's lines together.
+    #[test]
+    fn records_are_printed_per_work_item() {
+        let table = vec![(0, b"a%d\n".to_vec()), (1, b"b%d\n".to_vec())];
+        let rec = |format: u32, v: u32| [word(format), word(INT), word(v)].concat();
+        let buf = buffer(&[rec(0, 0), rec(0, 1), rec(1, 0), rec(1, 1)]);
+        let strings = Strings::Indexed(&table);
+        assert_eq!(decode(&buf, &strings), "a0\na1\nb0\nb1\n");
+        // Each reservation holds the records of work-items 0 and 1 in turn.
+        let blocks = [
+            Block {
+                offset: 4,
+                items: vec![0, 1],
+            },
+            Block {
+                offset: 28,
+                items: vec![0, 1],
+            },
+        ];
+        assert_eq!(
+            decode_by_work_item(&buf, &strings, &blocks),
+            "a0\nb0\na1\nb1\n"
+        );
+        // A record past its block's work-items goes with the block's last one.
+        let short = [Block {
+            offset: 4,
+            items: vec![1],
+        }];
+        assert_eq!(
+            decode_by_work_item(&buf, &strings, &short),
+            "a0\na1\nb0\nb1\n"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The runtime's API as a binding calls it: a program binary, a kernel's vISA and
 //! argument specs in, the launch's buffers and statistics out.
 
-use gpukit_runtime::{launch, parse_arg, Budget, Error, Kernel, Request};
+use gpukit_runtime::{launch, parse_arg, Budget, Code, Error, Kernel, Request};
 use std::path::{Path, PathBuf};
 
 fn data(path: &str) -> PathBuf {
@@ -31,8 +31,10 @@ fn copy_gid(
     }
     let kernel = Kernel {
         name: "copy_gid",
-        body: &object.kernels[0].body,
-        functions: Vec::new(),
+        code: Code::Visa {
+            body: &object.kernels[0].body,
+            functions: Vec::new(),
+        },
     };
     let request = Request {
         global: [global, 1, 1],

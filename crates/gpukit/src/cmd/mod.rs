@@ -4,6 +4,7 @@ pub mod diff;
 pub mod iga;
 pub mod info;
 pub mod intel;
+pub mod launch;
 pub mod report;
 pub mod scan;
 pub mod visa;

@@ -4,7 +4,9 @@
 #![allow(clippy::needless_range_loop)]
 
 mod lsc;
+mod matrix;
 
+use super::alu::{self, as_float as flt, as_int as int, Relation};
 use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
 use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
@@ -18,6 +20,7 @@ use crate::semantics::{
     channel_enable, destination_offsets, direct_origin, indirect_multi_elements, source_offsets,
     ExecMask, MaskControl, Offsets, PredControl, Predication, RegionParams,
 };
+use std::cell::Cell;
 
 /// Runs until the thread ends or reaches a barrier.
 #[allow(clippy::too_many_arguments)]
@@ -30,6 +33,7 @@ pub(crate) fn run_thread(
     stats: &mut Stats,
     allowance: &mut Allowance,
     trace: &mut Option<&mut dyn FnMut(String)>,
+    step: &mut Option<&mut dyn FnMut(&super::Step<'_>)>,
     group: [u32; 3],
     check: &mut Option<Checker>,
 ) -> Result<Stop, RunError> {
@@ -112,12 +116,29 @@ pub(crate) fn run_thread(
             atomic: false,
             thread_wide: mask.is_some_and(|m| m.no_mask)
                 && inst.exec().and_then(|e| e.exec_size()) == Some(1),
+            undefined: Cell::new((0, 0)),
+            undefined_use: Cell::new(None),
+            group,
         };
         let outcome = ctx
             .step(inst, pc)
             .map_err(|Fault(m)| err_at(inst, &at, ctx.th.index, m))?;
+        let undefined_use = ctx.undefined_use.get();
         stats.channel_instructions += u64::from(active.count_ones());
+        if let Some(hook) = step.as_mut() {
+            hook(&super::Step {
+                group,
+                thread: th.index,
+                routine: r.name,
+                index,
+                active,
+                dst: stepped_dst(r, th, inst),
+            });
+        }
         if let Some(c) = check.as_mut() {
+            if let Some((origin, lane, how)) = undefined_use {
+                c.uninit_register(p, origin, lane, how);
+            }
             if let Some(m) = c.take_error() {
                 return Err(err_at(inst, &at, th.index, m));
             }
@@ -194,37 +215,30 @@ struct Ctx<'a, 'b> {
     /// A NoMask one-channel instruction: IGC's single access for every active
     /// channel (a uniform load the thread makes once).
     thread_wide: bool,
+    /// The work-group running.
+    group: [u32; 3],
+    /// `--check uninit`: the channels whose sources read an undefined register
+    /// byte, and the first such byte's origin (`check/registers.rs`).
+    undefined: Cell<(u32, u32)>,
+    /// A use of an undefined value (origin, channel, how), reported after the step.
+    undefined_use: Cell<Option<(u32, u32, &'static str)>>,
 }
 
-/// The bytes the runtime allocates for a buffer of `size` bytes: NEO rounds every
-/// buffer allocation up to whole 4 KiB pages (`alignUp(size, MemoryConstants::pageSize)`),
-/// and a stateful surface's reads past its (4-byte aligned) size return zeros.
-pub(crate) fn allocation_bytes(size: usize) -> usize {
-    size.next_multiple_of(4096)
-}
-
-/// What an integer `div`/`mod` by zero gives: the Gen math unit's INT DIV result, a
-/// quotient of all ones and the dividend as the remainder (the destination keeps the
-/// low bits of its type).
-fn zero_divisor_result(op: Opcode, dividend: i128) -> i128 {
-    if op == Opcode::DIV {
-        -1
-    } else {
-        dividend
-    }
-}
-
-fn int(v: Val) -> i128 {
-    match v {
-        Val::I(i) => i,
-        Val::F(f) => f as i128,
-    }
-}
-fn flt(v: Val) -> f64 {
-    match v {
-        Val::F(f) => f,
-        Val::I(i) => i as f64,
-    }
+/// The variable an instruction's `dst` names and its bytes (for [`super::Step`]).
+fn stepped_dst<'t>(
+    r: &super::Layout<'_>,
+    th: &'t Thread,
+    inst: InstRef<'_>,
+) -> Option<(u32, &'t [u8])> {
+    let Some(Operand::Vector(v)) = inst.operand("dst") else {
+        return None;
+    };
+    let VectorKind::General { id, .. } = v.kind else {
+        return None;
+    };
+    let slot = r.vars.get(id as usize).copied().flatten()?;
+    let at = slot.base as usize;
+    Some((id, th.grf.get(at..at + slot.bytes as usize)?))
 }
 
 fn region_params(r: Region) -> Res<RegionParams> {
@@ -290,8 +304,14 @@ impl Ctx<'_, '_> {
         b[..size].copy_from_slice(s);
         Ok(u64::from_le_bytes(b))
     }
-    fn store(&mut self, at: i64, ty: Type, bits: u64) -> Res<()> {
+    /// Writes channel `c`'s element (defined unless its sources were not).
+    fn store(&mut self, c: usize, at: i64, ty: Type, bits: u64) -> Res<()> {
         let size = ty.size().unwrap_or(4);
+        if let Some(check) = self.check.as_deref_mut() {
+            let (channels, origin) = self.undefined.get();
+            let origin = if channels & (1 << c) != 0 { origin } else { 0 };
+            check.reg_define(at.max(0) as usize, size, origin);
+        }
         let g = &mut self.th.grf;
         let s = usize::try_from(at)
             .ok()
@@ -303,6 +323,41 @@ impl Ctx<'_, '_> {
             })?;
         s.copy_from_slice(&bits.to_le_bytes()[..size]);
         Ok(())
+    }
+
+    /// `--check uninit`: channel `c` of a source read the element at `at`; an
+    /// undefined byte there makes what the channel computes undefined.
+    fn note_source(&self, c: usize, at: i64, ty: Type) {
+        let Some(check) = self.check.as_deref() else {
+            return;
+        };
+        let origin = check.reg_undefined(at.max(0) as usize, ty.size().unwrap_or(4));
+        if origin != 0 && c < 32 {
+            let (channels, first) = self.undefined.get();
+            let first = if first == 0 { origin } else { first };
+            self.undefined.set((channels | 1 << c, first));
+        }
+    }
+
+    /// Channel `c`'s sources are used `how`: undefined ones are a finding.
+    fn use_sources(&self, c: usize, how: &'static str) {
+        let (channels, origin) = self.undefined.get();
+        if channels & (1 << c) != 0 && self.undefined_use.get().is_none() {
+            self.undefined_use
+                .set(Some((origin, self.channel_lane(c), how)));
+        }
+    }
+
+    /// A message reads `len` register bytes at `at`: undefined ones are a finding.
+    fn use_register(&self, at: usize, len: usize) {
+        let Some(check) = self.check.as_deref() else {
+            return;
+        };
+        let origin = check.reg_undefined(at, len);
+        if origin != 0 && self.undefined_use.get().is_none() {
+            self.undefined_use
+                .set(Some((origin, self.lane, "in a message")));
+        }
     }
 
     fn addr_value(&self, id: u16, elem: usize) -> Res<u32> {
@@ -368,8 +423,9 @@ impl Ctx<'_, '_> {
                     &mut offsets,
                 )
                 .map_err(|e| Fault(e.to_string()))?;
-                for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                for (c, (slot, at)) in out.vals.iter_mut().zip(offsets.iter()).enumerate() {
                     *slot = decode(s.ty, self.load(*at, s.ty)?);
+                    self.note_source(c, *at, s.ty);
                 }
                 s.ty
             }
@@ -402,8 +458,9 @@ impl Ctx<'_, '_> {
                         rp.hstride,
                     )
                     .map_err(|e| Fault(e.to_string()))?;
-                    for (slot, e) in out.vals.iter_mut().zip(els.iter()) {
+                    for (c, (slot, e)) in out.vals.iter_mut().zip(els.iter()).enumerate() {
                         *slot = decode(t, self.load(e.byte_offset, t)?);
+                        self.note_source(c, e.byte_offset, t);
                     }
                 } else {
                     let origin =
@@ -411,8 +468,9 @@ impl Ctx<'_, '_> {
                     let mut offsets = Offsets::default();
                     source_offsets(origin, es, self.grf, exec, rp, &mut offsets)
                         .map_err(|e| Fault(e.to_string()))?;
-                    for (slot, at) in out.vals.iter_mut().zip(offsets.iter()) {
+                    for (c, (slot, at)) in out.vals.iter_mut().zip(offsets.iter()).enumerate() {
                         *slot = decode(t, self.load(*at, t)?);
+                        self.note_source(c, *at, t);
                     }
                 }
                 t
@@ -530,6 +588,7 @@ impl Ctx<'_, '_> {
                     .ok_or_else(|| Fault(format!("address variable A{id} is not declared")))?;
                 for c in 0..exec {
                     if chen & (1 << c) != 0 {
+                        self.use_sources(c as usize, "as an address");
                         let at = base as usize + offset as usize + c as usize;
                         let slot =
                             self.th.addr.get_mut(at).ok_or_else(|| {
@@ -579,7 +638,7 @@ impl Ctx<'_, '_> {
                 let ty = self.dst_elems(v, exec, &mut offs)?;
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
-                        self.store(offs[c], ty, encode(ty, vals[c], sat))?;
+                        self.store(c, offs[c], ty, encode(ty, vals[c], sat))?;
                     }
                 }
                 Ok(())
@@ -756,6 +815,7 @@ impl Ctx<'_, '_> {
             Opcode::FADDR => self.faddr(inst),
             Opcode::GATHER4_TYPED | Opcode::SCATTER4_TYPED => self.typed4(inst),
             Opcode::MEDIA_LD | Opcode::MEDIA_ST => self.media_block(inst),
+            Opcode::DPAS => self.dpas(inst),
             _ => self.alu(inst),
         }
     }
@@ -916,27 +976,12 @@ impl Ctx<'_, '_> {
                 let mut bits = 0u32;
                 for c in 0..exec as usize {
                     let (a, b) = (s(0, c), s(1, c));
-                    let r = if float {
-                        let (a, b) = (flt(a), flt(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                    let (a, b) = if float {
+                        (Val::F(flt(a)), Val::F(flt(b)))
                     } else {
-                        let (a, b) = (int(a), int(b));
-                        match relop & 7 {
-                            0 => a == b,
-                            1 => a != b,
-                            2 => a > b,
-                            3 => a >= b,
-                            4 => a < b,
-                            _ => a <= b,
-                        }
+                        (Val::I(int(a)), Val::I(int(b)))
                     };
+                    let r = alu::compare(Relation::from_visa(relop), a, b);
                     if r {
                         bits |= 1 << c;
                     }
@@ -956,7 +1001,7 @@ impl Ctx<'_, '_> {
                 for c in 0..exec as usize {
                     if chen & (1 << c) != 0 {
                         let bits = if int(out[c]) != 0 { u64::MAX } else { 0 };
-                        self.store(offs[c], ty, bits)?;
+                        self.store(c, offs[c], ty, bits)?;
                     }
                 }
                 return Ok(Flow::Next);
@@ -1023,8 +1068,8 @@ impl Ctx<'_, '_> {
                     let r = int(s(0, c))
                         .wrapping_mul(int(s(1, c)))
                         .wrapping_add(int(s(2, c)));
-                    self.store(offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
-                    self.store(offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
+                    self.store(c, offs[c], ty, r as u64 & 0xFFFF_FFFF)?;
+                    self.store(c, offs[c] + hi_at, ty, (r >> 32) as u64 & 0xFFFF_FFFF)?;
                 }
                 return Ok(Flow::Next);
             }
@@ -1082,9 +1127,11 @@ impl Ctx<'_, '_> {
                     Opcode::ADD => a + b,
                     Opcode::MUL => a * b,
                     Opcode::MAD => super::value::mad(a, b, x, dst_ty == Type::F),
-                    Opcode::DIV => a / b,
+                    // divm: the IEEE-exact division (correctly rounded from f64).
+                    Opcode::DIV | Opcode::DIVM => a / b,
                     Opcode::INV => 1.0 / a,
-                    Opcode::SQRT => a.sqrt(),
+                    // sqrtm: the IEEE-exact square root (correctly rounded from f64).
+                    Opcode::SQRT | Opcode::SQRTM => a.sqrt(),
                     Opcode::RSQRT => 1.0 / a.sqrt(),
                     Opcode::EXP => a.exp2(),
                     Opcode::LOG => a.log2(),
@@ -1098,15 +1145,7 @@ impl Ctx<'_, '_> {
                     Opcode::FRC => a - a.floor(),
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
-                        if a.is_nan() {
-                            b
-                        } else if b.is_nan() {
-                            a
-                        } else if max {
-                            a.max(b)
-                        } else {
-                            a.min(b)
-                        }
+                        alu::float_min_max(max, a, b)
                     }
                     Opcode::LRP => a * b + (1.0 - a) * x,
                     _ => {
@@ -1118,7 +1157,6 @@ impl Ctx<'_, '_> {
                 })
             } else {
                 let (a, b, x) = (int(s(0, c)), int(s(1, c)), int(s(2, c)));
-                let bits_mask = if src0_bits >= 64 { 63 } else { 31 };
                 Val::I(match op {
                     Opcode::MOV | Opcode::MOVS => a,
                     Opcode::SEL => {
@@ -1133,7 +1171,7 @@ impl Ctx<'_, '_> {
                     Opcode::MUL => a.wrapping_mul(b),
                     Opcode::MAD => a.wrapping_mul(b).wrapping_add(x),
                     Opcode::MULH => (a.wrapping_mul(b)) >> 32,
-                    Opcode::AVG => (a + b + 1) >> 1,
+                    Opcode::AVG => alu::avg(a, b),
                     Opcode::DIV | Opcode::MOD if b == 0 => {
                         // Not a fault: the channel gets the value the hardware gives
                         // (disabled channels divide whatever their registers hold).
@@ -1150,47 +1188,19 @@ impl Ctx<'_, '_> {
                                 ),
                             );
                         }
-                        zero_divisor_result(op, a)
+                        alu::int_divide(a, b, op == Opcode::MOD)
                     }
-                    Opcode::DIV => a / b,
-                    Opcode::MOD => a % b,
+                    Opcode::DIV | Opcode::MOD => alu::int_divide(a, b, op == Opcode::MOD),
                     Opcode::AND => a & b,
                     Opcode::OR => a | b,
                     Opcode::XOR => a ^ b,
                     Opcode::NOT => !a,
-                    Opcode::BFN => (0..8)
-                        .filter(|k| bfn_table & (1 << k) != 0)
-                        .map(|k| {
-                            let pick = |bit: u32, v: i128| if k & bit != 0 { v } else { !v };
-                            pick(1, a) & pick(2, b) & pick(4, x)
-                        })
-                        .fold(0, |r, t| r | t),
-                    Opcode::SHL => a.wrapping_shl((b as u32) & bits_mask),
-                    Opcode::SHR => {
-                        let ua = if src0_bits >= 64 {
-                            a as u64 as i128
-                        } else {
-                            mask_bits(a, src0_bits)
-                        };
-                        ua >> ((b as u32) & bits_mask)
-                    }
-                    Opcode::ASR => a >> ((b as u32) & bits_mask),
+                    Opcode::BFN => alu::bfn(bfn_table as u8, a, b, x),
+                    Opcode::SHL => alu::shl(a, b, src0_bits),
+                    Opcode::SHR => alu::shr(a, b, src0_bits),
+                    Opcode::ASR => alu::asr(a, b, src0_bits),
                     Opcode::ROL | Opcode::ROR => {
-                        let w = src0_bits.min(64);
-                        let v = mask_bits(a, w) as u64;
-                        let n = (b as u32) % w;
-                        let r = if op == Opcode::ROL {
-                            if n == 0 {
-                                v
-                            } else {
-                                ((v << n) | (v >> (w - n))) & mask64(w)
-                            }
-                        } else if n == 0 {
-                            v
-                        } else {
-                            ((v >> n) | (v << (w - n))) & mask64(w)
-                        };
-                        r as i128
+                        alu::rotate(a, b, src0_bits.min(64), op == Opcode::ROL)
                     }
                     Opcode::FMINMAX => {
                         let max = self.int_field(inst, "op")? != 0;
@@ -1200,48 +1210,14 @@ impl Ctx<'_, '_> {
                             a.min(b)
                         }
                     }
-                    Opcode::CBIT => (mask_bits(a, src0_bits.min(32)) as u64).count_ones() as i128,
-                    Opcode::LZD => (a as u32).leading_zeros() as i128,
-                    Opcode::FBL => {
-                        let v = a as u32;
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.trailing_zeros() as i128
-                        }
-                    }
-                    Opcode::FBH => {
-                        let v = a as u32;
-                        let v = if !unsigned && (v as i32) < 0 { !v } else { v };
-                        if v == 0 {
-                            0xFFFF_FFFF
-                        } else {
-                            v.leading_zeros() as i128
-                        }
-                    }
-                    Opcode::BFREV => (a as u32).reverse_bits() as i128,
-                    Opcode::BFE => {
-                        // width src0, offset src1, value src2
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        if w == 0 {
-                            0
-                        } else {
-                            let v = x as u32 as u64;
-                            let f = (v >> o) & ((1u64 << w) - 1);
-                            if !unsigned && (f >> (w - 1)) & 1 == 1 {
-                                f as i128 - (1i128 << w)
-                            } else {
-                                f as i128
-                            }
-                        }
-                    }
-                    Opcode::BFI => {
-                        let (w, o) = ((a as u32) & 31, (b as u32) & 31);
-                        let m = (((1u64 << w) - 1) << o) as u32;
-                        let ins = int(s(2, c)) as u32;
-                        let base = int(s(3, c)) as u32;
-                        (((ins << o) & m) | (base & !m)) as i128
-                    }
+                    Opcode::CBIT => alu::cbit(a, src0_bits.min(32)),
+                    Opcode::LZD => alu::lzd(a),
+                    Opcode::FBL => alu::fbl(a),
+                    Opcode::FBH => alu::fbh(a, !unsigned),
+                    Opcode::BFREV => alu::bfrev(a),
+                    // width src0, offset src1, value src2
+                    Opcode::BFE => alu::bfe(a, b, x, !unsigned),
+                    Opcode::BFI => alu::bfi_merge(alu::bfi_mask(a, b), x, int(s(3, c))),
                     _ => {
                         return fault(format!(
                             "{} is not supported by the interpreter yet",
@@ -1381,7 +1357,7 @@ impl Ctx<'_, '_> {
     /// `len` bytes at `back` bytes before the read's offset. IGC's block and dword
     /// messages read whole units past what the source reads (a `vload3` of a 12-byte
     /// buffer loads 16 bytes), which a device does without harm: the runtime's
-    /// allocation is larger than the buffer ([`allocation_bytes`]). Such a read gives
+    /// allocation is larger than the buffer ([`super::message::allocation_bytes`]). Such a read gives
     /// zeros past the buffer's end and counts a [`Finding::OverRead`]; a read past the
     /// allocation is out of bounds.
     fn read_place(
@@ -1389,33 +1365,21 @@ impl Ctx<'_, '_> {
         len: usize,
         resolve: impl Fn(&Memory, i128, usize) -> Result<Place, OutOfBounds>,
     ) -> Res<Place> {
-        let e = match resolve(self.mem, 0, len) {
-            Ok(place) => return Ok(place),
-            Err(e) => e,
-        };
-        let size = e.size as i128;
-        if e.offset < 0 || size == 0 || e.offset + len as i128 > allocation_bytes(e.size) as i128 {
-            return Err(e.into());
+        let (place, miss) = super::message::read_place(self.mem, len, resolve)?;
+        if let Some(e) = miss {
+            self.th.note(Finding::OverRead);
+            self.flag(
+                Kind::OverRead,
+                self.lane,
+                Some(e.space.clone()),
+                u64::try_from(e.offset).ok(),
+                format!(
+                    "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
+                    e.size
+                ),
+            );
         }
-        // Placed from the buffer's last in-bounds byte (or its end) onwards.
-        let past = (e.offset - size).max(0);
-        let inside = (size - e.offset).max(0) as usize;
-        let place = resolve(self.mem, past, inside)?;
-        self.th.note(Finding::OverRead);
-        self.flag(
-            Kind::OverRead,
-            self.lane,
-            Some(e.space.clone()),
-            u64::try_from(e.offset).ok(),
-            format!(
-                "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
-                e.size
-            ),
-        );
-        Ok(match place {
-            Place::Buffer(b, o) => Place::Buffer(b, o + past as usize),
-            other => other,
-        })
+        Ok(place)
     }
 
     /// [`Self::resolve_surface`] for a read: binding-table surfaces through [`Self::read_place`].
@@ -1456,11 +1420,7 @@ impl Ctx<'_, '_> {
         let len = out.len();
         self.check_access(place, len, None);
         match place {
-            Place::Buffer(b, o) => {
-                let have = self.mem.buffers[b].len().saturating_sub(o).min(len);
-                self.mem.read(b, o, &mut out[..have]);
-                out[have..].fill(0);
-            }
+            Place::Buffer(b, o) => self.mem.buffers[b].read_padded(o, out),
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
             Place::Scratch(o) => out.copy_from_slice(&self.th.scratch[o..o + len]),
         }
@@ -1512,28 +1472,30 @@ impl Ctx<'_, '_> {
         Ok(match bti {
             // IGC places __local variables from 0x10000000 (its local-memory window);
             // the SLM message decodes only the low bits.
-            254 => check_slm(offset & 0x0FFF_FFFF, len, self.slm.len())?,
-            // %scratch: the thread's own private space, addressed from 0.
-            255 => {
-                let limit = self.th.scratch_limit;
-                let end = usize::try_from(offset)
-                    .ok()
-                    .and_then(|o| o.checked_add(len))
-                    .filter(|e| *e <= limit)
-                    .ok_or_else(|| {
-                        Fault(format!(
-                            "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
-                        ))
-                    })?;
-                if self.th.scratch.len() < end {
-                    self.th
-                        .scratch
-                        .resize(end.next_multiple_of(4096).min(limit), 0);
-                }
-                Place::Scratch(offset as usize)
-            }
+            254 => check_slm(super::message::slm_offset(offset), len, self.slm.len())?,
+            255 => self.scratch_place(offset, len)?,
             b => self.mem.resolve_bti(b, offset, len)?,
         })
+    }
+    /// `len` bytes at `offset` of `%scratch`: the thread's own private space, addressed
+    /// from 0, grown as it is used.
+    fn scratch_place(&mut self, offset: i128, len: usize) -> Res<Place> {
+        let limit = self.th.scratch_limit;
+        let end = usize::try_from(offset)
+            .ok()
+            .and_then(|o| o.checked_add(len))
+            .filter(|e| *e <= limit)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "out-of-bounds access of {len} bytes at offset {offset} of the thread's scratch space ({limit} bytes)"
+                ))
+            })?;
+        if self.th.scratch.len() < end {
+            self.th
+                .scratch
+                .resize(end.next_multiple_of(4096).min(limit), 0);
+        }
+        Ok(Place::Scratch(offset as usize))
     }
     fn raw_bytes(&self, r: Raw, len: usize) -> Res<Vec<u8>> {
         self.raw_bytes_at(r, 0, len)
@@ -1546,6 +1508,7 @@ impl Ctx<'_, '_> {
     fn raw_slice(&self, r: Raw, extra: usize, len: usize) -> Res<&[u8]> {
         let s = self.slot(r.id)?;
         let at = s.base as usize + r.offset as usize + extra;
+        self.use_register(at, len);
         self.th.grf.get(at..at + len).ok_or_else(|| {
             Fault(format!(
                 "V{} + {len} bytes lies outside the register file",
@@ -1569,6 +1532,9 @@ impl Ctx<'_, '_> {
         }
         let s = self.slot(r.id)?;
         let o = s.base as usize + r.offset as usize + at;
+        if let Some(c) = self.check.as_deref_mut() {
+            c.reg_define(o, bytes.len(), 0);
+        }
         let dst = self.th.grf.get_mut(o..o + bytes.len()).ok_or_else(|| {
             Fault(format!(
                 "V{} + {} bytes lies outside the register file",
@@ -1715,13 +1681,35 @@ impl Ctx<'_, '_> {
         };
         let a = elem(self, "src0")?;
         let b = elem(self, "src1")?;
+        self.atomic = true;
         let (old, new) = self.mem_atomic(place, size, |old| atomic_result(op, old, a, b, size))?;
+        self.note_reservation(place, old);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
             let ret = if op & 0x1F == 13 { new } else { old };
             self.raw_write(d, size.max(4) * c, &ret.to_le_bytes()[..size.max(4)])?;
         }
         Ok(())
+    }
+
+    /// An atomic on the printf buffer returned `old`: the bytes from there are the
+    /// records of the instruction's work-items ([`super::memory::Reservation`]).
+    pub(super) fn note_reservation(&mut self, place: Place, old: u64) {
+        if let Place::Buffer(b, _) = place {
+            if self.mem.printf_buffer == Some(b) {
+                let lanes = if self.thread_wide {
+                    self.active
+                } else {
+                    1 << self.lane
+                };
+                self.mem.reservations.push(super::memory::Reservation {
+                    offset: old,
+                    group: self.group,
+                    thread: self.th.index,
+                    lanes,
+                });
+            }
+        }
     }
 
     fn svm(&mut self, inst: InstRef<'_>) -> Res<Flow> {
@@ -2055,26 +2043,17 @@ impl Ctx<'_, '_> {
         let data = self.raw(inst, if load { "dst" } else { "src" })?;
         let (img, desc) = self.image(surface)?;
         let pitch = width.max(4).next_power_of_two();
-        let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
         for i in 0..height {
             let row = y + i as i64;
             for j in 0..width {
                 let col = x + j as i64;
-                // Inside the first slice: reads out of it clamp to the nearest edge byte
-                // column and row; writes out of it are dropped.
-                let inside =
-                    (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row);
-                let at = |r: i64, c: i64| (r * row_bytes + c) as usize;
                 if load {
-                    let r = row.clamp(0, desc.height as i64 - 1);
-                    let c = col.clamp(0, row_bytes - 1);
-                    let b = self.mem.buffers[img]
-                        .read_array::<1>(at(r, c))
-                        .unwrap_or([0])[0];
+                    let b = super::image::media_read_byte(&self.mem.buffers[img], &desc, row, col);
                     self.raw_write(data, i * pitch + j, &[b])?;
-                } else if inside {
+                } else {
                     let b = self.raw_bytes_at(data, i * pitch + j, 1)?[0];
-                    self.mem.buffers[img].write(at(row, col), &[b]);
+                    let buf = &self.mem.buffers[img];
+                    super::image::media_write_byte(buf, &desc, row, col, b);
                 }
             }
         }
@@ -2082,57 +2061,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// The value an atomic operation (dword-atomic code `op`) leaves in memory of `size`
-/// bytes holding `old`, with operands `a` (src0; the new value of a compare-and-swap)
-/// and `b` (src1; the value a compare-and-swap expects).
+/// [`super::message::atomic_result`], as an instruction fault.
 pub(super) fn atomic_result(op: u32, old: u64, a: u64, b: u64, size: usize) -> Res<u64> {
-    let m = if size == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (size * 8)) - 1
-    };
-    let sx = |v: u64| -> i64 {
-        if size == 8 {
-            v as i64
-        } else {
-            ((v << (64 - size * 8)) as i64) >> (64 - size * 8)
-        }
-    };
-    let fl = |v: u64| f32::from_bits(v as u32);
-    Ok(match op & 0x1F {
-        0 => old.wrapping_add(a),
-        1 => old.wrapping_sub(a),
-        2 => old.wrapping_add(1),
-        3 | 13 => old.wrapping_sub(1),
-        4 => old.min(a & m),
-        5 => old.max(a & m),
-        6 => a,
-        // IGC passes the new value in src0 and the expected one in src1.
-        7 => {
-            if old == b & m {
-                a
-            } else {
-                old
-            }
-        }
-        8 => old & a,
-        9 => old | a,
-        10 => old ^ a,
-        11 => sx(old).min(sx(a)) as u64,
-        12 => sx(old).max(sx(a)) as u64,
-        16 => fl(old).max(fl(a)).to_bits() as u64,
-        17 => fl(old).min(fl(a)).to_bits() as u64,
-        18 => {
-            if fl(old) == fl(b) {
-                a
-            } else {
-                old
-            }
-        }
-        19 => (fl(old) + fl(a)).to_bits() as u64,
-        20 => (fl(old) - fl(a)).to_bits() as u64,
-        o => return fault(format!("atomic operation {o} is not supported")),
-    } & m)
+    super::message::atomic_result(op, old, a, b, size).map_err(Fault)
 }
 
 /// What `faddr` gives for function `i` (its routine index), and `ifcall` takes: far
@@ -2146,21 +2077,6 @@ fn atomic_size(op: u32) -> usize {
         2
     } else {
         4
-    }
-}
-
-fn mask_bits(a: i128, bits: u32) -> i128 {
-    if bits >= 64 {
-        a as u64 as i128
-    } else {
-        a & ((1i128 << bits) - 1)
-    }
-}
-fn mask64(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
     }
 }
 

@@ -8,10 +8,10 @@ use super::value::{f16_to_f32, f32_to_f16};
 
 /// One texel's channels (missing channels read as 0, alpha as 1), as f32 bits for
 /// float formats and as integers for integer formats.
-pub(crate) type Texel = [u32; 4];
+pub type Texel = [u32; 4];
 
 /// The texel at (x, y, z), or `None` outside the image.
-pub(crate) fn read_texel(buf: &Buffer, desc: &ImageDesc, x: i64, y: i64, z: i64) -> Option<Texel> {
+pub fn read_texel(buf: &Buffer, desc: &ImageDesc, x: i64, y: i64, z: i64) -> Option<Texel> {
     let at = texel_offset(desc, x, y, z)?;
     let size = desc.channel_type.size() as usize;
     let one = if desc.channel_type.is_float() {
@@ -46,7 +46,7 @@ pub(crate) fn read_texel(buf: &Buffer, desc: &ImageDesc, x: i64, y: i64, z: i64)
 
 /// Writes the channels of `mask` (R = bit 0) of the texel at (x, y, z); a write
 /// outside the image is dropped, as the typed messages define.
-pub(crate) fn write_texel(
+pub fn write_texel(
     buf: &Buffer,
     desc: &ImageDesc,
     (x, y, z): (i64, i64, i64),
@@ -80,6 +80,25 @@ pub(crate) fn write_texel(
         };
         let o = at + c * size;
         buf.write(o, &raw.to_le_bytes()[..size]);
+    }
+}
+
+/// Byte `col` of row `row` of a 2D image's first slice, as a media block read sees
+/// it: reads out of the slice clamp to the nearest edge byte column and row.
+pub fn media_read_byte(buf: &Buffer, desc: &ImageDesc, row: i64, col: i64) -> u8 {
+    let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
+    let r = row.clamp(0, desc.height as i64 - 1);
+    let c = col.clamp(0, row_bytes - 1);
+    buf.read_array::<1>((r * row_bytes + c) as usize)
+        .map_or(0, |[b]| b)
+}
+
+/// Writes byte `col` of row `row` of a 2D image's first slice, as a media block
+/// write does: a write out of the slice is dropped.
+pub fn media_write_byte(buf: &Buffer, desc: &ImageDesc, row: i64, col: i64, b: u8) {
+    let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
+    if (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row) {
+        buf.write((row * row_bytes + col) as usize, &[b]);
     }
 }
 
@@ -161,7 +180,7 @@ fn axis(s: &Sampler, coord: f32, size: u32, linear: bool) -> ([Option<i64>; 2], 
 
 /// `read_image{f,i,ui}(image, sampler, coord)`: `coords` holds u, v and r (r is the
 /// layer of an array, rounded to the nearest layer and clamped).
-pub(crate) fn sample(buf: &Buffer, desc: &ImageDesc, s: &Sampler, coords: [f32; 3]) -> Texel {
+pub fn sample(buf: &Buffer, desc: &ImageDesc, s: &Sampler, coords: [f32; 3]) -> Texel {
     let float = desc.channel_type.is_float();
     let linear = s.linear && float;
     let dims = if desc.array || desc.depth <= 1 {

@@ -109,6 +109,14 @@ impl Buffer {
         true
     }
 
+    /// The bytes from `offset` into `out`; those past the buffer's end (its padding)
+    /// read as zeros.
+    pub fn read_padded(&self, offset: usize, out: &mut [u8]) {
+        let have = self.len().saturating_sub(offset).min(out.len());
+        self.read(offset, &mut out[..have]);
+        out[have..].fill(0);
+    }
+
     /// `N` bytes from `offset` (`None` past the end): a fixed-size read of one or two
     /// words.
     #[inline]
@@ -319,6 +327,58 @@ pub struct Memory {
     pub samplers: Vec<Sampler>,
     /// Program-scope data symbols and their addresses (what `faddr` of a name gives).
     pub symbols: Vec<(Vec<u8>, u64)>,
+    /// The printf buffer, when the runtime bound one: the engine logs who reserves
+    /// its bytes in [`Memory::reservations`].
+    pub printf_buffer: Option<usize>,
+    /// The atomic adds that reserved bytes of the printf buffer, from every
+    /// work-group running at once.
+    pub reservations: ReservationLog,
+}
+
+/// The printf buffer's [`Reservation`]s, logged by work-groups on any thread.
+#[derive(Debug, Default)]
+pub struct ReservationLog(std::sync::Mutex<Vec<Reservation>>);
+
+impl Clone for ReservationLog {
+    fn clone(&self) -> Self {
+        ReservationLog(std::sync::Mutex::new(self.lock().clone()))
+    }
+}
+
+impl ReservationLog {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Reservation>> {
+        // A panicking group cannot leave the list half-pushed: the lock's data stands.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+    pub fn push(&self, r: Reservation) {
+        self.lock().push(r);
+    }
+    /// Every reservation, in the order the printf buffer's bytes were reserved (by
+    /// offset: groups running at once log theirs in any order).
+    pub fn take_sorted(&mut self) -> Vec<Reservation> {
+        let mut all = std::mem::take(
+            self.0
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        all.sort_by_key(|r| (r.offset, [r.group[2], r.group[1], r.group[0]], r.thread));
+        all
+    }
+}
+
+/// Bytes of the printf buffer one atomic add reserved, and the work-items whose
+/// records fill them: IGC reserves once for every printing channel of a hardware
+/// thread (a NoMask one-channel atomic adding their sizes), and each channel writes
+/// its record at its prefix sum, lowest channel first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reservation {
+    /// The buffer offset the add returned.
+    pub offset: u64,
+    pub group: [u32; 3],
+    /// The hardware thread of the group (its channel 0 is local work-item thread x SIMD).
+    pub thread: u32,
+    /// The channels whose records the bytes hold.
+    pub lanes: u32,
 }
 
 /// An access that misses every buffer.

@@ -10,15 +10,18 @@
 //! deadlock. Operands are found through the layout's field names
 //! ([`crate::InstRef::operand`]), so the one opcode table drives this too.
 
+pub mod alu;
 pub mod check;
 mod exec;
 mod fast;
-mod image;
+pub mod image;
 pub mod memory;
+pub mod message;
 pub mod value;
 
 pub use memory::{
-    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler,
+    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Reservation,
+    ReservationLog, Sampler,
 };
 pub use value::{f16_to_f32, f32_to_f16};
 
@@ -153,6 +156,29 @@ impl fmt::Display for RunError {
             f,
             "{} (work-group {},{},{}, thread {})",
             self.message, self.group[0], self.group[1], self.group[2], self.thread
+        )
+    }
+}
+
+impl RunError {
+    /// An error of the launch or of work-group `group` that no instruction is to blame for.
+    pub fn of_group(group: [u32; 3], message: String) -> RunError {
+        RunError {
+            index: None,
+            function: None,
+            mnemonic: String::new(),
+            group,
+            thread: 0,
+            message,
+        }
+    }
+    /// Threads of work-group `group` wait at a barrier that finished threads never reach.
+    pub fn barrier_deadlock(group: [u32; 3], waiting: usize, finished: usize) -> RunError {
+        RunError::of_group(
+            group,
+            format!(
+                "barrier deadlock: {waiting} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
+            ),
         )
     }
 }
@@ -483,6 +509,14 @@ fn zeroed(n: usize, what: &str) -> Result<Vec<u8>, String> {
 const HW_ID: u32 = 12;
 /// The predefined variable `%cr0` (`4_visa_header.md`, V14): the float mode.
 pub(crate) const CR0: u32 = 14;
+/// The surface-state offset of a thread's scratch surface, which the runtime passes in
+/// r0.5 (as `offset << 4`, bits 31:10) on Xe-HPC and later, the cores with 64-byte GRFs:
+/// IGC reaches private memory there through `ss(r0.5 >> 4)` LSC messages, addressed
+/// from 0 in each thread's own space. gpukit's value lies above every binding-table
+/// index and below its bindless offsets (0x10000 onwards), so no argument's surface
+/// shares it. Before Xe-HPC, r0.5 bits 31:10 are the thread's offset into the scratch
+/// space, which IGC adds to its `%scratch` addresses: 0, each thread's space its own.
+pub(crate) const SCRATCH_SURFACE_STATE: u32 = 0xFFC0;
 
 /// A launch's shape: the work-groups of its NDRange and the hardware threads of each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -636,7 +670,46 @@ pub fn run_checked(
     functions: &[(&[u8], &Routine)],
     launch: &Launch,
     mem: &mut Memory,
+    trace: Option<&mut dyn FnMut(String)>,
+    options: &Options,
+) -> Result<(Stats, Vec<check::Finding>), RunError> {
+    run_hooked(routine, functions, launch, mem, trace, None, options)
+}
+
+/// One executed instruction as [`run_stepped`]'s hook sees it, after it ran.
+pub struct Step<'a> {
+    pub group: [u32; 3],
+    pub thread: u32,
+    /// The routine's name: empty for the kernel body, else the function's.
+    pub routine: &'a [u8],
+    /// The instruction's index in its routine: IGC's `$N` for the kernel body.
+    pub index: usize,
+    /// The channels it ran on.
+    pub active: u32,
+    /// The general variable its `dst` names (id) and that variable's bytes now.
+    pub dst: Option<(u32, &'a [u8])>,
+}
+
+/// [`run_with_options`] calling `step` after every instruction (every one on the
+/// generic path): `--compare` follows the vISA values instruction by instruction.
+pub fn run_stepped(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
+    step: &mut dyn FnMut(&Step<'_>),
+    options: &Options,
+) -> Result<Stats, RunError> {
+    run_hooked(routine, functions, launch, mem, None, Some(step), options).map(|(stats, _)| stats)
+}
+
+fn run_hooked(
+    routine: &Routine,
+    functions: &[(&[u8], &Routine)],
+    launch: &Launch,
+    mem: &mut Memory,
     mut trace: Option<&mut dyn FnMut(String)>,
+    mut step: Option<&mut dyn FnMut(&Step<'_>)>,
     options: &Options,
 ) -> Result<(Stats, Vec<check::Finding>), RunError> {
     let Interface::Kernel { inputs } = &routine.interface else {
@@ -649,12 +722,20 @@ pub fn run_checked(
         .checks
         .any()
         .then(|| check::Checker::new(options.checks, options.check_shadow_bytes, launch, mem));
-    if options.translate && trace.is_none() && checker.is_none() {
+    if let Some(c) = checker.as_mut() {
+        let written: Vec<u32> = inputs
+            .iter()
+            .filter(|i| i.class() == crate::InputClass::General)
+            .map(|i| i.index)
+            .collect();
+        c.track_registers(&program, grf_len, &written);
+    }
+    if options.translate && trace.is_none() && step.is_none() && checker.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }
-    // Under --trace or --check the groups run one after another, in order: the trace
-    // and the checker's shadow state are the one thread's.
-    let jobs = if trace.is_some() || checker.is_some() {
+    // Under --trace, a step hook or --check the groups run one after another, in
+    // order: the trace, the hook and the checker's shadow state are the one thread's.
+    let jobs = if trace.is_some() || step.is_some() || checker.is_some() {
         1
     } else {
         options.jobs.max(1)
@@ -672,7 +753,7 @@ pub fn run_checked(
     let mut stats = Stats::default();
     if jobs == 1 || total == 1 {
         for index in 0..total {
-            stats.add(&run.run(index, &mut trace, &mut checker)?);
+            stats.add(&run.run(index, &mut trace, &mut step, &mut checker)?);
         }
     } else {
         stats = run.run_parallel(jobs, total)?;
@@ -759,7 +840,7 @@ impl GroupRun<'_, '_> {
                     if index > failed.load(Relaxed) {
                         return Ok(Stats::default());
                     }
-                    self.run(index, &mut None, &mut None).map_err(|e| {
+                    self.run(index, &mut None, &mut None, &mut None).map_err(|e| {
                         failed.fetch_min(index, Relaxed);
                         (index, e)
                     })
@@ -785,6 +866,7 @@ impl GroupRun<'_, '_> {
         &self,
         index: u64,
         trace: &mut Option<&mut dyn FnMut(String)>,
+        step: &mut Option<&mut dyn FnMut(&Step<'_>)>,
         checker: &mut Option<check::Checker>,
     ) -> Result<Stats, RunError> {
         let (program, launch, inputs, grf_len, mem) = (
@@ -806,8 +888,6 @@ impl GroupRun<'_, '_> {
             pool: &self.pool,
             limit: 0,
         };
-        let grf = launch.grf_bytes as usize;
-        let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
         let mut slm = zeroed(launch.slm_bytes as usize, "shared local memory")
             .map_err(|m| RunError { group, ..top(m) })?;
         let mut threads = Vec::with_capacity(threads_per_group as usize);
@@ -819,38 +899,7 @@ impl GroupRun<'_, '_> {
                 .map(|i| i.offset.max(0) as usize + i.size as usize)
                 .max()
                 .unwrap_or(0);
-            let cto = launch.payload.cross_thread_offset as usize;
-            let mut payload = vec![0u8; (cto + launch.payload.cross_thread.len()).max(inputs_end)];
-            let mut put = |at: usize, v: u32| {
-                if let Some(s) = payload.get_mut(at..at + 4) {
-                    s.copy_from_slice(&v.to_le_bytes());
-                }
-            };
-            put(4, gx);
-            put(24, gy);
-            put(28, gz);
-            put(8, t);
-            let mut dim_at = grf;
-            for d in 0..3 {
-                if !launch.payload.local_id[d] {
-                    continue;
-                }
-                for c in 0..launch.simd as usize {
-                    let l = t as u64 * launch.simd as u64 + c as u64;
-                    let id = if l < group_items {
-                        let (lx, ly) = (launch.local[0] as u64, launch.local[1] as u64);
-                        [l % lx, (l / lx) % ly, l / (lx * ly)][d]
-                    } else {
-                        0
-                    };
-                    if let Some(s) = payload.get_mut(dim_at + 2 * c..dim_at + 2 * c + 2) {
-                        s.copy_from_slice(&(id as u16).to_le_bytes());
-                    }
-                }
-                dim_at += per_dim;
-            }
-            payload[cto..cto + launch.payload.cross_thread.len()]
-                .copy_from_slice(&launch.payload.cross_thread);
+            let payload = thread_payload(launch, &self.shape, group, t, inputs_end);
             let mut th = Thread {
                 grf: zeroed(grf_len, "register space").map_err(|m| RunError {
                     group,
@@ -942,6 +991,7 @@ impl GroupRun<'_, '_> {
                     &mut stats,
                     &mut allowance,
                     trace,
+                    step,
                     group,
                     checker,
                 );
@@ -973,12 +1023,7 @@ impl GroupRun<'_, '_> {
                 c.next_interval();
             }
             if finished > 0 && !reported {
-                return Err(RunError {
-                    group,
-                    ..top(format!(
-                        "barrier deadlock: {at_barrier} thread(s) wait at a barrier that {finished} finished thread(s) will never reach"
-                    ))
-                });
+                return Err(RunError::barrier_deadlock(group, at_barrier, finished));
             }
             stats.barriers += 1;
         }
@@ -989,14 +1034,62 @@ impl GroupRun<'_, '_> {
 
 /// An error of the launch, no work-group or thread to blame.
 fn top(message: String) -> RunError {
-    RunError {
-        index: None,
-        function: None,
-        mnemonic: String::new(),
-        group: [0; 3],
-        thread: 0,
-        message,
+    RunError::of_group([0; 3], message)
+}
+
+/// The GRF image the runtime writes for hardware thread `thread` of work-group
+/// `group` (r0 onwards, at least `min_len` bytes): the r0 header (group ids at
+/// r0.1, r0.6, r0.7; the thread's index in its group at r0.2), the local ids from
+/// r1 (each dimension `simd` u16 values padded to whole GRFs) and the cross-thread
+/// data. Both front ends (vISA and Gen) start a thread from this image.
+pub fn thread_payload(
+    launch: &Launch,
+    shape: &Shape,
+    group: [u32; 3],
+    thread: u32,
+    min_len: usize,
+) -> Vec<u8> {
+    let [gx, gy, gz] = group;
+    let t = thread;
+    let group_items = shape.group_items;
+    let grf = launch.grf_bytes as usize;
+    let per_dim = (launch.simd as usize * 2).div_ceil(grf) * grf;
+    let cto = launch.payload.cross_thread_offset as usize;
+    let mut payload = vec![0u8; (cto + launch.payload.cross_thread.len()).max(min_len)];
+    let mut put = |at: usize, v: u32| {
+        if let Some(s) = payload.get_mut(at..at + 4) {
+            s.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    put(4, gx);
+    if grf == 64 {
+        put(20, SCRATCH_SURFACE_STATE << 4);
     }
+    put(24, gy);
+    put(28, gz);
+    put(8, t);
+    let mut dim_at = grf;
+    for d in 0..3 {
+        if !launch.payload.local_id[d] {
+            continue;
+        }
+        for c in 0..launch.simd as usize {
+            let l = t as u64 * launch.simd as u64 + c as u64;
+            let id = if l < group_items {
+                let (lx, ly) = (launch.local[0] as u64, launch.local[1] as u64);
+                [l % lx, (l / lx) % ly, l / (lx * ly)][d]
+            } else {
+                0
+            };
+            if let Some(s) = payload.get_mut(dim_at + 2 * c..dim_at + 2 * c + 2) {
+                s.copy_from_slice(&(id as u16).to_le_bytes());
+            }
+        }
+        dim_at += per_dim;
+    }
+    payload[cto..cto + launch.payload.cross_thread.len()]
+        .copy_from_slice(&launch.payload.cross_thread);
+    payload
 }
 
 impl Program<'_> {

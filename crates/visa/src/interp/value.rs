@@ -155,7 +155,7 @@ pub fn f32_to_f16(f: f32) -> u16 {
 /// destination with operands that are f32 values it is the f32 fused result
 /// ([`fma_f32`]), which a later rounding to f32 leaves alone; otherwise fused in
 /// `f64`. Both engines call this, so they agree bit for bit.
-pub(crate) fn mad(a: f64, b: f64, x: f64, into_f32: bool) -> f64 {
+pub fn mad(a: f64, b: f64, x: f64, into_f32: bool) -> f64 {
     let single = |v: f64| v.is_nan() || v as f32 as f64 == v;
     if into_f32 && single(a) && single(b) && single(x) {
         fma_f32(a as f32, b as f32, x as f32) as f64
@@ -171,23 +171,28 @@ pub(crate) fn mad(a: f64, b: f64, x: f64, into_f32: bool) -> f64 {
 /// the final rounding to f32 the correct one (Boldo and Melquiond, "Emulation of FMA
 /// and correctly rounded sums: proved algorithms using rounding to odd", 2008).
 #[inline]
-pub(crate) fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
-    let p = a as f64 * b as f64;
-    let c = c as f64;
+pub fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
+    sum_to_odd(a as f64 * b as f64, c as f64) as f32
+}
+
+/// `a + b` rounded to `f64` by round-to-odd: an inexact sum whose last bit is even
+/// moves one ulp toward the exact value (its error from TwoSum tells which way), so
+/// a later rounding to `f32` (53 >= 24 + 2 bits) in any direction is the correctly
+/// rounded one. Infinite and NaN sums, and exact ones, stay.
+#[inline]
+pub fn sum_to_odd(p: f64, c: f64) -> f64 {
     let s = p + c;
     let back = s - p;
     let error = (p - (s - back)) + (c - back);
     let bits = s.to_bits();
-    // An inexact sum with an even last bit moves one ulp toward the exact value, to
-    // its odd neighbour (an infinite or NaN sum, and an exact one, stay). Without
-    // branches: the channel loops vectorise and nothing mispredicts.
+    // Without branches: the channel loops vectorise and nothing mispredicts.
     let inexact = ((error != 0.0) & s.is_finite()) as u64;
     let toward = if (error > 0.0) == (s > 0.0) {
         1
     } else {
         u64::MAX
     };
-    f64::from_bits(bits.wrapping_add(toward.wrapping_mul(inexact & !bits & 1))) as f32
+    f64::from_bits(bits.wrapping_add(toward.wrapping_mul(inexact & !bits & 1)))
 }
 
 #[cfg(test)]

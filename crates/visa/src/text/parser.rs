@@ -133,10 +133,16 @@ fn content_bounds(line: &str) -> Option<(usize, usize)> {
 /// Parses a whole `.visaasm` text for the platform its build trailer names, else for one
 /// with 32-byte GRFs.
 pub fn parse_text(src: &str) -> Result<Object, Diagnostics> {
-    let default = ParseOptions::default();
+    parse_text_for(src, &ParseOptions::default())
+}
+
+/// [`parse_text`] for the platform the build trailer names, else for `fallback` (the GRF
+/// size the program binary beside the text names: IGC 1.0.12504's dumps have no trailer).
+pub fn parse_text_for(src: &str, fallback: &ParseOptions) -> Result<Object, Diagnostics> {
+    let default = *fallback;
     let (result, platform) = parse_lines(src, &default);
-    // The trailer comes after the lines it governs, so the text is read for 32-byte GRFs
-    // and read again only when it names another size and a line depended on the size
+    // The trailer comes after the lines it governs, so the text is read for the fallback's
+    // GRFs and read again only when it names another size and a line depended on the size
     // (a search for the trailer first cost more than the rare second reading).
     let named = match platform {
         TrailerSeen::Complete { last, grf_used } => last.filter(|_| grf_used),

@@ -19,6 +19,10 @@ pub struct Args {
     /// 12p72 or a device name (tgllp, dg2, pvc); IGC's .asm dumps name their own
     #[arg(long, value_name = "PLATFORM")]
     platform: Option<String>,
+    /// Number JSON 2.0 blocks from this id: 0 as iga64 of IGC 1.0.x does (the
+    /// default), 1 as iga64 of IGC 2.x releases does; a 2.0 input is renumbered
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(u8).range(0..=1))]
+    block_ids_from: Option<u8>,
     /// Write here instead of stdout
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -34,6 +38,6 @@ pub fn run(a: Args) -> CmdResult {
     };
     // The listing is converted where it lies and written as it goes: neither a
     // second model nor the whole output is held.
-    let out = gpukit_iga::convert_owned(parsed.listing, to);
+    let out = gpukit_iga::convert_numbered(parsed.listing, to, a.block_ids_from.map(i64::from));
     emit_streamed(a.output.as_deref(), |w| gpukit_iga::write_to(&out, to, w))
 }

@@ -6,6 +6,7 @@ mod check;
 mod convert;
 mod pressure;
 mod print;
+pub mod run;
 mod stats;
 
 use crate::detect::Format;
@@ -46,6 +47,15 @@ pub enum IgaCommand {
     /// computes no liveness of its own and ignores the listing's `preds`/`succs` (whose
     /// iga64 rule drops fall-through edges), so the chart does not depend on them.
     Pressure(pressure::Args),
+    /// Run a kernel's Gen code on the CPU, as `visa run` runs its vISA
+    ///
+    /// The listing is the Gen code of a kernel of the program binary (IGC's `.asm` dump
+    /// beside the `.visaasm`, `iga64 -d` text or IGA JSON). The payload, arguments,
+    /// memory, budget and outputs are `visa run`'s, and so are the options. From Xe-HP
+    /// on, the code starts where NEO starts it when the hardware generates local IDs:
+    /// after the per-thread data load prolog (the binary's
+    /// `offset_to_skip_per_thread_data_load`).
+    Run(run::Args),
 }
 
 impl IgaCommand {
@@ -57,6 +67,7 @@ impl IgaCommand {
             IgaCommand::Cfg(a) => cfg::run(a),
             IgaCommand::Stats(a) => stats::run(a),
             IgaCommand::Pressure(a) => pressure::run(a),
+            IgaCommand::Run(a) => run::run(a),
         }
     }
 }

@@ -88,6 +88,30 @@ pub(crate) fn parse_text(
         ),
         None => gpukit_visa::text::parse_text(text),
     };
+    rendered(path, text, parsed)
+}
+
+/// Parses text read from `path` that came with a program binary whose GRFs are
+/// `grf_bytes`: the text's own `//Platform:` trailer decides, else the binary.
+pub(crate) fn parse_text_for_binary(
+    path: &std::path::Path,
+    text: &str,
+    grf_bytes: u32,
+) -> Result<gpukit_visa::Object, CmdError> {
+    let options = gpukit_visa::text::ParseOptions { grf_bytes };
+    rendered(
+        path,
+        text,
+        gpukit_visa::text::parse_text_for(text, &options),
+    )
+}
+
+/// A parse result, its diagnostics rendered with file:line:col, the line and a caret.
+fn rendered(
+    path: &std::path::Path,
+    text: &str,
+    parsed: Result<gpukit_visa::Object, gpukit_visa::text::Diagnostics>,
+) -> Result<gpukit_visa::Object, CmdError> {
     parsed.map_err(|d| {
         let rendered = d.render(&path.display().to_string(), text);
         CmdError::Input(format!("{} error(s)\n{}", d.0.len(), rendered.trim_end()))

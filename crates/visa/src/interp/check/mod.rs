@@ -19,6 +19,8 @@
 //! after another, so an access stamped before the current group's first epoch came
 //! from another group and nothing orders it with this one.
 
+mod registers;
+
 use super::memory::Place;
 use super::Program;
 use crate::isa::Opcode;
@@ -231,6 +233,8 @@ struct Cell {
 
 /// Shadow bytes a `Cell` costs, for the budget.
 pub const SHADOW_BYTES_PER_BYTE: u64 = std::mem::size_of::<Cell>() as u64;
+/// Shadow bytes a register byte costs (its origin, `check/registers.rs`).
+pub const REGISTER_SHADOW_PER_BYTE: u64 = 4;
 
 /// What a memory's bytes are checked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,6 +295,10 @@ pub(crate) struct Checker {
     error: Option<String>,
     /// (kind, first pc, second pc, memory) of the findings reported, for `count`.
     seen: HashSet<(Kind, u32, u32, Option<String>)>,
+    /// Definedness of every hardware thread's register bytes (`uninit`).
+    registers: registers::Registers,
+    /// The running instruction wrote private memory (IGC's spills move garbage).
+    private_write: bool,
 }
 
 /// The names the runtime gives the buffers it adds beside the arguments.
@@ -339,6 +347,8 @@ impl Checker {
             findings: Vec::new(),
             error: None,
             seen: HashSet::new(),
+            registers: registers::Registers::default(),
+            private_write: false,
         }
     }
 
@@ -362,6 +372,9 @@ impl Checker {
         }
         self.scratch.resize_with(threads as usize, Shadow::default);
         self.waiting = vec![None; threads as usize];
+        if let Err(e) = self.begin_group_registers(threads) {
+            self.error.get_or_insert(e);
+        }
         for (shadow, role) in self.buffers.iter_mut().zip(&self.roles) {
             if *role == Role::Private {
                 for c in &mut shadow.cells {
@@ -392,6 +405,7 @@ impl Checker {
     pub(crate) fn at(&mut self, thread: u32, pc: u32) {
         self.thread = thread;
         self.pc = pc;
+        self.private_write = false;
     }
 
     /// The global id of channel `lane` of the running thread.
@@ -431,8 +445,19 @@ impl Checker {
         lane: u32,
         access: Access,
     ) {
+        if matches!(access, Access::Write { .. }) && self.is_private(place) {
+            self.private_write = true;
+        }
         if let Err(e) = self.shadow_access(p, place, len, lane, access) {
             self.error.get_or_insert(e);
+        }
+    }
+
+    fn is_private(&self, place: Place) -> bool {
+        match place {
+            Place::Scratch(_) => true,
+            Place::Buffer(b, _) => self.roles.get(b) == Some(&Role::Private),
+            Place::Slm(_) => false,
         }
     }
 

@@ -4,67 +4,30 @@
 //! (flat A64/A32), a surface (binding table, bindless or surface state) or SLM.
 //! Cache controls only steer caches, which the interpreter does not have.
 
-use super::{fault, Ctx, Flow, Res};
+use super::{fault, Ctx, Fault, Flow, Res};
 use crate::interp::memory::{check_slm, Place};
+use crate::interp::message;
 use crate::model::{InstRef, Operand, Raw};
 
 /// `sfid` of shared local memory.
 pub(super) const SFID_SLM: u32 = 3;
 /// `sfid` of typed global memory (not an untyped message).
 const SFID_TGM: u32 = 2;
+/// `addr_type` of a surface-state offset (`ss`).
+const ADDR_SS: u32 = 3;
 /// `data_order` of the transposed (block) form.
 const TRANSPOSED: u32 = 2;
 
-/// What a data size (`data_size`) moves: bytes in memory, bytes each element takes in
-/// a register, and the byte within it where the datum sits (the zero-extending
-/// d8u32/d16u32 forms widen to a dword; d16u32h uses its upper half).
 fn data_size(code: u32) -> Res<(usize, usize, usize)> {
-    Ok(match code {
-        1 => (1, 1, 0),
-        2 => (2, 2, 0),
-        3 => (4, 4, 0),
-        4 => (8, 8, 0),
-        5 => (1, 4, 0),
-        6 => (2, 4, 0),
-        7 => (2, 4, 2),
-        c => return fault(format!("LSC data size {c} is not defined")),
-    })
+    message::lsc_data_size(code).map_err(Fault)
 }
 
-/// Elements per address by `data_elems` code.
 fn vector_len(code: u32) -> Res<usize> {
-    match code {
-        1..=4 => Ok(code as usize),
-        5..=8 => Ok(8 << (code - 5)),
-        c => fault(format!("LSC vector size code {c} is not defined")),
-    }
+    message::lsc_vector_len(code).map_err(Fault)
 }
 
-/// The operation an LSC atomic performs, as the dword-atomic operation code
-/// `atomic_result` takes (`None`: an atomic load).
 fn atomic_op(subop: u8) -> Res<Option<u32>> {
-    Ok(Some(match subop {
-        0x08 => 2, // iinc
-        0x09 => 3, // idec
-        0x0A => return Ok(None),
-        0x0B => 6,  // store: the exchange
-        0x0C => 0,  // iadd
-        0x0D => 1,  // isub
-        0x0E => 11, // smin
-        0x0F => 12, // smax
-        0x10 => 4,  // umin
-        0x11 => 5,  // umax
-        0x12 => 7,  // icas
-        0x13 => 19, // fadd
-        0x14 => 20, // fsub
-        0x15 => 17, // fmin
-        0x16 => 16, // fmax
-        0x17 => 18, // fcas
-        0x18 => 8,  // and
-        0x19 => 9,  // or
-        0x1A => 10, // xor
-        o => return fault(format!("LSC operation {o:#x} is not an atomic")),
-    }))
+    message::lsc_atomic_op(subop).map_err(Fault)
 }
 
 /// The addressing of one message: shared function, address model and surface.
@@ -168,10 +131,11 @@ impl Ctx<'_, '_> {
                     } else {
                         (data(self, "src1", n)?, 0)
                     };
-                    self.mem_atomic(place, mem_bytes, |old| {
+                    let (old, _) = self.mem_atomic(place, mem_bytes, |old| {
                         super::atomic_result(op, old, a, b, mem_bytes)
-                    })?
-                    .0
+                    })?;
+                    self.note_reservation(place, old);
+                    old
                 } else {
                     let mut ob = [0u8; 8];
                     self.mem_read_into(place, &mut ob[..mem_bytes]);
@@ -286,10 +250,12 @@ impl Ctx<'_, '_> {
     /// model; a `read` may run into a buffer's allocation padding (`read_place`).
     fn lsc_place(&mut self, t: &Target, addr: i128, len: usize, read: bool) -> Res<Place> {
         if t.sfid == SFID_SLM {
-            // As for the SLM surface: IGC's local-memory window starts at 0x10000000.
-            return Ok(check_slm(addr & 0x0FFF_FFFF, len, self.slm.len())?);
+            return Ok(check_slm(message::slm_offset(addr), len, self.slm.len())?);
         }
         let surface = t.surface;
+        if t.addr_type == ADDR_SS && surface == crate::interp::SCRATCH_SURFACE_STATE {
+            return self.scratch_place(addr, len);
+        }
         match (t.addr_type, read) {
             (1, true) => self.resolve_a64_read(addr as u64, len),
             (1, false) => Ok(self.mem.resolve_a64(addr as u64, len)?),
