@@ -355,8 +355,13 @@ fn lsc_atomic_compare_and_swap_on_qwords() {
     r.qwords(58, &[77, 88]);
     let line = "send.ugm (32|M0) null r49 r54:8 0x0 0x08000792 {A@1,$10} // wr:4+8, rd:0; atomic_icas.ugm.d64.a64";
     r.send("12p72", line, 0b11, 0).unwrap();
-    let q =
-        |i: usize| u64::from_le_bytes(r.mem.buffers[0].to_bytes()[8 * i..8 * i + 8].try_into().unwrap());
+    let q = |i: usize| {
+        u64::from_le_bytes(
+            r.mem.buffers[0].to_bytes()[8 * i..8 * i + 8]
+                .try_into()
+                .unwrap(),
+        )
+    };
     assert_eq!((q(0), q(1)), (77, 0));
 }
 

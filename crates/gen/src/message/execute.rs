@@ -77,7 +77,9 @@ fn run(a: &Access, cx: &mut SendContext<'_>) -> Result<(), String> {
                     let (x, y) = (value(cx, at(0), mem_bytes), value(cx, at(1), mem_bytes));
                     let old = access::atomic(cx, place, mem_bytes, |old| match code {
                         // Compare-and-swap payloads hold the expected value, then the new one.
-                        Some(op @ (7 | 18)) => atomic_result(op, old, y.clone()?, x.clone()?, mem_bytes),
+                        Some(op @ (7 | 18)) => {
+                            atomic_result(op, old, y.clone()?, x.clone()?, mem_bytes)
+                        }
                         Some(op) => atomic_result(op, old, x.clone().unwrap_or(0), 0, mem_bytes),
                         None => Ok(old),
                     })?;

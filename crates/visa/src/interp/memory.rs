@@ -348,7 +348,9 @@ impl Clone for ReservationLog {
 impl ReservationLog {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Reservation>> {
         // A panicking group cannot leave the list half-pushed: the lock's data stands.
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
     pub fn push(&self, r: Reservation) {
         self.lock().push(r);

@@ -20,8 +20,8 @@ pub mod message;
 pub mod value;
 
 pub use memory::{
-    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Reservation,
-    ReservationLog, Sampler,
+    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds,
+    Reservation, ReservationLog, Sampler,
 };
 pub use value::{f16_to_f32, f32_to_f16};
 
@@ -840,10 +840,11 @@ impl GroupRun<'_, '_> {
                     if index > failed.load(Relaxed) {
                         return Ok(Stats::default());
                     }
-                    self.run(index, &mut None, &mut None, &mut None).map_err(|e| {
-                        failed.fetch_min(index, Relaxed);
-                        (index, e)
-                    })
+                    self.run(index, &mut None, &mut None, &mut None)
+                        .map_err(|e| {
+                            failed.fetch_min(index, Relaxed);
+                            (index, e)
+                        })
                 })
                 .reduce(
                     || Ok(Stats::default()),
