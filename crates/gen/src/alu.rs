@@ -69,6 +69,13 @@ pub enum Class {
     /// result every channel of the group gets ([`dot`]); `eval` is one channel's
     /// multiply-add step of it.
     Dot,
+    /// `smov`: a `mov` of src0 whose src1, an immediate, is a channel-enable mask
+    /// (bit `i`: channel `i` of the instruction) ANDed with the enabled channels.
+    /// IGC emits it for a vISA `mov` into a per-channel indirect destination
+    /// predicated on one channel (`setp P 1<<k; (P) mov r[A(k)]`), with the
+    /// predicate's bits as src1 (the skl/icllp `private_insertion_sort` corpus
+    /// kernel). `eval` is `mov`'s.
+    Scatter,
 }
 
 /// The element types of one instruction's operands.
@@ -177,13 +184,14 @@ const fn with_acc(op: Op) -> Op {
     }
 }
 
-use Class::{Arith, Compare, Dot, Logic, Select};
+use Class::{Arith, Compare, Dot, Logic, Scatter, Select};
 
 /// Every Gen ALU op IGC emits for compute kernels (`bfn` is in [`BFN`], a row per
 /// truth table).
 static OPS: &[Op] = &[
     row("mov", 1, Arith, mov),
     row("movi", 1, Arith, mov),
+    row("smov", 2, Scatter, mov),
     row("sel", 2, Select, first),
     row("csel", 3, Select, first),
     row("not", 1, Logic, not),

@@ -30,4 +30,4 @@ mod thread;
 
 pub use gpukit_iga::syntax::Gen as Platform;
 pub use lower::{lower, lower_with, LowerError, LowerOptions, Program};
-pub use run::{run, RunOptions, TraceStep};
+pub use run::{run, run_checked, RunOptions, TraceStep};

@@ -232,7 +232,8 @@ pub const SNAPSHOT_BUDGET: usize = 32 << 20;
 
 /// Runs the vISA kernel and the Gen program from copies of `mem` and returns the
 /// first Gen instruction whose result departs from its vISA instruction's, or
-/// `None` when every checked value agrees. Errors are the engines' own.
+/// `None` when every checked value agrees. Errors are the engines' own, or that the
+/// dump gives nothing to follow (no `//.declare` table, no `$N` ids).
 pub fn locate(
     routine: &Routine,
     functions: &[(&[u8], &Routine)],
@@ -244,6 +245,13 @@ pub fn locate(
 ) -> Result<Option<Departure>, String> {
     let grf = u64::from(launch.grf_bytes);
     let checks = checks(listing, routine, placement, grf);
+    if checks.is_empty() {
+        return Err(if placement.variables.is_empty() {
+            "the dump has no //.declare table of where the vISA variables live".into()
+        } else {
+            "no Gen instruction of the dump writes the variable its `$N` names".into()
+        });
+    }
     let wanted: std::collections::HashSet<u32> = checks.values().map(|c| c.visa).collect();
     // The vISA values: (group, thread, $N) -> the destination's bytes after each execution.
     let mut snapshots: HashMap<(ThreadKey, u32), Vec<Vec<u8>>> = HashMap::new();
@@ -341,6 +349,7 @@ pub fn locate(
         &mut gen_mem,
         &RunOptions {
             trace: Some(&compare),
+            ..RunOptions::default()
         },
     )
     .map_err(|e| format!("the Gen run: {e}"))?;

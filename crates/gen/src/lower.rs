@@ -66,6 +66,30 @@ impl Program {
     }
 }
 
+/// `--check` findings name a Gen instruction by its index among the listing's
+/// instructions (the front end maps it to a line and the `.asm` comment's `$N`).
+impl gpukit_visa::interp::check::Locate for Program {
+    fn site(
+        &self,
+        pc: u32,
+        work_item: [u32; 3],
+        action: &'static str,
+    ) -> gpukit_visa::interp::check::Site {
+        gpukit_visa::interp::check::Site {
+            index: pc as usize,
+            function: None,
+            mnemonic: self
+                .source
+                .get(pc as usize)
+                .map(mnemonic)
+                .unwrap_or_default(),
+            action,
+            work_item,
+            source: None,
+        }
+    }
+}
+
 /// Per-channel byte offsets of an operand's elements in the register file
 /// (channel `i` of the instruction, before the execution offset applies).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -950,6 +974,9 @@ fn immediate(value: &str, ty: Type) -> Res<Source> {
             });
             Src::ImmVec(Box::new(elems))
         }
+        _ if gpukit_visa::interp::value::is_float(ty) && is_nan_text(value) => {
+            Src::Imm(nan_bits(value, size).ok_or_else(bad)?)
+        }
         _ if gpukit_visa::interp::value::is_float(ty) && !is_hex => {
             let f: f64 = value.parse().map_err(|_| bad())?;
             Src::Imm(gpukit_visa::interp::value::encode(
@@ -968,6 +995,38 @@ fn immediate(value: &str, ty: Type) -> Res<Source> {
     })
 }
 
+fn is_nan_text(value: &str) -> bool {
+    let v = value.trim_start_matches('-');
+    v.starts_with("qnan") || v.starts_with("snan")
+}
+
+/// iga64 prints a NaN immediate as `[-]qnan(P)` / `[-]snan(P)`: P is the mantissa
+/// without its top (quiet) bit, which `qnan` sets; the exponent is all ones.
+/// (`-qnan(0x1FF):hf` is 0xFFFF, `snan(0x5):f` 0x7F800005, as `iga64 -a` encodes them.)
+fn nan_bits(value: &str, size: u32) -> Option<u64> {
+    let (neg, v) = match value.strip_prefix('-') {
+        Some(v) => (true, v),
+        None => (false, value),
+    };
+    let (quiet, p) = match v.strip_prefix("qnan") {
+        Some(p) => (true, p),
+        None => (false, v.strip_prefix("snan")?),
+    };
+    let payload = parse_int(p.strip_prefix('(')?.strip_suffix(')')?)?;
+    let mantissa_bits = match size {
+        2 => 10,
+        4 => 23,
+        8 => 52,
+        _ => return None,
+    };
+    let quiet_bit = 1u64 << (mantissa_bits - 1);
+    let payload = u64::try_from(payload).ok().filter(|p| *p < quiet_bit)?;
+    let total = 8 * size;
+    let exponent = ((1u64 << (total - 1 - mantissa_bits)) - 1) << mantissa_bits;
+    let sign = u64::from(neg) << (total - 1);
+    Some(sign | exponent | if quiet { quiet_bit } else { 0 } | payload)
+}
+
 /// The 8-bit restricted float of `:vf` immediates: sign, 3-bit exponent (bias 3),
 /// 4-bit mantissa; exponent 0 with mantissa 0 is zero.
 fn vf_to_f32(b: u8) -> f32 {
@@ -983,6 +1042,21 @@ fn vf_to_f32(b: u8) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nan_immediates_are_iga64s_bit_patterns() {
+        let bits = |v: &str, ty| match immediate(v, ty).map(|s| s.src) {
+            Ok(Src::Imm(b)) => b,
+            _ => panic!("{v} does not lower"),
+        };
+        assert_eq!(bits("qnan(0x3FFFFF)", Type::F), 0x7FFF_FFFF);
+        assert_eq!(bits("-qnan(0x1)", Type::F), 0xFFC0_0001);
+        assert_eq!(bits("snan(0x5)", Type::F), 0x7F80_0005);
+        assert_eq!(bits("-qnan(0x1FF)", Type::HF), 0xFFFF);
+        assert_eq!(bits("qnan(0x7)", Type::DF), 0x7FF8_0000_0000_0007);
+        assert_eq!(bits("-inf", Type::F), 0xFF80_0000);
+        assert!(immediate("qnan(0x400000)", Type::F).is_err());
+    }
 
     #[test]
     fn regions_take_their_fast_forms() {

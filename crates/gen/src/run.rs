@@ -5,6 +5,7 @@
 use crate::lower::{mnemonic, Program};
 use crate::thread::{Env, Stop, Thread};
 use crate::Platform;
+use gpukit_visa::interp::check::{Checker, Checks, Finding};
 use gpukit_visa::interp::{thread_payload, Launch, Memory, RunError, Shape, Stats, SCRATCH_BYTES};
 use std::collections::HashMap;
 
@@ -26,6 +27,9 @@ pub struct TraceStep<'a> {
 pub struct RunOptions<'a> {
     /// Called after every executed instruction (`--trace`, `--compare`).
     pub trace: Option<&'a dyn Fn(&TraceStep)>,
+    /// `--check`: what to look for, and the shadow memory it may allocate (bytes).
+    pub checks: Checks,
+    pub check_shadow_bytes: u64,
 }
 
 /// Runs `program` over the NDRange `launch` describes, with `mem`'s buffers.
@@ -35,6 +39,17 @@ pub fn run(
     mem: &mut Memory,
     options: &RunOptions,
 ) -> Result<Stats, RunError> {
+    run_checked(program, launch, mem, options).map(|(stats, _)| stats)
+}
+
+/// [`run`], and what `options.checks` found (by the vISA engine's checker, told of
+/// every memory access, fence and barrier; registers are not checked).
+pub fn run_checked(
+    program: &Program,
+    launch: &Launch,
+    mem: &mut Memory,
+    options: &RunOptions,
+) -> Result<(Stats, Vec<Finding>), RunError> {
     let top = |message: String| RunError::of_group([0; 3], message);
     if launch.grf_bytes != program.layout.grf_bytes {
         return Err(top(format!(
@@ -47,6 +62,10 @@ pub fn run(
     let mut stats = Stats::default();
     let mut messages = HashMap::new();
     let simd = launch.simd.max(1);
+    let mut checker = options
+        .checks
+        .any()
+        .then(|| Checker::new(options.checks, options.check_shadow_bytes, launch, mem));
     for gz in 0..shape.groups[2] {
         for gy in 0..shape.groups[1] {
             for gx in 0..shape.groups[0] {
@@ -107,6 +126,9 @@ pub fn run(
                 }
                 stats.groups += 1;
                 stats.threads += threads.len() as u64;
+                if let Some(c) = checker.as_mut() {
+                    c.begin_group(group, shape.threads_per_group);
+                }
                 let mut done = vec![false; threads.len()];
                 loop {
                     let mut at_barrier = 0;
@@ -123,6 +145,7 @@ pub fn run(
                             group,
                             trace: options.trace,
                             messages: &mut messages,
+                            check: checker.as_mut(),
                         };
                         match th.run(&mut env) {
                             Ok(Stop::Done) => done[i] = true,
@@ -147,7 +170,15 @@ pub fn run(
                         break;
                     }
                     let finished = done.iter().filter(|d| **d).count();
-                    if finished > 0 {
+                    // Under --check, a finding: the waiting threads go on.
+                    let reported = finished > 0
+                        && checker
+                            .as_mut()
+                            .is_some_and(|c| c.barrier_unreached(program, &done));
+                    if let Some(c) = checker.as_mut() {
+                        c.next_interval();
+                    }
+                    if finished > 0 && !reported {
                         return Err(RunError::barrier_deadlock(group, at_barrier, finished));
                     }
                     stats.barriers += 1;
@@ -155,5 +186,8 @@ pub fn run(
             }
         }
     }
-    Ok(stats)
+    Ok((
+        stats,
+        checker.map(Checker::into_findings).unwrap_or_default(),
+    ))
 }

@@ -12,6 +12,7 @@
 use crate::alu::{self, Class};
 use crate::lower::{Desc, DstAt, Indirect, Inst, Kind, Program, Src, Target};
 use crate::message::{self, Effect, SendContext};
+use gpukit_visa::interp::check::{self, Checker};
 use gpukit_visa::interp::value::{decode, encode, FloatMode, Val};
 use gpukit_visa::interp::{Memory, Stats};
 use gpukit_visa::isa::Type;
@@ -59,6 +60,8 @@ pub(crate) struct Env<'a> {
     pub trace: Option<&'a dyn Fn(&crate::TraceStep)>,
     /// Messages of sends whose descriptors are registers, decoded once per value.
     pub messages: &'a mut HashMap<(usize, u32, u32), message::Message>,
+    /// `--check`: the vISA engine's checker, told of every access and barrier.
+    pub check: Option<&'a mut Checker>,
 }
 
 /// An error of the running instruction, before its location is attached.
@@ -173,7 +176,13 @@ impl Thread {
                 ));
             }
             let active = self.active;
+            if let Some(c) = env.check.as_deref_mut() {
+                c.at(self.index, index as u32);
+            }
             let flow = self.step(env, index, inst).map_err(|m| (index, m))?;
+            if let Some(e) = env.check.as_deref_mut().and_then(Checker::take_error) {
+                return Err((index, e));
+            }
             if let Some(trace) = env.trace {
                 trace(&crate::TraceStep {
                     index,
@@ -187,6 +196,16 @@ impl Thread {
                 Flow::Next => self.next(),
                 Flow::Moved => self.reschedule(),
                 Flow::Barrier => {
+                    if let Some(c) = env.check.as_deref_mut() {
+                        // Every channel's instruction, the barrier's for those at it.
+                        let mut pcs = self.pc;
+                        for (c, p) in pcs.iter_mut().enumerate() {
+                            if active & (1 << c) != 0 {
+                                *p = index as u32;
+                            }
+                        }
+                        c.barrier(program, active, active | self.waiting, &pcs);
+                    }
                     self.next();
                     return Ok(Stop::Barrier);
                 }
@@ -239,10 +258,16 @@ impl Thread {
             Kind::Alu(op) => {
                 // A sel without a conditional modifier: the predicate picks, it masks nothing.
                 let picks = op.class == Class::Select && inst.cond.is_none() && !inst.csel;
-                let lanes = match pred {
+                let mut lanes = match pred {
                     Some(p) if !picks => lanes_on & p,
                     _ => lanes_on,
                 };
+                if op.class == Class::Scatter {
+                    lanes &= match inst.srcs.get(1).map(|s| &s.src) {
+                        Some(Src::Imm(mask)) => *mask as u32,
+                        _ => return Err("smov's channel mask (src1) is not an immediate".into()),
+                    };
+                }
                 env.stats.channel_instructions += u64::from(lanes.count_ones());
                 self.alu(env, inst, op, lanes, pred)?;
                 if inst.writes_cr0 {
@@ -293,6 +318,10 @@ impl Thread {
                     indirect: &self.indirect,
                     group: env.group,
                     thread: self.index,
+                    check: env.check.as_deref_mut().map(|checker| message::Check {
+                        checker,
+                        program: env.program,
+                    }),
                 };
                 match message::execute(msg, &mut cx)? {
                     Effect::Done => Flow::Next,
@@ -427,7 +456,7 @@ impl Thread {
     /// An ALU instruction on `lanes` (instruction channel numbering).
     fn alu(
         &mut self,
-        env: &Env,
+        env: &mut Env,
         inst: &Inst,
         op: &alu::Op,
         lanes: u32,
@@ -510,7 +539,25 @@ impl Thread {
                     let flag = inst.cond.map(|c| alu::condition(c.cm, v, dst_ty));
                     (bits, flag, None)
                 }
-                Class::Arith | Class::Logic | Class::Math => {
+                Class::Arith | Class::Logic | Class::Math | Class::Scatter => {
+                    // `math.idiv` and kin by zero: not a fault (the channel gets the
+                    // hardware's value), a `div-zero` finding under --check.
+                    if let (Some(c), Some(f @ ("idiv" | "iqot" | "irem"))) =
+                        (env.check.as_deref_mut(), op.subop)
+                    {
+                        if matches!(vals[1], Val::I(0)) {
+                            c.flag(
+                                env.program,
+                                check::Kind::DivZero,
+                                i as u32,
+                                None,
+                                None,
+                                format!(
+                                    "integer math.{f} by zero (the channel gets the hardware's value)"
+                                ),
+                            );
+                        }
+                    }
                     let out = (op.eval)(types, fm, &vals, acc_in);
                     let bits = encode(dst_ty, out.value, sat);
                     let flag = inst.cond.map(|c| alu::condition(c.cm, out.value, dst_ty));

@@ -58,7 +58,10 @@ fn final_registers(text: &str, grf: u32) -> Vec<u8> {
             *last.borrow_mut() = s.regs.to_vec();
         }
     };
-    let options = RunOptions { trace: Some(&hook) };
+    let options = RunOptions {
+        trace: Some(&hook),
+        ..RunOptions::default()
+    };
     let stats = run(&program, &launch, &mut Memory::default(), &options)
         .unwrap_or_else(|e| panic!("the kernel runs: {e}"));
     assert_eq!(stats.threads, 1);

@@ -101,6 +101,7 @@ impl Rig {
             indirect: &self.indirect,
             group: [0; 3],
             thread: 0,
+            check: None,
         };
         execute(&msg, &mut cx)
     }
@@ -481,6 +482,25 @@ fn media_block_read_and_write_rows_at_a_power_of_two_pitch() {
     assert_eq!(
         (data[128], data[64 * 3 + 31], data[64 * 3 + 32]),
         (200, 213, 224)
+    );
+}
+
+#[test]
+fn exbso_typed_write_resolves_its_surface_state_offset() {
+    // IGC 2.x on DG2: a bindless image's typed write is BTI 252 with the image's
+    // surface-state offset (from the payload) as the extended descriptor.
+    let mut r = Rig::new(32);
+    let img = image(&mut r, 0x1_0080, 8, 4, ChannelType::UnsignedInt8);
+    r.dwords(13, &(0..8).collect::<Vec<_>>());
+    r.dwords(93, &[2; 8]);
+    for ch in 0..4 {
+        r.dwords(94 + ch, &[7 + ch as u32; 8]);
+    }
+    let line = "send.dc1 (8|M0) null r13 r93:5 a0.0 0x020350FC {ExBSO,A@7,$10} // wr:1+5, rd:0; typed surface write with xyzw";
+    r.send("12p71", line, ALL, 0x1_0080).unwrap();
+    assert_eq!(
+        r.mem.buffers[img].data[(2 * 8 + 5) * 4..][..4],
+        [7, 8, 9, 10]
     );
 }
 

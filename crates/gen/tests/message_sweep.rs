@@ -100,6 +100,7 @@ fn random_descriptors_never_panic() {
             indirect: &indirect,
             group: [0; 3],
             thread: 0,
+            check: None,
         };
         ran_ok += execute(&msg, &mut cx).is_ok() as u32;
     }

@@ -465,11 +465,6 @@ pub fn launch(
         Ready::Visa(body, functions) => interp::footprint(body, functions, &launch)
             .map_err(|e| Error::Input(format!("kernel {name}: {e}")))?,
     };
-    if !matches!(kernel.code, Code::Visa { .. }) && options.checks.any() {
-        return Err(Error::Usage(
-            "--check runs on the vISA front end only (`visa run`)".into(),
-        ));
-    }
     let usage = |m: String| Error::Usage(format!("kernel {name}: {m}"));
 
     let mut specs = resolve_args(&abi, args).map_err(usage)?;
@@ -864,7 +859,7 @@ pub fn launch(
             Ok((Stats::default(), Vec::new()))
         }
         Ready::Gen(program) => {
-            gen::run(program, &launch, &mut mem, trace).map(|stats| (stats, Vec::new()))
+            gen::run(program, &launch, &mut mem, trace, &options)
         }
         Ready::Visa(body, functions) => {
             interp::run_checked(body, functions, &launch, &mut mem, trace, &options)

@@ -6,7 +6,8 @@ pub use gpukit_gen::locate::Departure;
 use gpukit_gen::{LowerOptions, Program, RunOptions, TraceStep};
 use gpukit_iga::model::Listing;
 use gpukit_intel::KernelAbi;
-use gpukit_visa::interp::{Launch, Memory, RunError, Stats};
+use gpukit_visa::interp::check::Finding;
+use gpukit_visa::interp::{Launch, Memory, Options, RunError, Stats};
 
 /// Where NEO starts the kernel's code, in bytes: after the per-thread data load
 /// prolog (`offset_to_skip_per_thread_data_load`), as it does whenever the walker
@@ -51,15 +52,22 @@ pub fn placement(asm: &str) -> Result<gpukit_gen::locate::Placement, Error> {
 }
 
 /// Runs the lowered program over the launch's NDRange; `trace`, when given, gets
-/// a line per executed instruction (its index, mnemonic, thread and channels).
+/// a line per executed instruction (its index, mnemonic, thread and channels);
+/// `options.checks` are made by the vISA engine's checker (registers aside).
 pub fn run(
     program: &Program,
     launch: &Launch,
     mem: &mut Memory,
     trace: Option<&mut dyn FnMut(String)>,
-) -> Result<Stats, RunError> {
+    options: &Options,
+) -> Result<(Stats, Vec<Finding>), RunError> {
+    let checked = RunOptions {
+        trace: None,
+        checks: options.checks,
+        check_shadow_bytes: options.check_shadow_bytes,
+    };
     let Some(trace) = trace else {
-        return gpukit_gen::run(program, launch, mem, &RunOptions::default());
+        return gpukit_gen::run_checked(program, launch, mem, &checked);
     };
     let sink = std::cell::RefCell::new(trace);
     let step = |s: &TraceStep| {
@@ -69,5 +77,9 @@ pub fn run(
             s.group[0], s.group[1], s.group[2], s.thread, s.index, s.channels
         ));
     };
-    gpukit_gen::run(program, launch, mem, &RunOptions { trace: Some(&step) })
+    let options = RunOptions {
+        trace: Some(&step),
+        ..checked
+    };
+    gpukit_gen::run_checked(program, launch, mem, &options)
 }

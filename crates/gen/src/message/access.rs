@@ -1,9 +1,12 @@
 //! The one place message execution touches memory bytes: resolving an address
 //! in a space to a [`Place`], and reading, writing and atomically updating the
 //! bytes there. How `Memory` stores buffer bytes may change (shared atomic words
-//! for parallel work-groups); only this adapter then changes.
+//! for parallel work-groups); only this adapter then changes. Under `--check` it
+//! also tells the vISA engine's checker of every access, by the channel (`lane`)
+//! making it.
 
 use super::{SendContext, Space};
+use gpukit_visa::interp::check::{Access, Kind};
 use gpukit_visa::interp::image::{self, Texel};
 use gpukit_visa::interp::memory::{check_slm, ImageDesc, Place, Sampler};
 use gpukit_visa::interp::message::{read_padded, read_place, slm_offset};
@@ -23,6 +26,7 @@ pub(super) fn place(
     addr: i128,
     len: usize,
     read: bool,
+    lane: u32,
 ) -> Result<Loc, String> {
     let resolved = match space {
         Space::Slm => {
@@ -52,10 +56,30 @@ pub(super) fn place(
         Space::Bti(bti) => cx.mem.resolve_bti(bti, addr, len).map(|p| (p, None)),
     };
     let (place, miss) = resolved.map_err(|e| e.to_string())?;
-    if miss.is_some() {
+    if let Some(e) = miss {
         cx.findings.over_read += 1;
+        if let Some(c) = cx.check.as_mut() {
+            c.checker.flag(
+                c.program,
+                Kind::OverRead,
+                lane,
+                Some(e.space.clone()),
+                u64::try_from(e.offset).ok(),
+                format!(
+                    "a {len}-byte read runs past the end of a {}-byte buffer, into the runtime's allocation padding (a wider load than the source's access)",
+                    e.size
+                ),
+            );
+        }
     }
     Ok(Loc::Mem(place))
+}
+
+/// Tells `--check` (when on) that channel `lane` makes `access` of `len` bytes at `loc`.
+fn check(cx: &mut SendContext<'_>, loc: Loc, len: usize, lane: u32, access: Access) {
+    if let (Some(c), Loc::Mem(place)) = (cx.check.as_mut(), loc) {
+        c.checker.access(c.program, place, len, lane, access);
+    }
 }
 
 /// The thread's scratch space, grown (in pages, up to its limit) to cover the access.
@@ -76,8 +100,14 @@ fn scratch(cx: &mut SendContext<'_>, addr: i128, len: usize) -> Result<Place, St
     Ok(Place::Scratch(addr as usize))
 }
 
-/// The bytes at `place` into `out`; bytes past a buffer's end (its padding) read as zeros.
-pub(super) fn read(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
+/// The bytes at `place` into `out` as channel `lane` reads them; bytes past a
+/// buffer's end (its padding) read as zeros.
+pub(super) fn read(cx: &mut SendContext<'_>, loc: Loc, out: &mut [u8], lane: u32) {
+    check(cx, loc, out.len(), lane, Access::Read);
+    bytes_at(cx, loc, out)
+}
+
+fn bytes_at(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
     let len = out.len();
     let place = match loc {
         Loc::Mem(p) => p,
@@ -90,8 +120,20 @@ pub(super) fn read(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
     }
 }
 
-/// `bytes` to `loc` (resolved for a write: in memory, in bounds).
-pub(super) fn write(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8]) {
+/// `bytes` to `loc` (resolved for a write: in memory, in bounds) as channel `lane`
+/// writes them.
+pub(super) fn write(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8], lane: u32) {
+    if cx.check.is_some() {
+        // A write of the bytes already there races with no other such write.
+        let mut held = vec![0u8; bytes.len()];
+        bytes_at(cx, loc, &mut held);
+        let unchanged = held == bytes;
+        check(cx, loc, bytes.len(), lane, Access::Write { unchanged });
+    }
+    store(cx, loc, bytes)
+}
+
+fn store(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8]) {
     let len = bytes.len();
     let Loc::Mem(place) = loc else { return };
     match place {
@@ -104,24 +146,28 @@ pub(super) fn write(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8]) {
 }
 
 /// Replaces the `size`-byte value at `place` (1 to 8 bytes) by `update(old)` as
-/// one atomic step, and returns the old value.
+/// one atomic step by channel `lane`, and returns the old value.
 pub(super) fn atomic(
     cx: &mut SendContext<'_>,
     place: Loc,
     size: usize,
-    mut update: impl FnMut(u64) -> Result<u64, String>,
+    lane: u32,
+    update: impl FnOnce(u64) -> Result<u64, String>,
 ) -> Result<u64, String> {
-    // A buffer's value is updated as one atomic step of its shared words.
-    if let Loc::Mem(Place::Buffer(b, o)) = place {
-        if let Some(result) = cx.mem.atomic(b, o, size, &mut update) {
-            return result;
-        }
-    }
+    // A read and a write: the Gen engine runs one work-group at a time, so no other
+    // thread writes between them (and the checker sees whether memory changed).
     let mut b = [0u8; 8];
-    read(cx, place, &mut b[..size]);
+    bytes_at(cx, place, &mut b[..size]);
     let old = u64::from_le_bytes(b);
     let new = update(old)?;
-    write(cx, place, &new.to_le_bytes()[..size]);
+    // An atomic that left memory as it was (a failed compare-and-swap, a load).
+    let access = if new == old {
+        Access::AtomicRead
+    } else {
+        Access::Atomic
+    };
+    check(cx, place, size, lane, access);
+    store(cx, place, &new.to_le_bytes()[..size]);
     Ok(old)
 }
 

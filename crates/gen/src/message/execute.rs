@@ -9,7 +9,12 @@ pub fn execute(msg: &Message, cx: &mut SendContext<'_>) -> Result<Effect, String
     match &msg.kind {
         Kind::Access(a) => run(a, cx).map_err(|e| format!("{}: {e}", msg.name))?,
         Kind::Image(img) => super::image::run(img, cx).map_err(|e| format!("{}: {e}", msg.name))?,
-        Kind::Fence | Kind::Null => {}
+        Kind::Fence { local } => {
+            if let Some(c) = cx.check.as_mut() {
+                c.checker.fence(*local);
+            }
+        }
+        Kind::Null => {}
         Kind::Barrier => return Ok(Effect::Barrier),
         Kind::EndOfThread => return Ok(Effect::EndOfThread),
     }
@@ -72,15 +77,13 @@ fn run(a: &Access, cx: &mut SendContext<'_>) -> Result<(), String> {
                 }
                 let base = i128::from(value(cx, addrs + c * bytes, bytes)?) + offset;
                 if let Op::Atomic(code) = a.op {
-                    let place = access::place(cx, a.space, base, mem_bytes, false)?;
+                    let place = access::place(cx, a.space, base, mem_bytes, false, c as u32)?;
                     let at = |k: usize| data + k * block + c * reg_bytes + shift;
                     let (x, y) = (value(cx, at(0), mem_bytes), value(cx, at(1), mem_bytes));
-                    let old = access::atomic(cx, place, mem_bytes, |old| match code {
+                    let old = access::atomic(cx, place, mem_bytes, c as u32, |old| match code {
                         // Compare-and-swap payloads hold the expected value, then the new one.
-                        Some(op @ (7 | 18)) => {
-                            atomic_result(op, old, y.clone()?, x.clone()?, mem_bytes)
-                        }
-                        Some(op) => atomic_result(op, old, x.clone().unwrap_or(0), 0, mem_bytes),
+                        Some(op @ (7 | 18)) => atomic_result(op, old, y?, x?, mem_bytes),
+                        Some(op) => atomic_result(op, old, x.unwrap_or(0), 0, mem_bytes),
                         None => Ok(old),
                     })?;
                     if let Some(d) = dst {
@@ -100,20 +103,20 @@ fn run(a: &Access, cx: &mut SendContext<'_>) -> Result<(), String> {
                     match a.op {
                         Op::Load => {
                             let Some(d) = dst else { continue };
-                            let place = access::place(cx, a.space, at, mem_bytes, true)?;
+                            let place = access::place(cx, a.space, at, mem_bytes, true, c as u32)?;
                             let mut b = [0u8; 8];
-                            access::read(cx, place, &mut b[..mem_bytes]);
+                            access::read(cx, place, &mut b[..mem_bytes], c as u32);
                             element(cx, d + reg, reg_bytes, shift, u64::from_le_bytes(b))?;
                         }
                         _ => {
-                            let place = access::place(cx, a.space, at, mem_bytes, false)?;
+                            let place = access::place(cx, a.space, at, mem_bytes, false, c as u32)?;
                             let mut b = [0u8; 8];
                             b[..mem_bytes].copy_from_slice(regs(
                                 cx,
                                 data + reg + shift,
                                 mem_bytes,
                             )?);
-                            access::write(cx, place, &b[..mem_bytes]);
+                            access::write(cx, place, &b[..mem_bytes], c as u32);
                         }
                     }
                 }
@@ -137,18 +140,20 @@ fn run(a: &Access, cx: &mut SendContext<'_>) -> Result<(), String> {
                     return Err("a block message with per-channel addresses".into())
                 }
             } + offset;
+            // A block is one access of the thread: its first enabled channel's.
+            let lane = cx.channels.trailing_zeros().min(31);
             match a.op {
                 Op::Load => {
                     let Some(d) = dst else { return Ok(()) };
-                    let place = access::place(cx, a.space, base, bytes, true)?;
+                    let place = access::place(cx, a.space, base, bytes, true, lane)?;
                     let mut v = vec![0u8; bytes];
-                    access::read(cx, place, &mut v);
+                    access::read(cx, place, &mut v, lane);
                     put(cx, d + reg_offset, &v)
                 }
                 Op::Store => {
-                    let place = access::place(cx, a.space, base, bytes, false)?;
+                    let place = access::place(cx, a.space, base, bytes, false, lane)?;
                     let v = regs(cx, data + reg_offset, bytes)?.to_vec();
-                    access::write(cx, place, &v);
+                    access::write(cx, place, &v, lane);
                     Ok(())
                 }
                 Op::Atomic(_) => Err("a block atomic".into()),

@@ -160,7 +160,9 @@ pub(super) fn decode(
         }
         ("dc0", 7) => {
             return Ok(Message {
-                kind: Kind::Fence,
+                kind: Kind::Fence {
+                    local: bti == SLM_BTI,
+                },
                 eot,
                 name: "memory fence".into(),
             })

@@ -37,7 +37,7 @@ pub(super) fn decode_sampler(desc: u32, len: u32, eot: bool) -> Result<Message, 
     let (ty, mode) = (bits(12, 5), bits(17, 2));
     if ty == 0x1F && mode == 3 {
         return Ok(Message {
-            kind: Kind::Fence,
+            kind: Kind::Null,
             eot,
             name: "sampler cache flush".into(),
         });

@@ -212,7 +212,9 @@ fn build(f: &Fields, exec_size: u32) -> Result<Message, String> {
     };
     if f.opcode == FENCE {
         return Ok(Message {
-            kind: Kind::Fence,
+            kind: Kind::Fence {
+                local: f.sfid == "slm",
+            },
             eot: f.eot,
             name: format!("{name}.{}", f.sfid),
         });

@@ -22,6 +22,7 @@ mod lsc;
 
 use gpukit_iga::model::{Instruction, OperandKind, Reg, SurfaceOffset};
 use gpukit_iga::syntax::{self, Gen};
+use gpukit_visa::interp::check::{Checker, Locate};
 use gpukit_visa::interp::{Findings, Memory};
 
 pub use execute::execute;
@@ -40,8 +41,10 @@ pub struct Message {
 pub enum Kind {
     /// A load, store or atomic.
     Access(Access),
-    /// A memory fence: program order already gives what it orders.
-    Fence,
+    /// A memory fence (of shared local memory when `local`, else of global memory):
+    /// program order already gives what it orders; `--check` learns which memory
+    /// the next barrier orders.
+    Fence { local: bool },
     /// The gateway's barrier signal.
     Barrier,
     /// The end-of-thread message (to the thread spawner or the gateway).
@@ -194,6 +197,15 @@ pub struct SendContext<'a> {
     pub indirect: &'a [u8],
     pub group: [u32; 3],
     pub thread: u32,
+    /// `--check`: where the send tells the vISA engine's checker of its accesses.
+    pub check: Option<Check<'a>>,
+}
+
+/// `--check`'s hook in a send: the launch's checker (shared with the vISA engine)
+/// and the program that names instructions in its findings.
+pub struct Check<'a> {
+    pub checker: &'a mut Checker,
+    pub program: &'a dyn Locate,
 }
 
 /// Bytes of the cross-thread data an XeHPG thread receives in r1 at dispatch (the
@@ -283,6 +295,42 @@ pub fn decode(
     if inst.is_load_store_syntax() {
         return lsc::decode_syntax(inst, ex_desc);
     }
+    let mut message = decode_send(inst, platform, desc, ex_desc)?;
+    if inst.has_opt("ExBSO") {
+        bind_surface_state(&mut message, ex_desc);
+    }
+    Ok(message)
+}
+
+/// The binding-table index that makes a legacy (HDC, sampler) message bindless.
+const BINDLESS_BTI: u32 = 252;
+
+/// With `{ExBSO}` (XeHPG on) a bindless message's extended descriptor is the
+/// surface-state offset itself (bits 31:6; the low bits are not the offset). The
+/// runtime binds each bindless surface's offset in the binding table (gpukit-runtime's
+/// `bindless_handle`), so the message resolves the offset as an index.
+fn bind_surface_state(message: &mut Message, ex_desc: u32) {
+    let offset = ex_desc & !0x3F;
+    match &mut message.kind {
+        Kind::Access(Access {
+            space: Space::Bti(bti),
+            ..
+        })
+        | Kind::Image(Image { bti, .. })
+            if *bti == BINDLESS_BTI =>
+        {
+            *bti = offset;
+        }
+        _ => {}
+    }
+}
+
+fn decode_send(
+    inst: &Instruction,
+    platform: Gen,
+    desc: u32,
+    ex_desc: u32,
+) -> Result<Message, String> {
     let sfid = inst
         .subop
         .clone()

@@ -8,6 +8,28 @@ use gpukit_runtime::{self as runtime, split_arg, Budget, Element, Kernel, Outcom
 use gpukit_visa::interp;
 use std::path::{Path, PathBuf};
 
+/// `--check`, the same for both engines (one checker behind them).
+#[derive(clap::Args)]
+pub struct CheckArg {
+    /// Look for data races, uninitialised reads and divergent barriers (every check, or
+    /// a list: races,uninit,barriers,over-read,div-zero); each finding is a line on
+    /// stderr (and in --json), and any finding exits 1
+    #[arg(long, value_name = "LIST", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    pub check: Option<String>,
+}
+
+impl CheckArg {
+    /// The checks asked for (none without `--check`).
+    pub fn checks(&self) -> Result<interp::check::Checks, CmdError> {
+        match &self.check {
+            Some(list) => {
+                interp::check::Checks::parse(list).map_err(|m| usage(format!("--check: {m}")))
+            }
+            None => Ok(interp::check::Checks::default()),
+        }
+    }
+}
+
 /// The options of a launch, the same for every front end.
 #[derive(clap::Args)]
 pub struct LaunchArgs {

@@ -2,7 +2,7 @@
 //! --arg N=SPEC... --out N=FILE...`: executes a kernel's vISA on the CPU with the
 //! payload built from the program binary's ABI, as the runtime would build it.
 
-use crate::cmd::launch::{usage, LaunchArgs};
+use crate::cmd::launch::{usage, CheckArg, LaunchArgs};
 use crate::detect::{self, Format};
 use crate::error::{CmdError, CmdResult};
 use gpukit_runtime::{self as runtime, Code, Kernel};
@@ -27,11 +27,8 @@ pub struct Args {
     /// Run every instruction on the generic interpreter, none on the translated engine
     #[arg(long)]
     no_translate: bool,
-    /// Look for data races, uninitialised reads and divergent barriers (every check, or
-    /// a list: races,uninit,barriers,over-read,div-zero); each finding is a line on
-    /// stderr (and in --json), and any finding exits 1
-    #[arg(long, value_name = "LIST", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
-    check: Option<String>,
+    #[command(flatten)]
+    check: CheckArg,
     /// Also run the Gen code IGC made of the kernel (its IGA listing: default the
     /// `.asm` dump beside FILE, same stem) on the same arguments, and compare every
     /// buffer byte for byte: each buffer that differs is a line (`compare: ...`: how
@@ -77,12 +74,7 @@ pub fn run(a: Args) -> CmdResult {
     }
     let options = interp::Options {
         translate: !a.no_translate,
-        checks: match &a.check {
-            Some(list) => {
-                interp::check::Checks::parse(list).map_err(|m| usage(format!("--check: {m}")))?
-            }
-            None => interp::check::Checks::default(),
-        },
+        checks: a.check.checks()?,
         ..interp::Options::default()
     };
     // The program binary first: a text without a `//Platform:` trailer (IGC
@@ -191,6 +183,7 @@ pub fn run(a: Args) -> CmdResult {
         &name,
         &launched,
         a.check
+            .check
             .is_some()
             .then_some(&site as &dyn Fn(&interp::check::Finding) -> String),
         diffs.as_ref(),

@@ -184,7 +184,7 @@ impl fmt::Display for Finding {
 
 /// How a work-item touches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Access {
+pub enum Access {
     Read,
     /// `unchanged`: memory already held the bytes written (such a write races with
     /// no other write, as every work-item storing the same value does not).
@@ -261,7 +261,7 @@ enum Space {
 }
 
 /// The shadow state of one launch under `--check`.
-pub(crate) struct Checker {
+pub struct Checker {
     checks: Checks,
     /// Shadow bytes the checker may allocate, and has.
     limit: u64,
@@ -305,7 +305,7 @@ pub(crate) struct Checker {
 pub const PRIVATE_BUFFER: &str = "private memory";
 
 impl Checker {
-    pub(crate) fn new(
+    pub fn new(
         checks: Checks,
         limit: u64,
         launch: &super::Launch,
@@ -352,13 +352,13 @@ impl Checker {
         }
     }
 
-    pub(crate) fn into_findings(self) -> Vec<Finding> {
+    pub fn into_findings(self) -> Vec<Finding> {
         self.findings
     }
 
     /// A work-group starts: a new barrier interval no earlier access shares; its
     /// shared local memory and its threads' private memory are uninitialised again.
-    pub(crate) fn begin_group(&mut self, group: [u32; 3], threads: u32) {
+    pub fn begin_group(&mut self, group: [u32; 3], threads: u32) {
         for m in [GLOBAL, LOCAL] {
             self.epoch[m] += 1;
             self.group_start[m] = self.epoch[m];
@@ -385,13 +385,13 @@ impl Checker {
     }
 
     /// A thread fenced local (`true`) or global memory.
-    pub(crate) fn fence(&mut self, local: bool) {
+    pub fn fence(&mut self, local: bool) {
         self.fenced |= 1 << if local { LOCAL } else { GLOBAL };
     }
 
     /// Every live thread of the group met at a barrier: it orders the memories fenced
     /// before it (both, when no fence was seen: such a barrier is not IGC's).
-    pub(crate) fn next_interval(&mut self) {
+    pub fn next_interval(&mut self) {
         for m in [GLOBAL, LOCAL] {
             if self.fenced == 0 || self.fenced & (1 << m) != 0 {
                 self.epoch[m] += 1;
@@ -402,7 +402,7 @@ impl Checker {
     }
 
     /// Hardware thread `thread` runs the instruction at `pc` next.
-    pub(crate) fn at(&mut self, thread: u32, pc: u32) {
+    pub fn at(&mut self, thread: u32, pc: u32) {
         self.thread = thread;
         self.pc = pc;
         self.private_write = false;
@@ -437,14 +437,7 @@ impl Checker {
     }
 
     /// Channel `lane` of the running thread accesses `len` bytes at `place`.
-    pub(crate) fn access(
-        &mut self,
-        p: &Program,
-        place: Place,
-        len: usize,
-        lane: u32,
-        access: Access,
-    ) {
+    pub fn access(&mut self, p: &dyn Locate, place: Place, len: usize, lane: u32, access: Access) {
         if matches!(access, Access::Write { .. }) && self.is_private(place) {
             self.private_write = true;
         }
@@ -462,13 +455,13 @@ impl Checker {
     }
 
     /// Why checking stopped, once.
-    pub(crate) fn take_error(&mut self) -> Option<String> {
+    pub fn take_error(&mut self) -> Option<String> {
         self.error.take()
     }
 
     fn shadow_access(
         &mut self,
-        p: &Program,
+        p: &dyn Locate,
         place: Place,
         len: usize,
         lane: u32,
@@ -644,7 +637,7 @@ impl Checker {
     /// The running thread executes a barrier with channels `active`; `live` are the
     /// channels that have not ended. Some live channels elsewhere means the barrier
     /// sits in divergent control flow.
-    pub(crate) fn barrier(&mut self, p: &Program, active: u32, live: u32, pcs: &[u32]) {
+    pub fn barrier(&mut self, p: &dyn Locate, active: u32, live: u32, pcs: &[u32]) {
         if let Some(w) = self.waiting.get_mut(self.thread as usize) {
             *w = Some((self.pc, active));
         }
@@ -685,7 +678,7 @@ impl Checker {
     /// Some threads of the group wait at a barrier that `finished` threads ended
     /// without reaching. Returns whether that was reported (the run then goes on
     /// past the barrier, as a device's thread count would let it).
-    pub(crate) fn barrier_unreached(&mut self, p: &Program, finished: &[bool]) -> bool {
+    pub fn barrier_unreached(&mut self, p: &dyn Locate, finished: &[bool]) -> bool {
         if !self.checks.has(Kind::Barrier) {
             return false;
         }
@@ -722,9 +715,9 @@ impl Checker {
 
     /// A finding of another check of the engine (`over-read`, `div-zero`) by channel
     /// `lane` of the running thread, when that check is on.
-    pub(crate) fn flag(
+    pub fn flag(
         &mut self,
-        p: &Program,
+        p: &dyn Locate,
         kind: Kind,
         lane: u32,
         memory: Option<String>,
@@ -770,8 +763,22 @@ impl Checker {
         });
     }
 
-    /// The instruction at `pc`, by `global`, with its source line where the vISA has one.
-    fn site(&self, p: &Program, pc: u32, global: [u32; 3], action: &'static str) -> Site {
+    /// The instruction at `pc`, by `global`, as the engine's program names it.
+    fn site(&self, p: &dyn Locate, pc: u32, global: [u32; 3], action: &'static str) -> Site {
+        p.site(pc, global, action)
+    }
+}
+
+/// How an engine's program names the instruction at a program counter in a
+/// finding: the vISA engine's routines, or the Gen engine's listing.
+pub trait Locate {
+    fn site(&self, pc: u32, work_item: [u32; 3], action: &'static str) -> Site;
+}
+
+impl Locate for Program<'_> {
+    /// The instruction at `pc` with its source line where the vISA has one.
+    fn site(&self, pc: u32, global: [u32; 3], action: &'static str) -> Site {
+        let p = self;
         let Some((r, inst)) = p.at(pc) else {
             return Site {
                 index: pc as usize,

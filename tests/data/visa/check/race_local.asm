@@ -1,0 +1,64 @@
+//.kernel race_local
+//.platform TGLLP
+//.thread_config numGRF=128, numAcc=2, numSWSB=16
+//.options_string ""
+//.full_options "-emitLocation -forceAssignRhysicalReg "" -enableStructurizer -noScalarJmp -enablePreemption -noLoadPayload -hasRNEandDenorm -noStitchExternFunc -crossThreadDataAlignment 32 -linker 0 -lscEnableImmOffsFor 196638 -abortonspill -TotalGRFNum 128 -boundsChecking -presched-ctrl 54 -presched-rp 100 -nodpsendreorder -SBIDDepLoc -output -binary -dumpcommonisa -shaderDumpFilter "" -dumpvisa -printHexFloatInAsm -noverifyCISA -waClearHDCWrite -noMaskWA -insertRSDummyMov "
+//.instCount 36
+//.RA type	TRIVIAL_RA
+
+
+// .inputs
+
+
+// B000: Preds:{},  Succs:{}
+_main:
+(W)     mov (8|M0)               r3.0<1>:ud    r0.0<1;1,0>:ud                                        // $1
+(W)     or (1|M0)                cr0.0<1>:ud   cr0.0<0;1,0>:ud   0x4C0:uw              {@1}          // $1
+        mov (16|M0)              r4.0<1>:d     r1.0<16;16,1>:uw                 {@1}                 // $2
+        mov (16|M16)             r10.0<1>:d    r2.0<16;16,1>:uw                                      // $3
+        shl (16|M0)              r12.0<1>:d    r4.0<8;8,1>:d     2:w               {Compacted,@2}    // $4
+        shl (16|M16)             r14.0<1>:d    r10.0<8;8,1>:d    2:w               {Compacted,@2}    // $5
+        add (16|M0)              r16.0<1>:d    r4.0<8;8,1>:d     1:w               {Compacted}       // $8
+        add (16|M16)             r18.0<1>:d    r10.0<8;8,1>:d    1:w               {Compacted}       // $9
+        send.dc1 (16|M0)         null     r12     r4      0x80            0x04025EFE           {@4,$0} // wr:2+2, rd:0; untyped surface write with x // $6
+        send.dc1 (16|M16)        null     r14     r10     0x80            0x04025EFE           {@3,$1} // wr:2+2, rd:0; untyped surface write with x // $7
+        math.irem (8|M0)         r16.0<1>:ud   r16.0<8;8,1>:ud   r8.4<0;1,0>:ud   {@2,$2}            // $27
+        math.irem (8|M8)         r17.0<1>:ud   r17.0<8;8,1>:ud   r8.4<0;1,0>:ud   {$3}               // $10
+(W)     mul (1|M0)               acc0.0<1>:d   r9.0<0;1,0>:d     r3.2<0;1,0>:uw   {Compacted,@7}     // $16
+        math.irem (8|M16)        r18.0<1>:ud   r18.0<8;8,1>:ud   r8.4<0;1,0>:ud   {@2,$4}            // $27
+        sync.nop                             null                             {Compacted,$3.dst}     // $12
+        shl (16|M0)              r16.0<1>:d    r16.0<8;8,1>:d    2:w               {Compacted,$2.dst} // $12
+        math.irem (8|M24)        r19.0<1>:ud   r19.0<8;8,1>:ud   r8.4<0;1,0>:ud   {$5}               // $11
+(W)     mach (1|M0)              r6.0<1>:d     r9.0<0;1,0>:d     r3.1<0;1,0>:d    {Compacted}        // $17
+        sync.nop                             null                             {Compacted,$5.dst}     // $13
+        shl (16|M16)             r18.0<1>:d    r18.0<8;8,1>:d    2:w               {Compacted,$4.dst} // $13
+        add (16|M0)              r24.0<1>:d    r6.0<0;1,0>:d     r4.0<8;8,1>:d    {Compacted,@2}     // $17
+        add (16|M16)             r26.0<1>:d    r6.0<0;1,0>:d     r10.0<8;8,1>:d   {Compacted}        // $18
+        send.dc1 (16|M0)         r20      r16     null    0x0            0x04205EFE           {@5,$6} // wr:2+0, rd:2; untyped surface read with x // $14
+        send.dc1 (16|M16)        r22      r18     null    0x0            0x04205EFE           {@3,$7} // wr:2+0, rd:2; untyped surface read with x // $15
+        add (16|M0)              r24.0<1>:d    r24.0<8;8,1>:d    r7.0<0;1,0>:d    {Compacted,@2}     // $19
+        add (16|M16)             r26.0<1>:d    r26.0<8;8,1>:d    r7.0<0;1,0>:d    {Compacted,@2}     // $20
+        shl (16|M0)              r24.0<1>:d    r24.0<8;8,1>:d    2:w               {Compacted,@2}    // $21
+        shl (16|M16)             r26.0<1>:d    r26.0<8;8,1>:d    2:w               {Compacted,@2}    // $22
+        send.dc1 (16|M0)         null     r24     r20     0x80            0x04025E00           {@2,$6} // wr:2+2, rd:0; untyped surface write with x // $24
+        send.dc1 (16|M16)        null     r26     r22     0x80            0x04025E00           {@1,$7} // wr:2+2, rd:0; untyped surface write with x // $26
+(W)     mov (8|M0)               r127.0<1>:f   r3.0<8;8,1>:f                    {Compacted}          // $27
+(W)     send.dc0 (8|M0)          r28      r3      null    0x0            0x0219E000           {$8} // wr:1h+0, rd:1; synchronized global fence flushing // $27
+(W)     mov (8|M0)               null<1>:ud    r28.0<8;8,1>:ud                  {$8.dst}             //  memory fence commit; $27
+(W)     send.dc0 (8|M0)          r29      r3      null    0x0            0x0219E0FE           {$9} // wr:1h+0, rd:1; synchronized SLM fence // $27
+(W)     mov (8|M0)               null<1>:ud    r29.0<8;8,1>:ud                  {$9.dst}             //  memory fence commit; $27
+(W)     send.ts (8|M0)           null     r127    null    0x0            0x02000010           {EOT,@1} // wr:1+0, rd:0; end of thread // $27
+
+
+//.BankConflicts: 0
+//.BankConflicts.SameBank: 0
+//.BankConflicts.TwoSrc: 0
+//.SIMD16ReadSuppressions: 0
+//.SIMD8s: 50
+//
+//.RMWs: 0
+//
+//.accSubDef: 0
+//.accSubUse: 0
+//.accSubCandidateDef: 0
+//.accSubCandidateUse: 0
