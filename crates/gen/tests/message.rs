@@ -499,7 +499,7 @@ fn exbso_typed_write_resolves_its_surface_state_offset() {
     let line = "send.dc1 (8|M0) null r13 r93:5 a0.0 0x020350FC {ExBSO,A@7,$10} // wr:1+5, rd:0; typed surface write with xyzw";
     r.send("12p71", line, ALL, 0x1_0080).unwrap();
     assert_eq!(
-        r.mem.buffers[img].data[(2 * 8 + 5) * 4..][..4],
+        r.mem.buffers[img].to_bytes()[(2 * 8 + 5) * 4..][..4],
         [7, 8, 9, 10]
     );
 }
