@@ -858,9 +858,7 @@ pub fn launch(
             .map_err(|e| Error::Listing(format!("kernel {name}: locating: {e}")))?;
             Ok((Stats::default(), Vec::new()))
         }
-        Ready::Gen(program) => {
-            gen::run(program, &launch, &mut mem, trace, &options)
-        }
+        Ready::Gen(program) => gen::run(program, &launch, &mut mem, trace, &options),
         Ready::Visa(body, functions) => {
             interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
         }
