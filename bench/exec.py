@@ -11,10 +11,14 @@ gpukit's time is its whole process (parse, bind, run, write the outputs); Oclgri
 and PoCL's is enqueue + finish of the kernel in an already-built program (their
 compilers run outside the timed part), so the ratios are conservative for gpukit.
 
+`--jobs N` (repeatable) runs gpukit with `visa run --jobs N` for each N given
+(default 1): a row per N, with gpukit's wall time beside its CPU time (more jobs
+spend about the same CPU in less wall time on a machine with idle cores).
+
 usage: bench/exec.py [--gpukit PATH] [--ocloc PATH] [--repeat N] [--only NAME]
-                     [--no-oclgrind] [--json OUT]
+                     [--no-oclgrind] [--jobs N]... [--json OUT]
 """
-import argparse, glob, json, os, re, resource, shutil, subprocess, sys, tempfile
+import argparse, glob, json, os, re, resource, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -53,10 +57,13 @@ def child_cpu(cmd, **kw):
 
 
 def timed(cmd, **kw):
+    """Runs cmd; returns its stdout, CPU seconds and wall seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
     out = child_cpu(cmd, **kw)
+    wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
 def peak_rss_kb(cmd):
@@ -111,13 +118,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", action="append")
     ap.add_argument("--no-oclgrind", action="store_true")
+    ap.add_argument("--jobs", type=int, action="append", help="visa run --jobs (repeatable; default 1)")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     d = tempfile.mkdtemp(prefix="gpukit-bench-")
     make_inputs(d)
     rows = []
     print(f"CPU seconds, least of {a.repeat} runs (gpukit: whole process; Oclgrind, PoCL: enqueue + finish)")
-    print(f"{'kernel':15} {'size':58} {'gpukit':>8} {'Oclgrind':>9} {'PoCL':>8} {'Ocl/gpk':>8} {'gpk/PoCL':>9} {'chan-inst/cpu-s':>16} {'RSS MB':>7} {'buf MB':>7}  buffers")
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"{'kernel':15} {'jobs':>4} {'gpukit':>8} {'wall':>7} {'Oclgrind':>9} {'PoCL':>8} {'Ocl/gpk':>8} {'gpk/PoCL':>9} {'chan-inst/cpu-s':>16} {'RSS MB':>7} {'buf MB':>7}  buffers")
     for name, (global_, local, args, outs, size) in KERNELS.items():
         if a.only and name not in a.only:
             continue
@@ -126,25 +135,12 @@ def main():
         g = ",".join(map(str, global_))
         l = ",".join(map(str, local))
         argv = with_paths(args, d)
-        results = {}
-        # gpukit
-        best, stats = None, None
-        cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--global", g, "--local", l, "--json"]
-        for arg in argv:
-            cmd += ["--arg", arg]
-        for n in outs:
-            cmd += ["--out", f"{n}={os.path.join(d, f'{name}.gpukit.{n}')}"]
-        for _ in range(a.repeat):
-            out, cpu = timed(cmd)
-            if best is None or cpu < best:
-                best, stats = cpu, json.loads(out)
-        results["gpukit"] = best
-        rss = peak_rss_kb(cmd)
-        # Oclgrind and PoCL through the host
+        # Oclgrind and PoCL through the host, once per kernel
         host = [os.path.join(HERE, "host.py"), "--source", os.path.join(HERE, "kernels", name + ".cl"),
                 "--kernel", name, "--global", g, "--local", l, "--repeat", str(a.repeat)]
         for arg in argv:
             host += ["--arg", arg]
+        peers = {}
         tools = [("PoCL", [HOST_PYTHON], "portable")]
         if not a.no_oclgrind:
             tools.append(("Oclgrind", ["oclgrind", HOST_PYTHON], "oclgrind"))
@@ -153,31 +149,47 @@ def main():
             for n in outs:
                 cmd += ["--out", f"{n}={os.path.join(d, f'{name}.{tool}.{n}')}"]
             out = child_cpu(cmd)
-            results[tool] = min(json.loads(out.strip().splitlines()[-1])["cpu_seconds"])
-        same = all(
-            open(os.path.join(d, f"{name}.gpukit.{n}"), "rb").read()
-            == open(os.path.join(d, f"{name}.{tool}.{n}"), "rb").read()
-            for n in outs for tool, _, _ in tools)
-        cir = stats.get("channel_instructions_per_cpu_second")
-        row = {"kernel": name, "size": size, "global": global_, "local": local, "simd": simd,
-               "cpu_seconds": results, "buffers_equal": same,
-               "channel_instructions": stats.get("channel_instructions"),
-               "channel_instructions_per_cpu_second": cir,
-               "gpukit_peak_rss_kb": rss, "buffer_bytes": buffer_bytes(argv, d)}
-        og = results.get("Oclgrind")
-        row["oclgrind_over_gpukit"] = og / results["gpukit"] if og else None
-        row["gpukit_over_pocl"] = results["gpukit"] / results["PoCL"] if results["PoCL"] else None
-        rows.append(row)
-        print(f"{name:15} {size:58} {results['gpukit']:8.3f} {og if og else float('nan'):9.3f} "
-              f"{results['PoCL']:8.4f} {row['oclgrind_over_gpukit'] or float('nan'):7.1f}x "
-              f"{row['gpukit_over_pocl']:8.1f}x {cir or 0:16.3e} {(rss or 0) / 1024:7.1f} "
-              f"{row['buffer_bytes'] / 2**20:7.2f}  {'equal' if same else 'DIFFER'}")
+            peers[tool] = min(json.loads(out.strip().splitlines()[-1])["cpu_seconds"])
+        for jobs in a.jobs or [1]:
+            best, wall, stats = None, None, None
+            cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--global", g, "--local", l,
+                   "--json", "--jobs", str(jobs)]
+            for arg in argv:
+                cmd += ["--arg", arg]
+            for n in outs:
+                cmd += ["--out", f"{n}={os.path.join(d, f'{name}.gpukit.{n}')}"]
+            for _ in range(a.repeat):
+                out, cpu, w = timed(cmd)
+                if best is None or cpu < best:
+                    best, stats = cpu, json.loads(out)
+                wall = w if wall is None else min(wall, w)
+            rss = peak_rss_kb(cmd)
+            same = all(
+                open(os.path.join(d, f"{name}.gpukit.{n}"), "rb").read()
+                == open(os.path.join(d, f"{name}.{tool}.{n}"), "rb").read()
+                for n in outs for tool, _, _ in tools)
+            results = dict(peers, gpukit=best)
+            cir = stats.get("channel_instructions_per_cpu_second")
+            row = {"kernel": name, "jobs": jobs, "size": size, "global": global_, "local": local,
+                   "simd": simd, "cpu_seconds": results, "gpukit_wall_seconds": wall,
+                   "buffers_equal": same,
+                   "channel_instructions": stats.get("channel_instructions"),
+                   "channel_instructions_per_cpu_second": cir,
+                   "gpukit_peak_rss_kb": rss, "buffer_bytes": buffer_bytes(argv, d)}
+            og = results.get("Oclgrind")
+            row["oclgrind_over_gpukit"] = og / results["gpukit"] if og else None
+            row["gpukit_over_pocl"] = results["gpukit"] / results["PoCL"] if results["PoCL"] else None
+            rows.append(row)
+            print(f"{name:15} {jobs:4} {results['gpukit']:8.3f} {wall:7.3f} {og if og else float('nan'):9.3f} "
+                  f"{results['PoCL']:8.4f} {row['oclgrind_over_gpukit'] or float('nan'):7.1f}x "
+                  f"{row['gpukit_over_pocl']:8.1f}x {cir or 0:16.3e} {(rss or 0) / 1024:7.1f} "
+                  f"{row['buffer_bytes'] / 2**20:7.2f}  {'equal' if same else 'DIFFER'}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
     shutil.rmtree(d, ignore_errors=True)
-    bad = [r["kernel"] for r in rows if not r["buffers_equal"]]
-    slow = [r["kernel"] for r in rows if r["oclgrind_over_gpukit"] is not None and r["oclgrind_over_gpukit"] < 30]
+    bad = sorted({r["kernel"] for r in rows if not r["buffers_equal"]})
+    slow = sorted({r["kernel"] for r in rows if r["oclgrind_over_gpukit"] is not None and r["oclgrind_over_gpukit"] < 30})
     if bad:
         print("buffers differ:", ", ".join(bad))
     if slow:

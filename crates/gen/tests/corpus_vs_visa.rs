@@ -207,7 +207,8 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
             .iter()
             .zip(&gen_mem.buffers)
             .find_map(|(a, b)| {
-                let at = a.data.iter().zip(&b.data).position(|(x, y)| x != y)?;
+                let (a_bytes, b_bytes) = (a.to_bytes(), b.to_bytes());
+                let at = a_bytes.iter().zip(&b_bytes).position(|(x, y)| x != y)?;
                 Some(format!("{} byte {at}", a.name))
             });
         if std::env::var("GEN_DEBUG").is_ok_and(|d| d == stem) {
@@ -221,8 +222,8 @@ fn compare_device(device: &str, grf: u32) -> Option<Outcome> {
                 eprintln!(
                     "{}\n visa {:x?}\n gen  {:x?}",
                     a.name,
-                    words(&a.data),
-                    words(&b.data)
+                    words(&a.to_bytes()),
+                    words(&b.to_bytes())
                 );
             }
         }

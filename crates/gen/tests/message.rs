@@ -59,7 +59,7 @@ impl Rig {
         u64::from_le_bytes(self.regs[at..at + 8].try_into().unwrap())
     }
     fn mem_dword(&self, buffer: usize, i: usize) -> u32 {
-        let d = &self.mem.buffers[buffer].data;
+        let d = self.mem.buffers[buffer].to_bytes();
         u32::from_le_bytes(d[4 * i..4 * i + 4].try_into().unwrap())
     }
 
@@ -356,8 +356,13 @@ fn lsc_atomic_compare_and_swap_on_qwords() {
     r.qwords(58, &[77, 88]);
     let line = "send.ugm (32|M0) null r49 r54:8 0x0 0x08000792 {A@1,$10} // wr:4+8, rd:0; atomic_icas.ugm.d64.a64";
     r.send("12p72", line, 0b11, 0).unwrap();
-    let q =
-        |i: usize| u64::from_le_bytes(r.mem.buffers[0].data[8 * i..8 * i + 8].try_into().unwrap());
+    let q = |i: usize| {
+        u64::from_le_bytes(
+            r.mem.buffers[0].to_bytes()[8 * i..8 * i + 8]
+                .try_into()
+                .unwrap(),
+        )
+    };
     assert_eq!((q(0), q(1)), (77, 0));
 }
 
@@ -473,7 +478,7 @@ fn media_block_read_and_write_rows_at_a_power_of_two_pitch() {
     }
     let write = "(W) send.dc1 (8|M0) null r47 r31 0x100 0x020A8001 {@2,$4} // wr:1h+4, rd:0; media block write";
     r.send("12p1", write, ALL, 0).unwrap();
-    let data = &r.mem.buffers[img].data;
+    let data = r.mem.buffers[img].to_bytes();
     assert_eq!(
         (data[128], data[64 * 3 + 31], data[64 * 3 + 32]),
         (200, 213, 224)
@@ -494,7 +499,7 @@ fn exbso_typed_write_resolves_its_surface_state_offset() {
     let line = "send.dc1 (8|M0) null r13 r93:5 a0.0 0x020350FC {ExBSO,A@7,$10} // wr:1+5, rd:0; typed surface write with xyzw";
     r.send("12p71", line, ALL, 0x1_0080).unwrap();
     assert_eq!(
-        r.mem.buffers[img].data[(2 * 8 + 5) * 4..][..4],
+        r.mem.buffers[img].to_bytes()[(2 * 8 + 5) * 4..][..4],
         [7, 8, 9, 10]
     );
 }
@@ -513,7 +518,7 @@ fn typed_surface_write_takes_coordinates_then_channels() {
     }
     let line = "send.dc1 (8|M0) null r13 r93 0x140 0x02035001 {@7,$4} // wr:1+5, rd:0; typed surface write with xyzw; u";
     r.send("12p1", line, 0b1111_0111, 0).unwrap();
-    let data = &r.mem.buffers[img].data;
+    let data = r.mem.buffers[img].to_bytes();
     // Texel (5, 2): RGBA from slot 5.
     assert_eq!(data[(2 * 8 + 5) * 4..(2 * 8 + 6) * 4], [5, 15, 25, 35]);
     // Slot 3 is disabled: texel (3, 2) keeps its bytes.

@@ -78,8 +78,11 @@ pub struct Outcome {
     pub stats: Stats,
     /// What the request's `--check` found (nothing when it asked for no check).
     pub findings: Vec<interp::check::Finding>,
-    /// Every buffer as the kernel left it.
-    pub memory: Memory,
+    /// Every buffer's bytes as the kernel left them, in the order the launch's memory
+    /// holds them, with their addresses.
+    pub contents: Vec<(u64, Vec<u8>)>,
+    /// The atomic adds that reserved bytes of the printf buffer, by offset.
+    pub reservations: Vec<interp::Reservation>,
     /// [`Code::Locate`]: the first Gen instruction whose value departs from its vISA
     /// instruction's (`None` there: every followed value agrees).
     pub departure: Option<gpukit_gen::locate::Departure>,
@@ -103,13 +106,13 @@ impl Outcome {
     /// The bytes of buffer (or image) argument `arg` after the run.
     pub fn buffer(&self, arg: u32) -> Option<&[u8]> {
         let (_, i) = self.buffers.iter().find(|(a, _)| *a == arg)?;
-        Some(&self.memory.buffers[*i].data)
+        Some(&self.contents.get(*i)?.1)
     }
 
     /// The printf buffer, when the kernel has one: a u32 byte count (4 when
     /// nothing was printed) and the records the kernel wrote after it.
     pub fn printf_buffer(&self) -> Option<&[u8]> {
-        Some(&self.memory.buffers[self.printf?].data)
+        Some(&self.contents.get(self.printf?)?.1)
     }
 
     /// What the kernel printed, as the runtime prints it ([`printf::decode_by_work_item`]:
@@ -118,12 +121,11 @@ impl Outcome {
     pub fn printf_output(&self) -> Option<String> {
         let buffer = self.printf_buffer()?;
         let at = |address: u64| -> Option<Vec<u8>> {
-            let b = self
-                .memory
-                .buffers
+            let (base, data) = self
+                .contents
                 .iter()
-                .find(|b| address >= b.base && address - b.base < b.data.len() as u64)?;
-            let tail = &b.data[(address - b.base) as usize..];
+                .find(|(base, data)| address >= *base && address - base < data.len() as u64)?;
+            let tail = &data[(address - base) as usize..];
             Some(tail.split(|c| *c == 0).next().unwrap_or_default().to_vec())
         };
         let strings = if self.printf_strings.is_empty() {
@@ -133,7 +135,6 @@ impl Outcome {
         };
         // Who reserved which records: printed per work-item, in work-item order.
         let blocks: Vec<printf::Block> = self
-            .memory
             .reservations
             .iter()
             .map(|r| {
@@ -649,20 +650,20 @@ pub fn launch(
     // that buffer's address (as NEO relocates them when it places the buffers).
     for p in &program.data_pointers {
         let (_, target) = section(p.target);
-        let data = &mut mem.buffers[section(p.holder).0].data;
-        let at = usize::try_from(p.offset)
-            .ok()
-            .filter(|o| o.checked_add(8).is_some_and(|e| e <= data.len()))
-            .ok_or_else(|| {
-                Error::Input(format!(
-                    "program data pointer at offset {} lies outside its {}-byte buffer",
-                    p.offset,
-                    data.len()
-                ))
-            })?;
-        let mut v = [0u8; 8];
-        v.copy_from_slice(&data[at..at + 8]);
-        data[at..at + 8].copy_from_slice(&u64::from_le_bytes(v).wrapping_add(target).to_le_bytes());
+        let holder = &mem.buffers[section(p.holder).0];
+        let outside = || {
+            Error::Input(format!(
+                "program data pointer at offset {} lies outside its {}-byte buffer",
+                p.offset,
+                holder.len()
+            ))
+        };
+        let at = usize::try_from(p.offset).map_err(|_| outside())?;
+        let v = holder.read_array::<8>(at).ok_or_else(outside)?;
+        holder.write(
+            at,
+            &u64::from_le_bytes(v).wrapping_add(target).to_le_bytes(),
+        );
     }
     let constant_surface = bindless_handle(&mut mem, Some(0), constant_index);
     let global_surface = bindless_handle(&mut mem, Some(0), global_index);
@@ -760,7 +761,7 @@ pub fn launch(
         let bytes: u64 = mem
             .buffers
             .iter()
-            .map(|b| (b.data.len() as u64).next_multiple_of(4096))
+            .map(|b| (b.len() as u64).next_multiple_of(4096))
             .sum::<u64>()
             + u64::from(slm).next_multiple_of(4096);
         let shadow = bytes.saturating_mul(interp::check::SHADOW_BYTES_PER_BYTE);
@@ -787,18 +788,42 @@ pub fn launch(
         footprint.register_bytes(),
         Origin::Input,
     )?;
+    // Work-groups in flight at once (--jobs): each more has its own registers, shared
+    // local memory and scratch, so only as many run as the budget affords with the
+    // engine's full scratch each (the results are the same with fewer). --trace and
+    // --check run one.
+    let threads = u64::from(shape.threads_per_group);
+    let groups = shape.groups.iter().map(|g| u64::from(*g)).product::<u64>();
+    let per_group = footprint
+        .register_bytes()
+        .saturating_add(u64::from(slm))
+        .saturating_add(threads.saturating_mul(interp::SCRATCH_BYTES as u64));
+    // The Gen engine runs its work-groups one after another.
+    let wanted = if trace.is_some() || options.checks.any() || !matches!(code, Ready::Visa(..)) {
+        1
+    } else {
+        (options.jobs.max(1) as u64).min(groups)
+    };
+    let jobs = wanted.min(1 + budget.available(Origin::Input) / per_group.max(1));
+    if jobs > 1 {
+        budget.charge(
+            &format!("kernel {name}: registers and shared local memory of {} more work-groups in flight (--jobs)", jobs - 1),
+            (jobs - 1).saturating_mul(footprint.register_bytes().saturating_add(u64::from(slm))),
+            Origin::Input,
+        )?;
+    }
+    options.jobs = jobs as usize;
     // Scratch is used only by some kernels and grows as they use it: each thread may
     // have what the budget has left, up to the engine's maximum.
-    let threads = u64::from(shape.threads_per_group);
-    let scratch = (budget.available(Origin::Input) / threads.max(1))
+    let scratch = (budget.available(Origin::Input) / (threads * jobs).max(1))
         .min(interp::SCRATCH_BYTES as u64)
         / SCRATCH_GRAIN
         * SCRATCH_GRAIN;
     budget.charge(
         &format!(
-            "kernel {name}: scratch space ({scratch} bytes x {threads} threads of a work-group)"
+            "kernel {name}: scratch space ({scratch} bytes x {threads} threads of a work-group x {jobs} in flight)"
         ),
-        scratch * threads,
+        scratch * threads * jobs,
         Origin::Input,
     )?;
     let instruction_limit =
@@ -818,14 +843,6 @@ pub fn launch(
     launch.slm_bytes = slm;
     launch.max_instructions = instruction_limit;
     launch.scratch_bytes = scratch as u32;
-    // The translated engine gives wrong results with 64-byte GRFs (PVC: the second
-    // and third printf of tests/data/visa/run/print_forms.pvc-deb12 are lost or
-    // garbled translated, right on the generic path): until it is fixed there,
-    // those launches run on the generic path.
-    let options = interp::Options {
-        translate: options.translate && grf_bytes == 32,
-        ..options
-    };
     let mut departure = None;
     let run = match &code {
         Ready::Locate(program, f) => {
@@ -841,9 +858,7 @@ pub fn launch(
             .map_err(|e| Error::Listing(format!("kernel {name}: locating: {e}")))?;
             Ok((Stats::default(), Vec::new()))
         }
-        Ready::Gen(program) => {
-            gen::run(program, &launch, &mut mem, trace, &options)
-        }
+        Ready::Gen(program) => gen::run(program, &launch, &mut mem, trace, &options),
         Ready::Visa(body, functions) => {
             interp::run_checked(body, functions, &launch, &mut mem, trace, &options)
         }
@@ -855,10 +870,14 @@ pub fn launch(
                 .starts_with(&format!("instruction limit of {instruction_limit} ")),
         error,
     })?;
+    let reservations = mem.reservations.take_sorted();
+    let bases: Vec<u64> = mem.buffers.iter().map(|b| b.base).collect();
+    let contents = bases.into_iter().zip(mem.into_bytes()).collect();
     Ok(Outcome {
         stats,
         findings,
-        memory: mem,
+        contents,
+        reservations,
         departure,
         instruction_limit,
         simd: launch.simd,

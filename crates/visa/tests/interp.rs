@@ -21,7 +21,7 @@ fn kernel(decls: &str, body: &str) -> gpukit_visa::Object {
 /// Buffer `index`'s bytes as little-endian dwords.
 fn dwords(mem: &Memory, index: usize) -> Vec<u32> {
     mem.buffers[index]
-        .data
+        .to_bytes()
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()

@@ -60,7 +60,7 @@ main_0:
         scratch_bytes: 0,
     };
     interp::run(&object.kernels[0].body, &launch, &mut mem, None).unwrap();
-    mem.buffers[0].data[512..]
+    mem.buffers[0].to_bytes()[512..]
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()

@@ -370,7 +370,7 @@ fn run(text: &str, inputs: &[u8], cfg: Config, translate: bool) -> Result<Vec<u8
         },
     )
     .map_err(|e| e.to_string())?;
-    Ok(mem.buffers[0].data.clone())
+    Ok(mem.buffers[0].to_bytes())
 }
 
 fn check(rng: &mut Rng, case: Case, cfg: Config) {

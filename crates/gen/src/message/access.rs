@@ -114,7 +114,7 @@ fn bytes_at(cx: &SendContext<'_>, loc: Loc, out: &mut [u8]) {
         Loc::Indirect(a) => return read_padded(cx.indirect, a, out),
     };
     match place {
-        Place::Buffer(b, o) => read_padded(&cx.mem.buffers[b].data, o, out),
+        Place::Buffer(b, o) => cx.mem.buffers[b].read_padded(o, out),
         Place::Slm(o) => out.copy_from_slice(&cx.slm[o..o + len]),
         Place::Scratch(o) => out.copy_from_slice(&cx.scratch[o..o + len]),
     }
@@ -137,7 +137,9 @@ fn store(cx: &mut SendContext<'_>, loc: Loc, bytes: &[u8]) {
     let len = bytes.len();
     let Loc::Mem(place) = loc else { return };
     match place {
-        Place::Buffer(b, o) => cx.mem.buffers[b].data[o..o + len].copy_from_slice(bytes),
+        Place::Buffer(b, o) => {
+            cx.mem.write(b, o, bytes);
+        }
         Place::Slm(o) => cx.slm[o..o + len].copy_from_slice(bytes),
         Place::Scratch(o) => cx.scratch[o..o + len].copy_from_slice(bytes),
     }
@@ -152,6 +154,8 @@ pub(super) fn atomic(
     lane: u32,
     update: impl FnOnce(u64) -> Result<u64, String>,
 ) -> Result<u64, String> {
+    // A read and a write: the Gen engine runs one work-group at a time, so no other
+    // thread writes between them (and the checker sees whether memory changed).
     let mut b = [0u8; 8];
     bytes_at(cx, place, &mut b[..size]);
     let old = u64::from_le_bytes(b);
@@ -195,7 +199,7 @@ pub(super) fn set_media_byte(
     col: i64,
     b: u8,
 ) {
-    image::media_write_byte(&mut cx.mem.buffers[img], desc, row, col, b);
+    image::media_write_byte(&cx.mem.buffers[img], desc, row, col, b);
 }
 
 /// The texel at `at` (x, y, z), `None` outside the image.
@@ -218,7 +222,7 @@ pub(super) fn set_texel(
     values: Texel,
 ) {
     image::write_texel(
-        &mut cx.mem.buffers[img],
+        &cx.mem.buffers[img],
         desc,
         (at[0], at[1], at[2]),
         mask,

@@ -83,6 +83,13 @@ pub struct LaunchArgs {
     /// claim (SLM, private and register sizes) held to 48 MiB + 16x their size
     #[arg(long, value_name = "BYTES")]
     pub max_memory: Option<String>,
+    /// Work-groups run at once, on threads of their own (default: the CPUs
+    /// available); 1 runs them one after another, in order. The results are the same
+    /// for a kernel without races between work-groups. --trace and --check run one;
+    /// so does Gen code (`iga run`, `visa run --compare`'s Gen run), whose engine
+    /// runs work-groups one after another
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// `--json`: the run's statistics and the CPU time the run took (process CPU time,
@@ -230,7 +237,13 @@ impl LaunchArgs {
                 work_dim,
                 args,
                 max_instructions: self.max_instructions,
-                options,
+                options: interp::Options {
+                    jobs: self.jobs.map_or_else(
+                        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                        usize::from,
+                    ),
+                    ..options
+                },
             },
             budget,
         })

@@ -277,7 +277,14 @@ mod tests {
         assert_eq!(bfi_merge(0, 0xAB, 0x1234), 0x1234);
         // 0xD8 is s0 ? s1 : s2.
         assert_eq!(bfn(0xD8, 0xF0, 0xAA, 0x55), 0xA5);
-        for (a, b) in [(3, 4), (-3, -4), (1, 2), (1, 1), (-1, 0), (i128::MAX, i128::MAX)] {
+        for (a, b) in [
+            (3, 4),
+            (-3, -4),
+            (1, 2),
+            (1, 1),
+            (-1, 0),
+            (i128::MAX, i128::MAX),
+        ] {
             let want = (a as f64 + b as f64 + 1.0) / 2.0;
             assert_eq!(avg(a, b) as f64, want.floor(), "avg({a}, {b})");
         }

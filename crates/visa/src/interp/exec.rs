@@ -11,7 +11,8 @@ use super::check::{Access, Checker, Kind};
 use super::memory::{check_slm, Memory, OutOfBounds, Place};
 use super::value::{decode, encode, is_float, is_unsigned, FloatMode, Val};
 use super::{
-    fault, Fault, Finding, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread, CR0, DONE,
+    fault, Allowance, Fault, Finding, Launch, Layout, Program, Res, RunError, Stats, Stop, Thread,
+    CR0, DONE,
 };
 use crate::isa::{Opcode, Type};
 use crate::model::{InstRef, Modifier, Operand, Raw, Region, Vector, VectorKind};
@@ -27,9 +28,10 @@ pub(crate) fn run_thread(
     p: &Program,
     th: &mut Thread,
     launch: &Launch,
-    mem: &mut Memory,
+    mem: &Memory,
     slm: &mut Vec<u8>,
     stats: &mut Stats,
+    allowance: &mut Allowance,
     trace: &mut Option<&mut dyn FnMut(String)>,
     step: &mut Option<&mut dyn FnMut(&super::Step<'_>)>,
     group: [u32; 3],
@@ -54,7 +56,7 @@ pub(crate) fn run_thread(
             pc,
             active,
             stats,
-            launch.max_instructions,
+            allowance.limit(),
         ) {
             continue;
         }
@@ -74,7 +76,7 @@ pub(crate) fn run_thread(
             group,
         };
         stats.instructions += 1;
-        if stats.instructions > launch.max_instructions {
+        if !allowance.allows(stats.instructions) {
             return Err(err_at(
                 inst,
                 &at,
@@ -197,7 +199,7 @@ struct Ctx<'a, 'b> {
     /// The routine of the instruction running.
     r: &'a Layout<'b>,
     th: &'a mut Thread,
-    mem: &'a mut Memory,
+    mem: &'a Memory,
     slm: &'a mut Vec<u8>,
     active: u32,
     grf: u32,
@@ -1339,11 +1341,15 @@ impl Ctx<'_, '_> {
 
     /// The bytes at a resolved place a write will store to (bounds were checked when
     /// it was resolved; only reads may run into a buffer's padding).
-    fn mem_bytes(&self, place: Place, len: usize) -> &[u8] {
+    fn mem_bytes(&self, place: Place, len: usize) -> Vec<u8> {
         match place {
-            Place::Buffer(b, o) => &self.mem.buffers[b].data[o..o + len],
-            Place::Slm(o) => &self.slm[o..o + len],
-            Place::Scratch(o) => &self.th.scratch[o..o + len],
+            Place::Buffer(b, o) => {
+                let mut v = vec![0; len];
+                self.mem.read(b, o, &mut v);
+                v
+            }
+            Place::Slm(o) => self.slm[o..o + len].to_vec(),
+            Place::Scratch(o) => self.th.scratch[o..o + len].to_vec(),
         }
     }
 
@@ -1414,7 +1420,7 @@ impl Ctx<'_, '_> {
         let len = out.len();
         self.check_access(place, len, None);
         match place {
-            Place::Buffer(b, o) => super::message::read_padded(&self.mem.buffers[b].data, o, out),
+            Place::Buffer(b, o) => self.mem.buffers[b].read_padded(o, out),
             Place::Slm(o) => out.copy_from_slice(&self.slm[o..o + len]),
             Place::Scratch(o) => out.copy_from_slice(&self.th.scratch[o..o + len]),
         }
@@ -1429,11 +1435,36 @@ impl Ctx<'_, '_> {
         self.check_access(place, bytes.len(), Some(bytes));
         match place {
             Place::Buffer(b, o) => {
-                self.mem.buffers[b].data[o..o + bytes.len()].copy_from_slice(bytes)
+                self.mem.write(b, o, bytes);
             }
             Place::Slm(o) => self.slm[o..o + bytes.len()].copy_from_slice(bytes),
             Place::Scratch(o) => self.th.scratch[o..o + bytes.len()].copy_from_slice(bytes),
         }
+    }
+    /// An atomic update of the `size`-byte value at `place`: `update` maps the old
+    /// value to the new one. Gives both. One read-modify-write of a buffer's word, so
+    /// work-groups running on other threads see it whole; under `--check` (one
+    /// thread) a read and a write, which the checker sees as one atomic access.
+    fn mem_atomic(
+        &mut self,
+        place: Place,
+        size: usize,
+        update: impl Fn(u64) -> Res<u64>,
+    ) -> Res<(u64, u64)> {
+        self.atomic = true;
+        if let (Place::Buffer(b, o), None) = (place, &self.check) {
+            let old = self
+                .mem
+                .atomic(b, o, size, &update)
+                .ok_or_else(|| Fault(format!("atomic of {size} bytes outside buffer {b}")))??;
+            return Ok((old, update(old)?));
+        }
+        let mut ob = [0u8; 8];
+        self.mem_read_into(place, &mut ob[..size]);
+        let old = u64::from_le_bytes(ob);
+        let new = update(old)?;
+        self.mem_write(place, &new.to_le_bytes()[..size]);
+        Ok((old, new))
     }
     /// A surface access: SLM for BTI 254, flat for 255, else the binding table.
     fn resolve_surface(&mut self, surface: u32, offset: i128, len: usize) -> Res<Place> {
@@ -1651,13 +1682,8 @@ impl Ctx<'_, '_> {
         let a = elem(self, "src0")?;
         let b = elem(self, "src1")?;
         self.atomic = true;
-        let old_bytes = self.mem_read(place, size);
-        let mut ob = [0u8; 8];
-        ob[..size].copy_from_slice(&old_bytes);
-        let old = u64::from_le_bytes(ob);
-        let new = atomic_result(op, old, a, b, size)?;
+        let (old, new) = self.mem_atomic(place, size, |old| atomic_result(op, old, a, b, size))?;
         self.note_reservation(place, old);
-        self.mem_write(place, &new.to_le_bytes()[..size]);
         if let Some(Operand::Raw(d)) = inst.operand("dst") {
             let d = *d;
             let ret = if op & 0x1F == 13 { new } else { old };
@@ -1998,7 +2024,7 @@ impl Ctx<'_, '_> {
                         k += 1;
                     }
                 }
-                super::image::write_texel(&mut self.mem.buffers[img], &desc, at, chmask, texel);
+                super::image::write_texel(&self.mem.buffers[img], &desc, at, chmask, texel);
             }
         }
         Ok(Flow::Next)
@@ -2026,7 +2052,7 @@ impl Ctx<'_, '_> {
                     self.raw_write(data, i * pitch + j, &[b])?;
                 } else {
                     let b = self.raw_bytes_at(data, i * pitch + j, 1)?[0];
-                    let buf = &mut self.mem.buffers[img];
+                    let buf = &self.mem.buffers[img];
                     super::image::media_write_byte(buf, &desc, row, col, b);
                 }
             }

@@ -22,7 +22,10 @@ pub fn read_texel(buf: &Buffer, desc: &ImageDesc, x: i64, y: i64, z: i64) -> Opt
     let mut out = [0, 0, 0, one];
     for (c, slot) in out.iter_mut().enumerate().take(desc.channels as usize) {
         let o = at + c * size;
-        let b = buf.data.get(o..o + size)?;
+        let mut b = [0u8; 4];
+        if !buf.read(o, &mut b[..size]) {
+            return None;
+        }
         let raw = match size {
             1 => b[0] as u32,
             2 => u16::from_le_bytes([b[0], b[1]]) as u32,
@@ -44,7 +47,7 @@ pub fn read_texel(buf: &Buffer, desc: &ImageDesc, x: i64, y: i64, z: i64) -> Opt
 /// Writes the channels of `mask` (R = bit 0) of the texel at (x, y, z); a write
 /// outside the image is dropped, as the typed messages define.
 pub fn write_texel(
-    buf: &mut Buffer,
+    buf: &Buffer,
     desc: &ImageDesc,
     (x, y, z): (i64, i64, i64),
     mask: u32,
@@ -76,9 +79,7 @@ pub fn write_texel(
             ChannelType::SignedInt32 | ChannelType::UnsignedInt32 => v,
         };
         let o = at + c * size;
-        if let Some(dst) = buf.data.get_mut(o..o + size) {
-            dst.copy_from_slice(&raw.to_le_bytes()[..size]);
-        }
+        buf.write(o, &raw.to_le_bytes()[..size]);
     }
 }
 
@@ -88,20 +89,16 @@ pub fn media_read_byte(buf: &Buffer, desc: &ImageDesc, row: i64, col: i64) -> u8
     let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
     let r = row.clamp(0, desc.height as i64 - 1);
     let c = col.clamp(0, row_bytes - 1);
-    buf.data
-        .get((r * row_bytes + c) as usize)
-        .copied()
-        .unwrap_or(0)
+    buf.read_array::<1>((r * row_bytes + c) as usize)
+        .map_or(0, |[b]| b)
 }
 
 /// Writes byte `col` of row `row` of a 2D image's first slice, as a media block
 /// write does: a write out of the slice is dropped.
-pub fn media_write_byte(buf: &mut Buffer, desc: &ImageDesc, row: i64, col: i64, b: u8) {
+pub fn media_write_byte(buf: &Buffer, desc: &ImageDesc, row: i64, col: i64, b: u8) {
     let row_bytes = desc.width as i64 * desc.texel_bytes() as i64;
     if (0..row_bytes).contains(&col) && (0..desc.height as i64).contains(&row) {
-        if let Some(slot) = buf.data.get_mut((row * row_bytes + col) as usize) {
-            *slot = b;
-        }
+        buf.write((row * row_bytes + col) as usize, &[b]);
     }
 }
 
@@ -319,15 +316,12 @@ mod tests {
             channel_type: ChannelType::Float,
         };
         let data = [0.0f32, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
-        let buf = Buffer {
-            name: "image".into(),
-            base: 0,
-            data,
-            image: Some(desc),
-        };
+        let mut mem = crate::interp::Memory::default();
+        let i = mem.add_image("image", desc, data);
+        let buf = &mem.buffers[i];
         let s = sampler(AddressMode::ClampToEdge, true, false);
         // Halfway between the texel centres 0.5 and 1.5; missing alpha reads as 1.
-        let t = sample(&buf, &desc, &s, [1.0, 0.0, 0.0]);
+        let t = sample(buf, &desc, &s, [1.0, 0.0, 0.0]);
         assert_eq!(f32::from_bits(t[0]), 0.5);
         assert_eq!(f32::from_bits(t[3]), 1.0);
     }

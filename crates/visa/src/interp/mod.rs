@@ -20,13 +20,15 @@ pub mod message;
 pub mod value;
 
 pub use memory::{
-    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds, Sampler,
+    bindless_sampler, AddressMode, Buffer, ChannelType, ImageDesc, Memory, OutOfBounds,
+    Reservation, ReservationLog, Sampler,
 };
 pub use value::{f16_to_f32, f32_to_f16};
 
 use crate::isa::{Opcode, Type};
 use crate::model::{InstRef, InstructionList, Interface, Operand, Routine, StringPool, VectorKind};
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// How the runtime lays out one hardware thread's payload (GRF 0 onwards).
 #[derive(Clone, Debug, Default)]
@@ -115,6 +117,18 @@ pub struct Stats {
     /// Occurrences of what `--check` reports (absent from the JSON when none).
     #[serde(skip_serializing_if = "Findings::is_empty")]
     pub findings: Findings,
+}
+
+impl Stats {
+    /// Adds another work-group's counts.
+    fn add(&mut self, other: &Stats) {
+        self.groups += other.groups;
+        self.threads += other.threads;
+        self.instructions += other.instructions;
+        self.channel_instructions += other.channel_instructions;
+        self.barriers += other.barriers;
+        self.findings.merge(&other.findings);
+    }
 }
 
 /// Why a run stopped.
@@ -240,7 +254,8 @@ pub(crate) struct Program<'a> {
 /// Whether `%cr0` holds IGC's default float mode wherever the program computes: its
 /// kernel's first instruction ORs in the mode's bits (round to nearest even,
 /// denormals kept: a thread starts with `%cr0` = 0, flushing them) and nothing else
-/// writes `%cr0`. Kernels built with `-cl-denorms-are-zero`, and code that switches
+/// writes `%cr0` (labels and source positions before that instruction do not count:
+/// every IGC kernel starts with its entry label). Kernels built with `-cl-denorms-are-zero`, and code that switches
 /// the rounding mode (DG2's integer division by `inv`), fail this.
 fn native_float_mode(routines: &[Layout]) -> bool {
     let writes_cr0 = |inst: InstRef<'_>| {
@@ -266,7 +281,11 @@ fn native_float_mode(routines: &[Layout]) -> bool {
                 }
                 native = true;
             }
-            first = false;
+            // Labels and source positions come before the kernel's first instruction.
+            first &= matches!(
+                inst.opcode,
+                Opcode::FUNC | Opcode::LABEL | Opcode::FILE | Opcode::LOC | Opcode::LIFETIME
+            );
         }
     }
     native
@@ -616,6 +635,10 @@ pub struct Options {
     pub checks: check::Checks,
     /// Shadow memory the checks may allocate, bytes (the caller budgets it).
     pub check_shadow_bytes: u64,
+    /// Work-groups run at once, each on a thread of its own (1: one after another,
+    /// in order). `--trace` and `--check` run one at a time whatever this says. The
+    /// caller budgets the registers, shared local memory and scratch of this many.
+    pub jobs: usize,
 }
 
 impl Default for Options {
@@ -624,6 +647,7 @@ impl Default for Options {
             translate: true,
             checks: check::Checks::default(),
             check_shadow_bytes: 0,
+            jobs: 1,
         }
     }
 }
@@ -688,7 +712,6 @@ fn run_hooked(
     mut step: Option<&mut dyn FnMut(&Step<'_>)>,
     options: &Options,
 ) -> Result<(Stats, Vec<check::Finding>), RunError> {
-    let top = |message: String| RunError::of_group([0; 3], message);
     let Interface::Kernel { inputs } = &routine.interface else {
         return Err(top("not a kernel".into()));
     };
@@ -710,151 +733,30 @@ fn run_hooked(
     if options.translate && trace.is_none() && step.is_none() && checker.is_none() {
         program.fast = fast::lower(&program, grf_len);
     }
-    let Shape {
-        groups,
-        group_items,
-        threads_per_group,
-    } = shape;
+    // Under --trace, a step hook or --check the groups run one after another, in
+    // order: the trace, the hook and the checker's shadow state are the one thread's.
+    let jobs = if trace.is_some() || step.is_some() || checker.is_some() {
+        1
+    } else {
+        options.jobs.max(1)
+    };
+    let run = GroupRun {
+        program: &program,
+        launch,
+        inputs,
+        shape,
+        grf_len,
+        mem,
+        pool: AtomicU64::new(launch.max_instructions),
+    };
+    let total = shape.groups.iter().map(|g| u64::from(*g)).product::<u64>();
     let mut stats = Stats::default();
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let group = [gx, gy, gz];
-                let mut slm = zeroed(launch.slm_bytes as usize, "shared local memory")
-                    .map_err(|m| RunError { group, ..top(m) })?;
-                let mut threads = Vec::with_capacity(threads_per_group as usize);
-                for t in 0..threads_per_group {
-                    // The payload as the runtime writes it.
-                    // GRFs the ABI leaves unwritten read as zero; the payload covers every input.
-                    let inputs_end = inputs
-                        .iter()
-                        .map(|i| i.offset.max(0) as usize + i.size as usize)
-                        .max()
-                        .unwrap_or(0);
-                    let payload = thread_payload(launch, &shape, group, t, inputs_end);
-                    let mut th = Thread {
-                        grf: zeroed(grf_len, "register space").map_err(|m| RunError {
-                            group,
-                            thread: t,
-                            ..top(m)
-                        })?,
-                        addr: vec![0; program.addr_total],
-                        preds: vec![0; program.pred_total],
-                        surfaces: vec![0; program.surface_count],
-                        samplers: vec![0; program.sampler_count],
-                        pc: [DONE; 32],
-                        calls: vec![Vec::new(); 32],
-                        index: t,
-                        scratch: Vec::new(),
-                        scratch_limit: (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
-                        lanes: Vec::new(),
-                        findings: Findings::default(),
-                    };
-                    for (s, (_, bti)) in th
-                        .surfaces
-                        .iter_mut()
-                        .zip(crate::isa::PREDEFINED_SURFACES.iter())
-                    {
-                        *s = *bti as u32;
-                    }
-                    // Predefined r0 and group ids.
-                    let r0 = payload.get(..32).map(<[u8]>::to_vec).unwrap_or_default();
-                    program.write_var(&mut th, 7, &r0);
-                    // %hw_id tells the live threads apart: IGC places each thread's private
-                    // memory at private_base + %hw_id x SIMD x private size, so a
-                    // work-group's private memory is its threads' slots (as NEO sizes
-                    // the private surface by hardware threads, not by work items).
-                    for (id, v) in [(3u32, gx), (4, gy), (5, gz), (HW_ID, t)] {
-                        program.write_var(&mut th, id, &v.to_le_bytes());
-                    }
-                    for input in inputs {
-                        let at = input.offset.max(0) as usize;
-                        let Some(bytes) = payload.get(at..at + input.size as usize) else {
-                            return Err(RunError {
-                                group,
-                                thread: t,
-                                ..top(format!(
-                                    "input V{} at payload offset {} size {} lies beyond the {}-byte payload the binary's ABI describes",
-                                    input.index,
-                                    input.offset,
-                                    input.size,
-                                    payload.len()
-                                ))
-                            });
-                        };
-                        match input.class() {
-                            crate::InputClass::General => {
-                                program.write_var(&mut th, input.index, bytes)
-                            }
-                            crate::InputClass::Surface => {
-                                if let (Some(s), Some(b)) =
-                                    (th.surfaces.get_mut(input.index as usize), bytes.get(..4))
-                                {
-                                    *s = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                    for c in 0..launch.simd as usize {
-                        if (t as u64 * launch.simd as u64 + c as u64) < group_items {
-                            th.pc[c] = 0;
-                        }
-                    }
-                    threads.push(th);
-                }
-                stats.groups += 1;
-                stats.threads += threads.len() as u64;
-                if let Some(c) = checker.as_mut() {
-                    c.begin_group(group, threads_per_group);
-                }
-                // Cooperative scheduling: run each thread to its next barrier or its end.
-                let mut done = vec![false; threads.len()];
-                loop {
-                    let mut at_barrier = 0;
-                    for (i, th) in threads.iter_mut().enumerate() {
-                        if done[i] {
-                            continue;
-                        }
-                        let stop = exec::run_thread(
-                            &program,
-                            th,
-                            launch,
-                            mem,
-                            &mut slm,
-                            &mut stats,
-                            &mut trace,
-                            &mut step,
-                            group,
-                            &mut checker,
-                        )?;
-                        match stop {
-                            Stop::Done => {
-                                done[i] = true;
-                                stats.findings.merge(&th.findings);
-                            }
-                            Stop::Barrier => at_barrier += 1,
-                        }
-                    }
-                    if at_barrier == 0 {
-                        break;
-                    }
-                    let finished = done.iter().filter(|d| **d).count();
-                    // Under --check, a finding: the waiting threads go on.
-                    let reported = finished > 0
-                        && checker
-                            .as_mut()
-                            .is_some_and(|c| c.barrier_unreached(&program, &done));
-                    if let Some(c) = checker.as_mut() {
-                        c.next_interval();
-                    }
-                    if finished > 0 && !reported {
-                        return Err(RunError::barrier_deadlock(group, at_barrier, finished));
-                    }
-                    stats.barriers += 1;
-                }
-            }
+    if jobs == 1 || total == 1 {
+        for index in 0..total {
+            stats.add(&run.run(index, &mut trace, &mut step, &mut checker)?);
         }
+    } else {
+        stats = run.run_parallel(jobs, total)?;
     }
     Ok((
         stats,
@@ -862,6 +764,278 @@ fn run_hooked(
             .map(check::Checker::into_findings)
             .unwrap_or_default(),
     ))
+}
+
+/// Instructions a work-group reserves from the launch's limit at a time.
+const INSTRUCTION_CHUNK: u64 = 1 << 20;
+
+/// A work-group's share of the launch's instruction limit: it reserves chunks from
+/// the pool the groups running at once share, and gives back what it did not use.
+pub(crate) struct Allowance<'a> {
+    pool: &'a AtomicU64,
+    /// Instructions the group may execute so far.
+    limit: u64,
+}
+
+impl Allowance<'_> {
+    /// The group's instructions up to which no reservation is needed.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+    /// Whether the group may execute its `executed`th instruction: reserves another
+    /// chunk when it needs one (false when the launch's limit is used up).
+    pub(crate) fn allows(&mut self, executed: u64) -> bool {
+        while executed > self.limit {
+            let Ok(left) = self.pool.fetch_update(Relaxed, Relaxed, |p| {
+                (p > 0).then(|| p - p.min(INSTRUCTION_CHUNK))
+            }) else {
+                return false;
+            };
+            self.limit += left.min(INSTRUCTION_CHUNK);
+        }
+        true
+    }
+    /// Gives back what the group reserved and did not use.
+    fn settle(&self, executed: u64) {
+        self.pool
+            .fetch_add(self.limit.saturating_sub(executed), Relaxed);
+    }
+}
+
+/// What every work-group of a launch shares.
+struct GroupRun<'p, 'a> {
+    program: &'p Program<'a>,
+    launch: &'p Launch,
+    inputs: &'p [crate::model::Input],
+    shape: Shape,
+    grf_len: usize,
+    mem: &'p Memory,
+    /// Instructions of the launch's limit no group has reserved.
+    pool: AtomicU64,
+}
+
+impl GroupRun<'_, '_> {
+    /// Work-group `index` (x fastest, as one thread runs them) as its ids.
+    fn group(&self, index: u64) -> [u32; 3] {
+        let [gx, gy, _] = self.shape.groups.map(u64::from);
+        [index % gx, index / gx % gy, index / (gx * gy)].map(|v| v as u32)
+    }
+
+    /// Runs the work-groups on `jobs` threads. The first error in group order is the
+    /// one reported: a group after a failed one is not started, every group before it
+    /// runs. Groups share memory, so a kernel without races across groups leaves what
+    /// one thread leaves.
+    fn run_parallel(&self, jobs: usize, total: u64) -> Result<Stats, RunError> {
+        use rayon::prelude::*;
+        let failed = AtomicU64::new(u64::MAX);
+        let threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .thread_name(|i| format!("gpukit-visa-run-{i}"))
+            .build()
+            .map_err(|e| top(format!("cannot start {jobs} threads: {e}")))?;
+        threads.install(|| {
+            (0..total)
+                .into_par_iter()
+                .map(|index| {
+                    if index > failed.load(Relaxed) {
+                        return Ok(Stats::default());
+                    }
+                    self.run(index, &mut None, &mut None, &mut None)
+                        .map_err(|e| {
+                            failed.fetch_min(index, Relaxed);
+                            (index, e)
+                        })
+                })
+                .reduce(
+                    || Ok(Stats::default()),
+                    |a, b| match (a, b) {
+                        (Ok(mut a), Ok(b)) => {
+                            a.add(&b);
+                            Ok(a)
+                        }
+                        (Err(a), Err(b)) => Err(if a.0 <= b.0 { a } else { b }),
+                        (Err(e), _) | (_, Err(e)) => Err(e),
+                    },
+                )
+                .map_err(|(_, e)| e)
+        })
+    }
+
+    /// Runs work-group `index`: its threads as cooperative tasks, each to its next
+    /// barrier or its end, with its own shared local memory.
+    fn run(
+        &self,
+        index: u64,
+        trace: &mut Option<&mut dyn FnMut(String)>,
+        step: &mut Option<&mut dyn FnMut(&Step<'_>)>,
+        checker: &mut Option<check::Checker>,
+    ) -> Result<Stats, RunError> {
+        let (program, launch, inputs, grf_len, mem) = (
+            self.program,
+            self.launch,
+            self.inputs,
+            self.grf_len,
+            self.mem,
+        );
+        let Shape {
+            group_items,
+            threads_per_group,
+            ..
+        } = self.shape;
+        let group = self.group(index);
+        let [gx, gy, gz] = group;
+        let mut stats = Stats::default();
+        let mut allowance = Allowance {
+            pool: &self.pool,
+            limit: 0,
+        };
+        let mut slm = zeroed(launch.slm_bytes as usize, "shared local memory")
+            .map_err(|m| RunError { group, ..top(m) })?;
+        let mut threads = Vec::with_capacity(threads_per_group as usize);
+        for t in 0..threads_per_group {
+            // The payload as the runtime writes it.
+            // GRFs the ABI leaves unwritten read as zero; the payload covers every input.
+            let inputs_end = inputs
+                .iter()
+                .map(|i| i.offset.max(0) as usize + i.size as usize)
+                .max()
+                .unwrap_or(0);
+            let payload = thread_payload(launch, &self.shape, group, t, inputs_end);
+            let mut th = Thread {
+                grf: zeroed(grf_len, "register space").map_err(|m| RunError {
+                    group,
+                    thread: t,
+                    ..top(m)
+                })?,
+                addr: vec![0; program.addr_total],
+                preds: vec![0; program.pred_total],
+                surfaces: vec![0; program.surface_count],
+                samplers: vec![0; program.sampler_count],
+                pc: [DONE; 32],
+                calls: vec![Vec::new(); 32],
+                index: t,
+                scratch: Vec::new(),
+                scratch_limit: (launch.scratch_bytes as usize).min(SCRATCH_BYTES),
+                lanes: Vec::new(),
+                findings: Findings::default(),
+            };
+            for (s, (_, bti)) in th
+                .surfaces
+                .iter_mut()
+                .zip(crate::isa::PREDEFINED_SURFACES.iter())
+            {
+                *s = *bti as u32;
+            }
+            // Predefined r0 and group ids.
+            let r0 = payload.get(..32).map(<[u8]>::to_vec).unwrap_or_default();
+            program.write_var(&mut th, 7, &r0);
+            // %hw_id tells the live threads apart: IGC places each thread's private
+            // memory at private_base + %hw_id x SIMD x private size, so a
+            // work-group's private memory is its threads' slots (as NEO sizes
+            // the private surface by hardware threads, not by work items).
+            for (id, v) in [(3u32, gx), (4, gy), (5, gz), (HW_ID, t)] {
+                program.write_var(&mut th, id, &v.to_le_bytes());
+            }
+            for input in inputs {
+                let at = input.offset.max(0) as usize;
+                let Some(bytes) = payload.get(at..at + input.size as usize) else {
+                    return Err(RunError {
+                        group,
+                        thread: t,
+                        ..top(format!(
+                            "input V{} at payload offset {} size {} lies beyond the {}-byte payload the binary's ABI describes",
+                            input.index,
+                            input.offset,
+                            input.size,
+                            payload.len()
+                        ))
+                    });
+                };
+                match input.class() {
+                    crate::InputClass::General => program.write_var(&mut th, input.index, bytes),
+                    crate::InputClass::Surface => {
+                        if let (Some(s), Some(b)) =
+                            (th.surfaces.get_mut(input.index as usize), bytes.get(..4))
+                        {
+                            *s = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for c in 0..launch.simd as usize {
+                if (t as u64 * launch.simd as u64 + c as u64) < group_items {
+                    th.pc[c] = 0;
+                }
+            }
+            threads.push(th);
+        }
+        stats.groups += 1;
+        stats.threads += threads.len() as u64;
+        if let Some(c) = checker.as_mut() {
+            c.begin_group(group, threads_per_group);
+        }
+        // Cooperative scheduling: run each thread to its next barrier or its end.
+        let mut done = vec![false; threads.len()];
+        loop {
+            let mut at_barrier = 0;
+            for (i, th) in threads.iter_mut().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                let stop = exec::run_thread(
+                    program,
+                    th,
+                    launch,
+                    mem,
+                    &mut slm,
+                    &mut stats,
+                    &mut allowance,
+                    trace,
+                    step,
+                    group,
+                    checker,
+                );
+                let stop = match stop {
+                    Ok(stop) => stop,
+                    Err(e) => {
+                        allowance.settle(stats.instructions);
+                        return Err(e);
+                    }
+                };
+                match stop {
+                    Stop::Done => {
+                        done[i] = true;
+                        stats.findings.merge(&th.findings);
+                    }
+                    Stop::Barrier => at_barrier += 1,
+                }
+            }
+            if at_barrier == 0 {
+                break;
+            }
+            let finished = done.iter().filter(|d| **d).count();
+            // Under --check, a finding: the waiting threads go on.
+            let reported = finished > 0
+                && checker
+                    .as_mut()
+                    .is_some_and(|c| c.barrier_unreached(program, &done));
+            if let Some(c) = checker.as_mut() {
+                c.next_interval();
+            }
+            if finished > 0 && !reported {
+                return Err(RunError::barrier_deadlock(group, at_barrier, finished));
+            }
+            stats.barriers += 1;
+        }
+        allowance.settle(stats.instructions);
+        Ok(stats)
+    }
+}
+
+/// An error of the launch, no work-group or thread to blame.
+fn top(message: String) -> RunError {
+    RunError::of_group([0; 3], message)
 }
 
 /// The GRF image the runtime writes for hardware thread `thread` of work-group
@@ -929,5 +1103,19 @@ impl Program<'_> {
                 dst.copy_from_slice(&bytes[..n]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// IGC's kernels start with their entry label, then set `%cr0`.
+    #[test]
+    fn the_native_float_mode_follows_the_entry_label() {
+        let text = ".version 3.6\n.kernel \"k\"\n.kernel_attr Target=\"3d\"\n.function \"main_0\"\n\nmain_0:\n    or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud\n    ret (M1, 1)\n";
+        let object = crate::text::parse_text(text).expect("a kernel");
+        let program = Program::new(&object.kernels[0].body, &[], 32).expect("a layout");
+        assert!(program.native_floats);
     }
 }

@@ -124,21 +124,23 @@ impl Ctx<'_, '_> {
                 }
                 self.lane = self.channel_lane(n);
                 let place = self.lsc_place(&target, address(self, n)?, mem_bytes, false)?;
-                let old = self.mem_read(place, mem_bytes);
-                let mut ob = [0u8; 8];
-                ob[..mem_bytes].copy_from_slice(&old);
-                let old = u64::from_le_bytes(ob);
-                if let Some(op) = op {
+                let old = if let Some(op) = op {
                     // The compare-and-swap forms take the expected value first, then the new one.
                     let (a, b) = if matches!(subop, 0x12 | 0x17) {
                         (data(self, "src2", n)?, data(self, "src1", n)?)
                     } else {
                         (data(self, "src1", n)?, 0)
                     };
-                    let new = super::atomic_result(op, old, a, b, mem_bytes)?;
+                    let (old, _) = self.mem_atomic(place, mem_bytes, |old| {
+                        super::atomic_result(op, old, a, b, mem_bytes)
+                    })?;
                     self.note_reservation(place, old);
-                    self.mem_write(place, &new.to_le_bytes()[..mem_bytes]);
-                }
+                    old
+                } else {
+                    let mut ob = [0u8; 8];
+                    self.mem_read_into(place, &mut ob[..mem_bytes]);
+                    u64::from_le_bytes(ob)
+                };
                 self.lsc_put(dst, n * reg_bytes, reg_bytes, shift, old)?;
             }
             return Ok(Flow::Next);

@@ -8,7 +8,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{Ctl, Next, Src};
-use crate::interp::memory::Memory;
+use crate::interp::memory::{Buffer, Memory};
 use crate::interp::Thread;
 
 /// The SLM and scratch binding-table indices (`resolve_surface` in exec.rs).
@@ -51,11 +51,65 @@ fn dword(grf: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([grf[at], grf[at + 1], grf[at + 2], grf[at + 3]])
 }
 
+/// The memory an access reaches: the group's SLM, or a buffer shared with the
+/// work-groups running on other threads (through its methods). Offsets are checked
+/// against [`Space::len`] before any access.
+enum Space<'a> {
+    Slm(&'a mut [u8]),
+    Buffer(&'a Buffer),
+}
+
+impl Space<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Space::Slm(s) => s.len(),
+            Space::Buffer(b) => b.len(),
+        }
+    }
+    /// `N` bytes at `at` (in bounds).
+    #[inline]
+    fn load<const N: usize>(&self, at: usize) -> [u8; N] {
+        match self {
+            Space::Slm(s) => {
+                let mut v = [0u8; N];
+                v.copy_from_slice(&s[at..at + N]);
+                v
+            }
+            Space::Buffer(b) => b.read_array(at).unwrap_or([0; N]),
+        }
+    }
+    /// Stores `bytes` at `at` (in bounds).
+    #[inline]
+    fn store(&mut self, at: usize, bytes: &[u8]) {
+        match self {
+            Space::Slm(s) => s[at..at + bytes.len()].copy_from_slice(bytes),
+            Space::Buffer(b) => {
+                b.write(at, bytes);
+            }
+        }
+    }
+    /// The dword at `at` updated by `f` (one read-modify-write in a buffer); the old value.
+    #[inline]
+    fn atomic(&mut self, at: usize, f: impl Fn(u64) -> u64) -> u64 {
+        match self {
+            Space::Slm(s) => {
+                let old = u64::from(dword(s, at));
+                s[at..at + 4].copy_from_slice(&(f(old) as u32).to_le_bytes());
+                old
+            }
+            Space::Buffer(b) => b
+                .atomic(at, 4, |old| Ok::<_, ()>(f(old)))
+                .and_then(Result::ok)
+                .unwrap_or(0),
+        }
+    }
+}
+
 impl Access {
     pub(super) fn run(
         &self,
         th: &mut Thread,
-        mem: &mut Memory,
+        mem: &Memory,
         slm: &mut [u8],
         addresses: &mut [[i64; 32]; 4],
         active: u32,
@@ -83,9 +137,9 @@ impl Access {
                 None => return Next::Generic,
             }
         };
-        let space: &mut [u8] = match buffer {
-            None => slm,
-            Some(i) => &mut mem.buffers[i].data,
+        let mut space = match buffer {
+            None => Space::Slm(slm),
+            Some(i) => Space::Buffer(&mem.buffers[i]),
         };
         let size = space.len() as i64;
         let n = self.ctl.exec as usize;
@@ -126,18 +180,20 @@ impl Access {
                 for c in (0..n).filter(|c| chen & (1 << c) != 0) {
                     let (m, r) = (at[0][c] as usize, data + 4 * c);
                     if self.load {
-                        let mut v = [0u8; 4];
-                        match bytes {
-                            1 => v[0] = space[m],
-                            2 => v[..2].copy_from_slice(&space[m..m + 2]),
-                            _ => v.copy_from_slice(&space[m..m + 4]),
-                        }
+                        let v = match bytes {
+                            1 => [space.load::<1>(m)[0], 0, 0, 0],
+                            2 => {
+                                let [a, b] = space.load::<2>(m);
+                                [a, b, 0, 0]
+                            }
+                            _ => space.load::<4>(m),
+                        };
                         grf[r..r + 4].copy_from_slice(&v);
                     } else {
                         match bytes {
-                            1 => space[m] = grf[r],
-                            2 => space[m..m + 2].copy_from_slice(&grf[r..r + 2]),
-                            _ => space[m..m + 4].copy_from_slice(&grf[r..r + 4]),
+                            1 => space.store(m, &grf[r..r + 1]),
+                            2 => space.store(m, &grf[r..r + 2]),
+                            _ => space.store(m, &grf[r..r + 4]),
                         }
                     }
                 }
@@ -147,9 +203,9 @@ impl Access {
                     for c in (0..n).filter(|c| chen & (1 << c) != 0) {
                         let (m, r) = (at[k][c] as usize, data + k * block + 4 * c);
                         if self.load {
-                            grf[r..r + 4].copy_from_slice(&space[m..m + 4]);
+                            grf[r..r + 4].copy_from_slice(&space.load::<4>(m));
                         } else {
-                            space[m..m + 4].copy_from_slice(&grf[r..r + 4]);
+                            space.store(m, &grf[r..r + 4]);
                         }
                     }
                 }
@@ -165,15 +221,15 @@ impl Access {
                         |r: Option<u32>| r.map_or(0, |r| u64::from(dword(grf, r as usize + 4 * c)));
                     let (a, b) = (arg(src0), arg(src1));
                     let m = at[0][c] as usize;
-                    let old = u64::from(dword(space, m));
                     // Lowering kept the operations atomic_result knows; the counters of
                     // histograms and the like without the call.
-                    let new = match op {
+                    let update = |old: u64| match op {
                         0 => old.wrapping_add(a) & 0xFFFF_FFFF,
                         2 => old.wrapping_add(1) & 0xFFFF_FFFF,
                         _ => crate::interp::exec::atomic_result(op, old, a, b, 4).unwrap_or(old),
                     };
-                    space[m..m + 4].copy_from_slice(&(new as u32).to_le_bytes());
+                    let old = space.atomic(m, update);
+                    let new = update(old);
                     if let Some(r) = ret {
                         let v = if op & 0x1F == 13 { new } else { old };
                         let r = r as usize + 4 * c;

@@ -55,7 +55,7 @@ impl Code {
 pub(crate) fn run(
     p: &super::Program,
     th: &mut Thread,
-    mem: &mut Memory,
+    mem: &Memory,
     slm: &mut [u8],
     scratch: &mut Scratch,
     simd: usize,
@@ -764,7 +764,7 @@ impl Op {
     pub(crate) fn run(
         &self,
         th: &mut Thread,
-        mem: &mut Memory,
+        mem: &Memory,
         slm: &mut [u8],
         scratch: &mut Scratch,
         active: u32,
@@ -1009,18 +1009,8 @@ fn float_alu(alu: Alu, s: &[Floats], out: &mut [f64]) {
         Alu::Rnde => each!(|c| a[c].round_ties_even()),
         Alu::Frc => each!(|c| a[c] - a[c].floor()),
         Alu::Lrp => each!(|c| a[c] * b[c] + (1.0 - a[c]) * x[c]),
-        Alu::Min | Alu::Max => each!(|c| {
-            let (a, b) = (a[c], b[c]);
-            if a.is_nan() {
-                b
-            } else if b.is_nan() {
-                a
-            } else if alu == Alu::Max {
-                a.max(b)
-            } else {
-                a.min(b)
-            }
-        }),
+        // The generic ALU's rule: NaN yields the other operand, -0 orders below +0.
+        Alu::Min | Alu::Max => each!(|c| super::alu::float_min_max(alu == Alu::Max, a[c], b[c])),
         // Lowering gives float instructions the operations above only.
         _ => out.fill(0.0),
     }
