@@ -251,8 +251,14 @@ fn to_v2(l: Listing, first_block_id: i64) -> Listing {
                 let b = block_at.get(&ix).copied().unwrap_or(0);
                 Element::Label(Box::new(Label {
                     id: Some(b as i64 + first_block_id),
-                    preds: cfg.preds[b].iter().map(|&p| p as i64 + first_block_id).collect(),
-                    succs: cfg.succs[b].iter().map(|&s| s as i64 + first_block_id).collect(),
+                    preds: cfg.preds[b]
+                        .iter()
+                        .map(|&p| p as i64 + first_block_id)
+                        .collect(),
+                    succs: cfg.succs[b]
+                        .iter()
+                        .map(|&s| s as i64 + first_block_id)
+                        .collect(),
                     ..*lb
                 }))
             }
