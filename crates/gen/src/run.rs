@@ -6,7 +6,9 @@ use crate::lower::{mnemonic, Program};
 use crate::thread::{Env, Stop, Thread};
 use crate::Platform;
 use gpukit_visa::interp::check::{Checker, Checks, Finding};
-use gpukit_visa::interp::{thread_payload, Launch, Memory, RunError, Shape, Stats, SCRATCH_BYTES};
+use gpukit_visa::interp::{
+    barrier_round, thread_payload, Launch, Memory, RunError, Shape, Stats, SCRATCH_BYTES,
+};
 use std::collections::HashMap;
 
 /// One executed instruction, as the trace hook sees it (after the instruction ran).
@@ -166,20 +168,8 @@ pub fn run_checked(
                             }
                         }
                     }
-                    if at_barrier == 0 {
+                    if barrier_round(checker.as_mut(), program, group, &done, at_barrier)? {
                         break;
-                    }
-                    let finished = done.iter().filter(|d| **d).count();
-                    // Under --check, a finding: the waiting threads go on.
-                    let reported = finished > 0
-                        && checker
-                            .as_mut()
-                            .is_some_and(|c| c.barrier_unreached(program, &done));
-                    if let Some(c) = checker.as_mut() {
-                        c.next_interval();
-                    }
-                    if finished > 0 && !reported {
-                        return Err(RunError::barrier_deadlock(group, at_barrier, finished));
                     }
                     stats.barriers += 1;
                 }

@@ -183,6 +183,33 @@ impl RunError {
     }
 }
 
+/// What a work-group does when each of its threads has run to a barrier or its end
+/// (both front ends schedule threads this way): `Ok(true)` when none waits (the group
+/// is done), `Ok(false)` when the waiting threads go on past the barrier. A barrier
+/// that finished threads never reach is a deadlock, or under `--check` a finding, after
+/// which the waiting threads go on.
+pub fn barrier_round(
+    checker: Option<&mut check::Checker>,
+    code: &dyn check::Locate,
+    group: [u32; 3],
+    done: &[bool],
+    at_barrier: usize,
+) -> Result<bool, RunError> {
+    if at_barrier == 0 {
+        return Ok(true);
+    }
+    let finished = done.iter().filter(|d| **d).count();
+    let mut reported = false;
+    if let Some(c) = checker {
+        reported = finished > 0 && c.barrier_unreached(code, done);
+        c.next_interval();
+    }
+    if finished > 0 && !reported {
+        return Err(RunError::barrier_deadlock(group, at_barrier, finished));
+    }
+    Ok(false)
+}
+
 /// A failure inside one instruction, before the location is attached.
 #[derive(Debug)]
 pub(crate) struct Fault(pub String);
@@ -1011,20 +1038,8 @@ impl GroupRun<'_, '_> {
                     Stop::Barrier => at_barrier += 1,
                 }
             }
-            if at_barrier == 0 {
+            if barrier_round(checker.as_mut(), program, group, &done, at_barrier)? {
                 break;
-            }
-            let finished = done.iter().filter(|d| **d).count();
-            // Under --check, a finding: the waiting threads go on.
-            let reported = finished > 0
-                && checker
-                    .as_mut()
-                    .is_some_and(|c| c.barrier_unreached(program, &done));
-            if let Some(c) = checker.as_mut() {
-                c.next_interval();
-            }
-            if finished > 0 && !reported {
-                return Err(RunError::barrier_deadlock(group, at_barrier, finished));
             }
             stats.barriers += 1;
         }
