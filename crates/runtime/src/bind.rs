@@ -798,8 +798,15 @@ pub fn launch(
         .register_bytes()
         .saturating_add(u64::from(slm))
         .saturating_add(threads.saturating_mul(interp::SCRATCH_BYTES as u64));
-    // The Gen engine runs its work-groups one after another.
-    let wanted = if trace.is_some() || options.checks.any() || !matches!(code, Ready::Visa(..)) {
+    // The Gen engine runs its work-groups one after another. So does a kernel with
+    // private memory: its buffer holds one work-group's threads (private_base +
+    // %hw_id x SIMD x size, %hw_id the thread's index in its group), so two groups in
+    // flight would share their slots.
+    let wanted = if trace.is_some()
+        || options.checks.any()
+        || !matches!(code, Ready::Visa(..))
+        || abi.private_size > 0
+    {
         1
     } else {
         (options.jobs.max(1) as u64).min(groups)
