@@ -1350,8 +1350,12 @@ def main():
                 # Functions called by fcall: IGC dumps each beside the kernel, as <kernel>_fN.visaasm.
                 for fn in sorted(glob.glob(visa[: -len(".visaasm")] + "_f*.visaasm")):
                     argv += ["--function", fn]
+                # One work-group at a time (as the Gen engine runs them): kernels whose result
+                # depends on the order of atomics (float atomic sums, c11_atomics) then give the
+                # same bytes on every run, comparable with the Gen run's.
                 cmd = [a.gpukit, "visa", "run", visa, "--binary", binary, "--kernel", kn,
-                       "--global", ",".join(map(str, global_)), "--local", ",".join(map(str, local)), "--json"] + argv
+                       "--global", ",".join(map(str, global_)), "--local", ",".join(map(str, local)),
+                       "--json", "--jobs", "1"] + argv
                 r = run(cmd)
                 if r.returncode != 0:
                     row["status"] = "gpukit error"
