@@ -18,7 +18,14 @@ pub struct CheckArg {
     pub check: Option<String>,
 }
 
+/// How a finding's instruction is named in its line (`file:line` and more).
+pub type SiteNamer<'a> = &'a dyn Fn(&interp::check::Finding) -> String;
+
 impl CheckArg {
+    /// `site` when `--check` was given: what `finish` names findings with.
+    pub fn sites<'a>(&self, site: SiteNamer<'a>) -> Option<SiteNamer<'a>> {
+        self.check.is_some().then_some(site)
+    }
     /// The checks asked for (none without `--check`).
     pub fn checks(&self) -> Result<interp::check::Checks, CmdError> {
         match &self.check {

@@ -77,15 +77,8 @@ pub fn run(a: Args) -> CmdResult {
     let text = std::fs::read_to_string(&a.file).ok();
     let lines = text.as_deref().map(instruction_lines).unwrap_or_default();
     let site = |f: &interp::check::Finding| f.line(&|site| site_place(&a.file, &lines, site));
-    a.launch.finish(
-        &name,
-        &launched,
-        a.check
-            .check
-            .is_some()
-            .then_some(&site as &dyn Fn(&interp::check::Finding) -> String),
-        None,
-    )
+    a.launch
+        .finish(&name, &launched, a.check.sites(&site), None)
 }
 
 /// Per instruction of an IGA text, in order: its line (1-based) and the vISA

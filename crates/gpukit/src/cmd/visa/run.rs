@@ -179,15 +179,8 @@ pub fn run(a: Args) -> CmdResult {
     let site = |f: &interp::check::Finding| {
         f.line(&|site| site_place(&a.file, text.as_deref(), body, site))
     };
-    a.launch.finish(
-        &name,
-        &launched,
-        a.check
-            .check
-            .is_some()
-            .then_some(&site as &dyn Fn(&interp::check::Finding) -> String),
-        diffs.as_ref(),
-    )
+    a.launch
+        .finish(&name, &launched, a.check.sites(&site), diffs.as_ref())
 }
 
 /// The vISA body's functions, as a locating launch follows them.
